@@ -1,0 +1,83 @@
+# airlock - one static musl binary. `make` builds ./airlock, `make check`
+# builds and runs every test, `make fuzz` runs the libFuzzer targets,
+# `make bench` the benchmarks, `make repro` proves the build reproducible.
+
+VERSION := $(shell cat VERSION)
+DEPS    := build/deps
+OBJ     := build/obj
+CC      := musl-gcc
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wformat=2 -Wformat-nonliteral -Werror
+CFLAGS  := -std=c11 -O2 $(WARN) -D_GNU_SOURCE -fno-common \
+           -ffile-prefix-map=$(CURDIR)=. -isystem $(DEPS)/include -I.
+LDFLAGS := -static -s -Wl,--build-id=none
+LIBS    := -L$(DEPS)/lib -lseccomp -lbearssl
+DEPSTAMP := $(DEPS)/.stamp-bearssl $(DEPS)/.stamp-libseccomp
+
+COMMON  := b64url frame log secmem xwrap
+APPLETS :=
+UNITS   := applets b64url frame log rd secmem
+FUZZERS := frame
+# the common/ sources each fuzz target links (read by scripts/fuzz.sh)
+FUZZ_SRC_frame := common/frame.c
+
+COMMON_OBJ := $(COMMON:%=$(OBJ)/common/%.o)
+APPLET_OBJ := $(APPLETS:%=$(OBJ)/applets/%.o)
+UNIT_BIN   := $(UNITS:%=build/test/%_test)
+REPLAY_BIN := $(FUZZERS:%=build/test/replay_%)
+
+all: airlock
+
+$(DEPSTAMP): scripts/deps.sh
+	sh scripts/deps.sh $(DEPS)
+	touch $(DEPSTAMP)
+
+$(OBJ)/%.o: %.c | $(DEPSTAMP)
+	@mkdir -p $(@D)
+	@echo "CC $<"
+	@$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(OBJ)/main.o: main.c VERSION $(DEPSTAMP)
+	@mkdir -p $(@D)
+	@echo "CC main.c"
+	@$(CC) $(CFLAGS) -MMD -MP -DAIRLOCK_VERSION='"$(VERSION)"' \
+	  -DSECCOMP_DEB_VERSION="\"$$(cat $(DEPS)/.stamp-libseccomp)\"" \
+	  -DBEARSSL_DEB_VERSION="\"$$(cat $(DEPS)/.stamp-bearssl)\"" \
+	  -c main.c -o $@
+
+airlock: $(OBJ)/main.o $(APPLET_OBJ) $(COMMON_OBJ)
+	@echo "LD $@"
+	@$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
+
+build/test/%_test: $(OBJ)/test/unit/%_test.o $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	@echo "LD $@"
+	@$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
+
+build/test/replay_%: $(OBJ)/test/fuzz/fuzz_%.o $(OBJ)/test/fuzz/replay.o $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	@echo "LD $@"
+	@$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
+
+check: airlock $(UNIT_BIN) $(REPLAY_BIN)
+	sh test/check.sh
+
+# Two clean builds in separate trees must give the same bytes.
+repro:
+	sh scripts/repro.sh
+
+fuzz:
+	sh scripts/fuzz.sh $(FUZZERS)
+
+bench: airlock
+	sh bench/run.sh
+
+clean:
+	rm -rf $(OBJ) build/test build/fuzz airlock
+
+distclean:
+	rm -rf build airlock
+
+.PHONY: all check repro fuzz bench clean distclean
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
+.SECONDARY:

@@ -1,0 +1,3 @@
+/* applets.h - the one applet table, sorted by name (a unit test checks it).
+ * Included twice by main.c: once for prototypes, once for the table.
+ * APPLET(name, one-line summary) */

@@ -1,0 +1,37 @@
+/* log.h - one line per event on stderr: "prog: level: message key=value"
+ * for humans, or one JSON object per line (--log-format json) for operators.
+ * Every byte that is not printable ASCII is escaped, so wire data can never
+ * forge a line; format strings are always literals (-Wformat-nonliteral). */
+#ifndef AIRLOCK_LOG_H
+#define AIRLOCK_LOG_H
+
+#include <stddef.h>
+
+enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+struct log_field {
+	const char *key;	/* a literal: fields are never named by data */
+	const char *str;	/* string value (NULL is written as "") */
+	long long num;
+	int is_num;
+};
+
+#define LF_STR(k, v) ((struct log_field){ (k), (v), 0, 0 })
+#define LF_NUM(k, v) ((struct log_field){ (k), NULL, (long long)(v), 1 })
+
+/* prog is kept by reference; pass a string that lives forever. */
+void log_init(const char *prog);
+/* "human" or "json"; returns -1 for anything else. */
+int log_set_format(const char *name);
+void log_set_level(enum log_level max);
+int log_is_json(void);
+
+void log_msg(enum log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void log_event(enum log_level level, const char *event,
+    const struct log_field *fields, size_t nfields);
+
+/* Longest value written for one field; longer ones end in "...". */
+#define LOG_VALUE_MAX 256
+
+#endif

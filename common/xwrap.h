@@ -1,0 +1,35 @@
+/* xwrap.h - wrappers that succeed or exit; for applet start-up and for
+ * per-request children where exiting is the cleanup (STYLE §3). A service's
+ * connection path never uses them. */
+#ifndef AIRLOCK_XWRAP_H
+#define AIRLOCK_XWRAP_H
+
+#include <stddef.h>
+
+/* Exit codes shared by every applet (sysexits-style, documented in README). */
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_USAGE = 64,	/* bad command line */
+	EXIT_DATAERR = 65,	/* bad input data */
+	EXIT_UNAVAILABLE = 69,	/* a peer or service is unavailable */
+	EXIT_SOFTWARE = 70,	/* internal error */
+	EXIT_OSERR = 71,	/* a system call failed */
+	EXIT_IOERR = 74,	/* I/O error */
+	EXIT_PROTOCOL = 76,	/* the peer broke the protocol */
+	EXIT_NOPERM = 77,	/* refused: authentication or policy */
+	EXIT_CONFIG = 78,	/* configuration error */
+	EXIT_UNKNOWN_APPLET = 127
+};
+
+/* Print "prog: error: MESSAGE" (and ": strerror" with die_errno) and exit. */
+_Noreturn void die(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+_Noreturn void die_errno(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Allocation that exits on failure; returned memory is the caller's. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+char *xstrdup(const char *s);
+
+#endif

@@ -1,0 +1,30 @@
+#!/bin/sh
+# fuzz.sh - build each libFuzzer target with clang (ASan + UBSan) and run
+# it for FUZZ_SECONDS (default 60) on its corpus; new inputs are kept in
+# test/fuzz/corpus/NAME. usage: sh scripts/fuzz.sh TARGET...
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+seconds=${FUZZ_SECONDS:-60}
+if ! command -v clang >/dev/null 2>&1; then
+	[ "$(id -u)" -eq 0 ] || { echo "fuzz: clang is missing" >&2; exit 1; }
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq --no-install-recommends clang libclang-rt-14-dev
+fi
+make -s build/deps/.stamp-bearssl build/deps/.stamp-libseccomp
+out=build/fuzz
+mkdir -p "$out"
+for name in "$@"; do
+	srcs=$(sed -n "s/^FUZZ_SRC_$name[ :]*= *//p" Makefile)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -D_GNU_SOURCE -I. \
+		-isystem build/deps/include \
+		"test/fuzz/fuzz_$name.c" $srcs build/deps/lib/libbearssl.a \
+		-o "$out/fuzz_$name"
+	mkdir -p "test/fuzz/corpus/$name"
+	echo "fuzz: $name for ${seconds}s"
+	"$out/fuzz_$name" -max_total_time="$seconds" -max_len=70000 \
+		-print_final_stats=1 "test/fuzz/corpus/$name" 2>"$out/$name.log" ||
+		{ tail -n 40 "$out/$name.log"; exit 1; }
+	grep -E '^(#[0-9]+ *DONE|stat::number_of_executed_units)' "$out/$name.log" || true
+done

@@ -1,0 +1,65 @@
+#!/bin/sh
+# check.sh - run every test `make check` owns and end with one line
+# "N passed, N failed, N skipped"; exit non-zero on any failure.
+#   unit tests (TAP)  build/test/*_test
+#   fuzz corpora      build/test/replay_NAME over test/fuzz/corpus/NAME
+#   applet tests      test/*.test, one line per case (test/testing.sh)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+AIRLOCK=$top/airlock
+TESTDIR=$(mktemp -d /tmp/airlock-check.XXXXXX)
+RESULTS=$TESTDIR/results
+: >"$RESULTS"
+export AIRLOCK TESTDIR RESULTS
+trap 'rm -rf "$TESTDIR"' EXIT INT TERM
+
+# run_tap NAME CMD...: one PASS/FAIL/SKIP per TAP line; a missing plan or a
+# non-zero exit without a "not ok" (a crash) is a failure of its own.
+run_tap() {
+	name=$1
+	shift
+	"$@" >"$TESTDIR/tap" 2>&1
+	rc=$?
+	awk -v name="$name" -v rc="$rc" -v res="$RESULTS" '
+	/^ok / && / # SKIP / { sub(/^ok [0-9]+ - /, ""); print "SKIP: " name ": " $0; print "SKIP" >> res; next }
+	/^ok / { sub(/^ok [0-9]+ - /, ""); print "PASS: " name ": " $0; print "PASS" >> res; next }
+	/^not ok / { sub(/^not ok [0-9]+ - /, ""); print "FAIL: " name ": " $0; print "FAIL" >> res; failed++; next }
+	/^1\.\.[0-9]+$/ { plan = 1; next }
+	/^#/ { print "  " $0; next }
+	{ print "  " name ": " $0 }
+	END {
+		if (!plan || (rc != 0 && !failed)) {
+			print "FAIL: " name ": exited " rc (plan ? "" : " without a TAP plan")
+			print "FAIL" >> res
+		}
+	}' "$TESTDIR/tap"
+}
+
+for t in build/test/*_test; do
+	[ -x "$t" ] && run_tap "$(basename "$t")" "$t"
+done
+
+for r in build/test/replay_*; do
+	[ -x "$r" ] || continue
+	name=${r##*/replay_}
+	if out=$("$r" "test/fuzz/corpus/$name" 2>&1); then
+		echo "PASS: fuzz corpus $name: $out"
+		echo PASS >>"$RESULTS"
+	else
+		echo "FAIL: fuzz corpus $name: $out"
+		echo FAIL >>"$RESULTS"
+	fi
+done
+
+for f in test/*.test; do
+	[ -f "$f" ] || continue
+	echo "== $f"
+	(. test/testing.sh && . "$f")
+done
+
+passed=$(grep -c '^PASS' "$RESULTS")
+failed=$(grep -c '^FAIL' "$RESULTS")
+skipped=$(grep -c '^SKIP' "$RESULTS")
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,60 @@
+/* log_test.c - log lines are escaped, JSON lines parse as one object. */
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "tap.h"
+
+/* Run one log call with stderr redirected into buf. */
+static size_t
+capture(char *buf, size_t cap, const char *format, const char *event,
+    const struct log_field *f, size_t n)
+{
+	int fds[2], saved = dup(2);
+	ssize_t got;
+
+	if (pipe(fds) != 0 || saved < 0)
+		return 0;
+	dup2(fds[1], 2);
+	log_set_format(format);
+	log_event(LOG_INFO, event, f, n);
+	dup2(saved, 2);
+	close(saved);
+	close(fds[1]);
+	got = read(fds[0], buf, cap - 1);
+	close(fds[0]);
+	buf[got > 0 ? got : 0] = '\0';
+	return got > 0 ? (size_t)got : 0;
+}
+
+int
+main(void)
+{
+	char buf[8192], big[1000];
+	struct log_field f[3];
+
+	log_init("unit");
+	f[0] = LF_STR("tenant", "t1\nforged: error: x");
+	f[1] = LF_NUM("bytes", 42);
+	f[2] = LF_STR("argv", "a \"b\"");
+	capture(buf, sizeof buf, "human", "lease ended", f, 3);
+	ok(strcmp(buf, "unit: info: lease ended tenant=\"t1\\x0aforged: error: x\" "
+	    "bytes=42 argv=\"a \\x22b\\x22\"\n") == 0,
+	    "human line escapes newlines and quotes: %s", buf);
+
+	capture(buf, sizeof buf, "json", "lease \"ended\"", f, 3);
+	ok(strncmp(buf, "{\"ts\":\"", 7) == 0 && strchr(buf, '\n') ==
+	    buf + strlen(buf) - 1, "json line is one line starting with ts");
+	ok(strstr(buf, "\"msg\":\"lease \\\"ended\\\"\",\"tenant\":"
+	    "\"t1\\u000aforged: error: x\",\"bytes\":42,\"argv\":"
+	    "\"a \\\"b\\\"\"}\n") != NULL, "json escapes: %s", buf);
+
+	memset(big, 'v', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	f[0] = LF_STR("big", big);
+	capture(buf, sizeof buf, "human", "x", f, 1);
+	ok(strlen(buf) == strlen("unit: info: x big=") + LOG_VALUE_MAX + 4,
+	    "a long value is cut at %d bytes with ...", LOG_VALUE_MAX);
+	ok(log_set_format("xml") == -1, "unknown format refused");
+	return tap_done();
+}

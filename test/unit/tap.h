@@ -1,0 +1,43 @@
+/* tap.h - a tiny TAP producer for table-driven unit tests. */
+#ifndef AIRLOCK_TAP_H
+#define AIRLOCK_TAP_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static int tap_n, tap_failed;
+
+#define ok(cond, ...) tap_ok(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+
+__attribute__((format(printf, 4, 5))) static inline int
+tap_ok(int pass, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", pass ? "ok" : "not ok", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (!pass) {
+		printf("#   failed at %s:%d\n", file, line);
+		tap_failed++;
+	}
+	return pass;
+}
+
+static inline void
+tap_skip(const char *name, const char *why)
+{
+	printf("ok %d - %s # SKIP %s\n", ++tap_n, name, why);
+}
+
+static inline int
+tap_done(void)
+{
+	printf("1..%d\n", tap_n);
+	fflush(stdout);
+	return tap_failed != 0;
+}
+
+#endif
