@@ -14,12 +14,12 @@ LDFLAGS := -static -s -Wl,--build-id=none
 LIBS    := -L$(DEPS)/lib -lseccomp -lbearssl
 DEPSTAMP := $(DEPS)/.stamp-bearssl $(DEPS)/.stamp-libseccomp
 
-COMMON  := b64url frame log secmem xwrap
-APPLETS :=
-UNITS   := applets b64url frame log rd secmem
-FUZZERS := frame
-# the common/ sources each fuzz target links (read by scripts/fuzz.sh)
-FUZZ_SRC_frame := common/frame.c
+# Source lists follow the tree: one file per applet, per common module,
+# per unit test and per fuzz target.
+COMMON  := $(basename $(notdir $(wildcard common/*.c)))
+APPLETS := $(basename $(notdir $(wildcard applets/*.c)))
+UNITS   := $(patsubst %_test,%,$(basename $(notdir $(wildcard test/unit/*_test.c))))
+FUZZERS := $(patsubst fuzz_%,%,$(basename $(notdir $(wildcard test/fuzz/fuzz_*.c))))
 
 COMMON_OBJ := $(COMMON:%=$(OBJ)/common/%.o)
 APPLET_OBJ := $(APPLETS:%=$(OBJ)/applets/%.o)

@@ -15,11 +15,11 @@ make -s build/deps/.stamp-bearssl build/deps/.stamp-libseccomp
 out=build/fuzz
 mkdir -p "$out"
 for name in "$@"; do
-	srcs=$(sed -n "s/^FUZZ_SRC_$name[ :]*= *//p" Makefile)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -D_GNU_SOURCE -I. \
 		-isystem build/deps/include \
-		"test/fuzz/fuzz_$name.c" $srcs build/deps/lib/libbearssl.a \
+		"test/fuzz/fuzz_$name.c" common/*.c build/deps/lib/libbearssl.a \
+		build/deps/lib/libseccomp.a \
 		-o "$out/fuzz_$name"
 	mkdir -p "test/fuzz/corpus/$name"
 	echo "fuzz: $name for ${seconds}s"
