@@ -19,12 +19,14 @@ DEPSTAMP := $(DEPS)/.stamp-bearssl $(DEPS)/.stamp-libseccomp
 COMMON  := $(basename $(notdir $(wildcard common/*.c)))
 APPLETS := $(basename $(notdir $(wildcard applets/*.c)))
 UNITS   := $(patsubst %_test,%,$(basename $(notdir $(wildcard test/unit/*_test.c))))
+HELPERS := $(basename $(notdir $(wildcard test/helpers/*.c)))
 FUZZERS := $(patsubst fuzz_%,%,$(basename $(notdir $(wildcard test/fuzz/fuzz_*.c))))
 
 COMMON_OBJ := $(COMMON:%=$(OBJ)/common/%.o)
 APPLET_OBJ := $(APPLETS:%=$(OBJ)/applets/%.o)
 UNIT_BIN   := $(UNITS:%=build/test/%_test)
 REPLAY_BIN := $(FUZZERS:%=build/test/replay_%)
+HELPER_BIN := $(HELPERS:%=build/test/helpers/%)
 
 all: airlock
 
@@ -59,7 +61,14 @@ build/test/replay_%: $(OBJ)/test/fuzz/fuzz_%.o $(OBJ)/test/fuzz/replay.o $(COMMO
 	@echo "LD $@"
 	@$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
 
-check: airlock $(UNIT_BIN) $(REPLAY_BIN)
+# Small static programs the shell tests run (syscall probes, hostile
+# "MCP servers"); each is one file in test/helpers/.
+build/test/helpers/%: $(OBJ)/test/helpers/%.o $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	@echo "LD $@"
+	@$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
+
+check: airlock $(UNIT_BIN) $(REPLAY_BIN) $(HELPER_BIN)
 	sh test/check.sh
 
 # Two clean builds in separate trees must give the same bytes.
