@@ -1,0 +1,18 @@
+/* cli.h - small parsers for command-line values (operator input, not wire
+ * data): durations, sizes and counts with explicit ranges. */
+#ifndef AIRLOCK_CLI_H
+#define AIRLOCK_CLI_H
+
+#include <stdint.h>
+
+/* "250ms", "5s", "2m", "1h", "30d"; a bare number is seconds. Returns 0
+ * and *ms, or -1 for anything malformed, zero, or over 10 years. */
+int cli_duration_ms(const char *s, uint64_t *ms);
+
+/* "512", "64K", "256M", "2G" (powers of 1024). -1 if malformed or 0. */
+int cli_size_bytes(const char *s, uint64_t *bytes);
+
+/* A decimal count in [min, max]; -1 otherwise. */
+int cli_count(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+#endif

@@ -1,0 +1,37 @@
+/* cli_test.c - durations, sizes and counts: accepted and refused forms. */
+#include "common/cli.h"
+#include "tap.h"
+
+int
+main(void)
+{
+	static const struct { const char *in; int rc; uint64_t ms; } d[] = {
+		{ "250ms", 0, 250 }, { "5s", 0, 5000 }, { "5", 0, 5000 },
+		{ "2m", 0, 120000 }, { "1h", 0, 3600000 },
+		{ "30d", 0, 2592000000ull }, { "0s", -1, 0 }, { "", -1, 0 },
+		{ "5x", -1, 0 }, { "-5s", -1, 0 }, { "5 s", -1, 0 },
+		{ "99999999999999999999", -1, 0 }, { "4000d", -1, 0 },
+	};
+	static const struct { const char *in; int rc; uint64_t b; } z[] = {
+		{ "512", 0, 512 }, { "64K", 0, 65536 }, { "256M", 0, 268435456 },
+		{ "2G", 0, 2147483648ull }, { "0", -1, 0 }, { "1KB", -1, 0 },
+		{ "M", -1, 0 }, { "99999999999T", -1, 0 },
+	};
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) {
+		v = 0;
+		ok(cli_duration_ms(d[i].in, &v) == d[i].rc &&
+		    (d[i].rc || v == d[i].ms), "duration '%s'", d[i].in);
+	}
+	for (size_t i = 0; i < sizeof z / sizeof z[0]; i++) {
+		v = 0;
+		ok(cli_size_bytes(z[i].in, &v) == z[i].rc &&
+		    (z[i].rc || v == z[i].b), "size '%s'", z[i].in);
+	}
+	ok(cli_count("7", 1, 10, &v) == 0 && v == 7, "count in range");
+	ok(cli_count("0", 1, 10, &v) == -1, "count below range");
+	ok(cli_count("11", 1, 10, &v) == -1, "count above range");
+	ok(cli_count("3a", 1, 10, &v) == -1, "count with junk");
+	return tap_done();
+}
