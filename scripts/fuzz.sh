@@ -21,10 +21,16 @@ for name in "$@"; do
 		"test/fuzz/fuzz_$name.c" common/*.c build/deps/lib/libbearssl.a \
 		build/deps/lib/libseccomp.a \
 		-o "$out/fuzz_$name"
-	mkdir -p "test/fuzz/corpus/$name"
+	corpus=test/fuzz/corpus/$name
+	new=$out/new-$name
+	mkdir -p "$corpus"
+	rm -rf "$new" && mkdir -p "$new"
 	echo "fuzz: $name for ${seconds}s"
 	"$out/fuzz_$name" -max_total_time="$seconds" -max_len=70000 \
-		-print_final_stats=1 "test/fuzz/corpus/$name" 2>"$out/$name.log" ||
+		-artifact_prefix="$out/" -print_final_stats=1 "$new" "$corpus" 2>"$out/$name.log" ||
 		{ tail -n 40 "$out/$name.log"; exit 1; }
-	grep -E '^(#[0-9]+ *DONE|stat::number_of_executed_units)' "$out/$name.log" || true
+	grep -E '^stat::number_of_executed_units' "$out/$name.log" || true
+	# keep only the new inputs that add coverage
+	"$out/fuzz_$name" -merge=1 "$corpus" "$new" 2>>"$out/$name.log" >/dev/null
+	echo "fuzz: $name corpus now $(ls "$corpus" | wc -l) inputs"
 done

@@ -1,0 +1,183 @@
+/* secret.c - read the shared secret from a file or the environment, scrub
+ * the environment, derive the Noise PSK. */
+#include "secret.h"
+
+#include <bearssl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "secmem.h"
+
+extern char **environ;
+
+__attribute__((format(printf, 4, 5))) static int
+fail(struct secret *s, char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	secure_wipe(s, sizeof *s);
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* Overwrite the value of every NAME=... entry, then drop them all: unsetenv
+ * alone leaves the bytes where /proc/PID/environ and a core dump find them. */
+static void
+scrub_env(const char *name)
+{
+	size_t nlen = strlen(name);
+
+	for (char **e = environ; e && *e; e++)
+		if (strncmp(*e, name, nlen) == 0 && (*e)[nlen] == '=')
+			secure_wipe(*e + nlen + 1, strlen(*e + nlen + 1));
+	unsetenv(name);
+}
+
+/* Drop one trailing "\n" or "\r\n" (editors and `echo` add them). */
+static void
+strip_newline(struct secret *s)
+{
+	if (s->len && s->b[s->len - 1] == '\n') {
+		s->len--;
+		if (s->len && s->b[s->len - 1] == '\r')
+			s->len--;
+	}
+}
+
+/* Read all of fd into s, refusing more than SECRET_MAX_LEN bytes. Returns
+ * 0, 1 when too big, or -1 with errno. */
+static int
+read_capped(int fd, struct secret *s)
+{
+	uint8_t extra[1];
+	ssize_t r;
+
+	s->len = 0;
+	while (s->len < sizeof s->b) {
+		r = read(fd, s->b + s->len, sizeof s->b - s->len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			return 0;
+		s->len += (size_t)r;
+	}
+	/* full: one more byte means over the cap */
+	do
+		r = read(fd, extra, 1);
+	while (r < 0 && errno == EINTR);
+	secure_wipe(extra, sizeof extra);
+	if (r < 0)
+		return -1;
+	return r > 0;
+}
+
+static int
+load_file(struct secret *s, const char *path, char *err, size_t errlen)
+{
+	int fd, rc, saved;
+
+	if (!*path)
+		return fail(s, err, errlen, "the secret file name is empty");
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return fail(s, err, errlen, "cannot open secret file %s: %s",
+		    path, strerror(errno));
+	rc = read_capped(fd, s);
+	saved = errno;
+	close(fd);
+	if (rc < 0)
+		return fail(s, err, errlen, "cannot read secret file %s: %s",
+		    path, strerror(saved));
+	if (rc > 0)
+		return fail(s, err, errlen, "secret file %s is larger than %d "
+		    "bytes", path, SECRET_MAX_LEN);
+	strip_newline(s);
+	if (s->len == 0)
+		return fail(s, err, errlen, "secret file %s is empty", path);
+	if (s->len < SECRET_MIN_LEN)
+		return fail(s, err, errlen, "secret file %s is %zu bytes; at "
+		    "least %d are required", path, s->len, SECRET_MIN_LEN);
+	return 0;
+}
+
+int
+secret_load(struct secret *s, const char *path, char *err, size_t errlen)
+{
+	const char *value = getenv(SECRET_ENV), *file = getenv(SECRET_FILE_ENV);
+	size_t n = 0;
+
+	if (err && errlen)
+		err[0] = '\0';
+	secure_wipe(s, sizeof *s);
+	/* Copy the value out first: the environment is scrubbed before
+	 * anything else can fail, so no path leaves it for a child. */
+	if (value) {
+		n = strnlen(value, SECRET_MAX_LEN + 1);
+		if (n <= SECRET_MAX_LEN) {
+			memcpy(s->b, value, n);
+			s->len = n;
+		}
+	}
+	scrub_env(SECRET_ENV);
+	if (path || file)	/* the copy is not the source: drop it */
+		secure_wipe(s, sizeof *s);
+	if (path)
+		return load_file(s, path, err, errlen);
+	if (file && value)
+		return fail(s, err, errlen, "both %s and %s are set; set only "
+		    "one", SECRET_FILE_ENV, SECRET_ENV);
+	if (file) {
+		if (!*file)
+			return fail(s, err, errlen, "%s is set but empty",
+			    SECRET_FILE_ENV);
+		return load_file(s, file, err, errlen);
+	}
+	if (!value)
+		return fail(s, err, errlen, "no secret: give --secret-file "
+		    "FILE or set %s or %s", SECRET_FILE_ENV, SECRET_ENV);
+	if (n > SECRET_MAX_LEN)
+		return fail(s, err, errlen, "%s is longer than %d bytes",
+		    SECRET_ENV, SECRET_MAX_LEN);
+	strip_newline(s);
+	if (s->len == 0)
+		return fail(s, err, errlen, "%s is empty", SECRET_ENV);
+	if (s->len < SECRET_MIN_LEN)
+		return fail(s, err, errlen, "%s is %zu bytes; at least %d are "
+		    "required", SECRET_ENV, s->len, SECRET_MIN_LEN);
+	return 0;
+}
+
+int
+secret_derive_psk(const struct secret *s, uint8_t psk[SECRET_PSK_LEN])
+{
+	br_hkdf_context hc;
+
+	if (!s || !psk || s->len < SECRET_MIN_LEN || s->len > SECRET_MAX_LEN)
+		return -1;
+	br_hkdf_init(&hc, &br_sha256_vtable, SECRET_PSK_SALT,
+	    sizeof SECRET_PSK_SALT - 1);
+	br_hkdf_inject(&hc, s->b, s->len);
+	br_hkdf_flip(&hc);
+	br_hkdf_produce(&hc, SECRET_PSK_INFO, sizeof SECRET_PSK_INFO - 1, psk,
+	    SECRET_PSK_LEN);
+	secure_wipe(&hc, sizeof hc);
+	return 0;
+}
+
+void
+secret_wipe(struct secret *s)
+{
+	if (s)
+		secure_wipe(s, sizeof *s);
+}

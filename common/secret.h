@@ -1,0 +1,52 @@
+/* secret.h - the shared secret of runners and relays, and the Noise PSK
+ * derived from it.
+ *
+ * Sources, first match wins: the path the caller got from --secret-file;
+ * else the file named by AIRLOCK_SECRET_FILE; else the value of
+ * AIRLOCK_SECRET (setting both variables is refused as ambiguous). Never
+ * argv: any user can read another process's command line.
+ *
+ * The secret is at most SECRET_MAX_LEN bytes as read (a bigger file is
+ * refused, not cut), loses ONE trailing "\n" or "\r\n", and must then be at
+ * least SECRET_MIN_LEN bytes. Refusals name the source and, for a short
+ * secret, its length, but never a byte of it. */
+#ifndef AIRLOCK_SECRET_H
+#define AIRLOCK_SECRET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SECRET_MIN_LEN 32
+#define SECRET_MAX_LEN 4096
+#define SECRET_ENV "AIRLOCK_SECRET"
+#define SECRET_FILE_ENV "AIRLOCK_SECRET_FILE"
+#define SECRET_PSK_LEN 32
+/* HKDF-SHA256 parameters of the PSK (docs/PROTOCOL.md); the version in
+ * both makes a secret shared with another protocol version useless here. */
+#define SECRET_PSK_SALT "airlock/1 psk salt"
+#define SECRET_PSK_INFO "airlock/1 Noise_NNpsk0_25519_ChaChaPoly_SHA256 psk"
+
+struct secret {
+	uint8_t b[SECRET_MAX_LEN];
+	size_t len;
+};
+
+/* Load the secret into s (the caller's; wipe it with secret_wipe). path:
+ * the --secret-file argument or NULL. AIRLOCK_SECRET is always wiped in
+ * place (so /proc/PID/environ no longer shows it either) and removed from
+ * the environment, success or not, so no child inherits it; its strings
+ * must be writable, as those of the initial environment and of setenv are.
+ * Returns 0, or -1 with s wiped and a one-line reason in err (errlen bytes,
+ * always NUL-terminated when errlen > 0). */
+int secret_load(struct secret *s, const char *path, char *err,
+    size_t errlen);
+
+/* psk = HKDF-SHA256(salt = SECRET_PSK_SALT, ikm = secret,
+ * info = SECRET_PSK_INFO, 32 bytes). Returns 0, or -1 if s holds no
+ * loaded secret. The caller wipes psk after use. */
+int secret_derive_psk(const struct secret *s, uint8_t psk[SECRET_PSK_LEN]);
+
+/* Zero s. */
+void secret_wipe(struct secret *s);
+
+#endif
