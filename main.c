@@ -11,9 +11,7 @@
 #include "common/log.h"
 #include "common/xwrap.h"
 
-#define APPLET(name, summary) int name##_main(int argc, char **argv);
-#include "applets/applets.h"
-#undef APPLET
+#include "applets/applet.h"
 
 struct applet {
 	const char *name;

@@ -181,3 +181,21 @@ secret_wipe(struct secret *s)
 	if (s)
 		secure_wipe(s, sizeof *s);
 }
+
+int
+secret_load_psk(const char *path, uint8_t psk[SECRET_PSK_LEN], char *err,
+    size_t errlen)
+{
+	static struct secret s;	/* 4 KiB: kept off the stack, wiped below */
+	int rc;
+
+	if (secret_load(&s, path, err, errlen) != 0)
+		return -1;
+	rc = secret_derive_psk(&s, psk);
+	secret_wipe(&s);
+	if (rc != 0) {
+		secure_wipe(psk, SECRET_PSK_LEN);
+		snprintf(err, errlen, "cannot derive the key from the secret");
+	}
+	return rc;
+}

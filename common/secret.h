@@ -49,4 +49,9 @@ int secret_derive_psk(const struct secret *s, uint8_t psk[SECRET_PSK_LEN]);
 /* Zero s. */
 void secret_wipe(struct secret *s);
 
+/* secret_load + secret_derive_psk + secret_wipe: what a service keeps is
+ * the PSK alone. Returns 0, or -1 with psk wiped and a reason in err. */
+int secret_load_psk(const char *path, uint8_t psk[SECRET_PSK_LEN],
+    char *err, size_t errlen);
+
 #endif

@@ -1,0 +1,624 @@
+/* relay.c - what an MCP client spawns instead of the server: one lease to
+ * the runner, stdio relayed byte-exact, the server's exit status as ours. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/channel.h"
+#include "common/cli.h"
+#include "common/log.h"
+#include "common/netaddr.h"
+#include "common/outq.h"
+#include "common/proto.h"
+#include "common/secmem.h"
+#include "common/secret.h"
+#include "common/xwrap.h"
+#include "applets/applet.h"
+
+/* Exit codes of the relay itself (the server's own status passes through). */
+enum {
+	RELAY_UNREACHABLE = EXIT_UNAVAILABLE,	/* 69 */
+	RELAY_PROTOCOL = EXIT_PROTOCOL,		/* 76 */
+	RELAY_REFUSED = EXIT_NOPERM,		/* 77 */
+	RELAY_AUTH = 80,			/* handshake failed */
+	RELAY_SPAWN = EXIT_OSERR		/* 71 */
+};
+
+static const char usage[] =
+"usage: airlock relay [OPTIONS] [--] COMMAND [ARGS...]\n"
+"\n"
+"Run COMMAND on an airlock runner and behave exactly like it: stdin,\n"
+"stdout (byte-exact) and stderr are relayed, and the exit status is the\n"
+"server's own (signal N gives 128+N). Spawn this in place of an MCP\n"
+"server's command.\n"
+"\n"
+"  --connect ADDR        runner address: HOST:PORT, tcp://HOST:PORT,\n"
+"                        [IPV6]:PORT or unix:/PATH    (AIRLOCK_RUNNER)\n"
+"  --secret-file FILE    shared secret (AIRLOCK_SECRET_FILE, or the value\n"
+"                        in AIRLOCK_SECRET); never on the command line\n"
+"  --tenant ID           tenant id                    (AIRLOCK_TENANT)\n"
+"  --registration ID     registration id              (AIRLOCK_REGISTRATION)\n"
+"  --approval-file FILE  approval token file (or the token in\n"
+"                        AIRLOCK_APPROVAL)\n"
+"  --timeout DURATION    connect + handshake limit (default 10s)\n"
+"  --doctor              check every step, say which one fails, run\n"
+"                        COMMAND with stdin closed and report its exit\n"
+"  --log-format human|json\n"
+"  --help\n"
+"\n"
+"The environment is forwarded to the server except AIRLOCK_* and the\n"
+"host's PATH HOME LOGNAME SHELL TERM USER PWD SHLVL _ (the runner sets\n"
+"its own); the runner refuses keys its policy forbids, naming them.\n"
+"\n"
+"Exit status: the server's; or 64 usage, 69 runner unreachable or lost,\n"
+"71 the runner could not start the server, 76 protocol error, 77 request\n"
+"refused by the runner (policy, approval, capacity), 78 configuration\n"
+"(secret), 80 handshake failed (wrong secret or not an airlock runner).\n";
+
+struct relay_config {
+	const char *addr;
+	const char *secret_file;
+	const char *tenant;
+	const char *registration;
+	const char *approval;
+	size_t approval_len;
+	uint64_t timeout_ms;
+	int doctor;
+	char **argv;
+	size_t argc;
+	char *env_key[PROTO_ENVC_MAX];
+	char *env_value[PROTO_ENVC_MAX];
+	size_t envc;
+};
+
+static const char *const host_vars[] = {
+	"PATH", "HOME", "LOGNAME", "SHELL", "TERM", "USER", "PWD", "SHLVL", "_",
+};
+
+static int
+host_var(const char *key, size_t n)
+{
+	if (n >= 8 && strncmp(key, "AIRLOCK_", 8) == 0)
+		return 1;
+	for (size_t i = 0; i < sizeof host_vars / sizeof host_vars[0]; i++)
+		if (strlen(host_vars[i]) == n && strncmp(key, host_vars[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+/* The environment to forward: ours minus control and host variables. */
+static void
+collect_env(struct relay_config *cfg)
+{
+	extern char **environ;
+
+	for (char **e = environ; *e; e++) {
+		char *eq = strchr(*e, '=');
+		size_t klen;
+
+		if (!eq)
+			continue;
+		klen = (size_t)(eq - *e);
+		if (host_var(*e, klen))
+			continue;
+		if (cfg->envc == PROTO_ENVC_MAX)
+			die(EXIT_USAGE, "more than %d environment variables to "
+			    "forward", PROTO_ENVC_MAX);
+		cfg->env_key[cfg->envc] = xmalloc(klen + 1);
+		memcpy(cfg->env_key[cfg->envc], *e, klen);
+		cfg->env_key[cfg->envc][klen] = '\0';
+		cfg->env_value[cfg->envc] = eq + 1;
+		cfg->envc++;
+	}
+}
+
+static char *
+read_token_file(const char *path, size_t *len)
+{
+	char *buf = xmalloc(PROTO_APPROVAL_MAX + 2);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		die_errno(EXIT_CONFIG, "cannot open approval file %s", path);
+	n = read(fd, buf, PROTO_APPROVAL_MAX + 2);
+	close(fd);
+	if (n < 0)
+		die_errno(EXIT_CONFIG, "cannot read approval file %s", path);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		n--;
+	if (n == 0 || n > PROTO_APPROVAL_MAX)
+		die(EXIT_CONFIG, "approval file %s is empty or over %d bytes",
+		    path, PROTO_APPROVAL_MAX);
+	buf[n] = '\0';
+	*len = (size_t)n;
+	return buf;
+}
+
+static void
+parse_args(struct relay_config *cfg, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "connect", required_argument, NULL, 'c' },
+		{ "secret-file", required_argument, NULL, 's' },
+		{ "tenant", required_argument, NULL, 't' },
+		{ "registration", required_argument, NULL, 'r' },
+		{ "approval-file", required_argument, NULL, 'a' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "doctor", no_argument, NULL, 'd' },
+		{ "log-format", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *approval_file = NULL;
+	int c;
+
+	cfg->addr = getenv("AIRLOCK_RUNNER");
+	cfg->tenant = getenv("AIRLOCK_TENANT");
+	cfg->registration = getenv("AIRLOCK_REGISTRATION");
+	cfg->approval = getenv("AIRLOCK_APPROVAL");
+	cfg->timeout_ms = 10000;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': cfg->addr = optarg; break;
+		case 's': cfg->secret_file = optarg; break;
+		case 't': cfg->tenant = optarg; break;
+		case 'r': cfg->registration = optarg; break;
+		case 'a': approval_file = optarg; break;
+		case 'd': cfg->doctor = 1; break;
+		case 'T':
+			if (cli_duration_ms(optarg, &cfg->timeout_ms) ||
+			    cfg->timeout_ms > 3600000)
+				die(EXIT_USAGE, "--timeout: '%s' is not a "
+				    "duration up to 1h (e.g. 10s)", optarg);
+			break;
+		case 'l':
+			if (log_set_format(optarg))
+				die(EXIT_USAGE, "--log-format: human or json");
+			break;
+		case 'h': fputs(usage, stdout); exit(EXIT_OK);
+		default: fputs(usage, stderr); exit(EXIT_USAGE);
+		}
+	}
+	if (optind >= argc)
+		die(EXIT_USAGE, "no COMMAND given (usage: airlock relay "
+		    "[OPTIONS] -- COMMAND [ARGS...])");
+	cfg->argv = argv + optind;
+	cfg->argc = (size_t)(argc - optind);
+	if (!cfg->addr || !*cfg->addr)
+		die(EXIT_USAGE, "no runner address: give --connect ADDR or "
+		    "set AIRLOCK_RUNNER");
+	if (!cfg->tenant || !cfg->registration)
+		die(EXIT_USAGE, "no tenant/registration: give --tenant and "
+		    "--registration or set AIRLOCK_TENANT and "
+		    "AIRLOCK_REGISTRATION");
+	if (approval_file)
+		cfg->approval = read_token_file(approval_file,
+		    &cfg->approval_len);
+	else if (cfg->approval)
+		cfg->approval_len = strnlen(cfg->approval,
+		    PROTO_APPROVAL_MAX + 1);
+	else
+		cfg->approval = "";
+}
+
+/* Connect, retrying briefly so a restarting runner is not an error. */
+static int
+connect_runner(const struct netaddr *a, uint64_t timeout_ms, char *err,
+    size_t errlen)
+{
+	struct timespec pause = { 0, 20 * 1000 * 1000 };
+	uint64_t waited = 0;
+	int fd;
+
+	for (;;) {
+		fd = netaddr_connect(a, err, errlen);
+		if (fd >= 0 || waited >= timeout_ms || waited >= 2000 ||
+		    (errno != ECONNREFUSED && errno != ENOENT &&
+		    errno != ECONNRESET && errno != EAGAIN))
+			return fd;
+		nanosleep(&pause, NULL);
+		waited += (uint64_t)pause.tv_nsec / 1000000;
+		if (pause.tv_nsec < 400 * 1000 * 1000)
+			pause.tv_nsec *= 2;
+	}
+}
+
+/* Everything the event loop needs. */
+struct relay {
+	struct channel ch;
+	struct outq out, err;
+	int sigfd;
+	int stdin_open;
+	int exit_status;	/* -1 until EXIT arrives */
+	int64_t last_heard_ms;
+};
+
+static int64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int
+refused_exit(const struct error_info *e)
+{
+	switch (e->code) {
+	case LERR_SPAWN:
+	case LERR_JAIL:
+		return RELAY_SPAWN;
+	case LERR_PROTOCOL:
+		return RELAY_PROTOCOL;
+	case LERR_SHUTDOWN:
+		return RELAY_UNREACHABLE;
+	default:
+		return RELAY_REFUSED;
+	}
+}
+
+/* Handle one frame from the runner; returns -1 to stop the loop with
+ * r->exit_status set. */
+static int
+on_frame(struct relay *r, uint8_t type, const uint8_t *p, size_t n)
+{
+	struct error_info e;
+	struct exit_info x;
+	struct started_info s;
+
+	switch (type) {
+	case FRAME_STDOUT:
+		if (n && outq_write(&r->out, p, n) != 0) {
+			/* our reader is gone: what the server would die of */
+			r->exit_status = 128 + SIGPIPE;
+			return -1;
+		}
+		return 0;
+	case FRAME_STDERR:
+		if (n)
+			(void)outq_write(&r->err, p, n);
+		return 0;
+	case FRAME_PING:
+		if (n != PROTO_PING_LEN)
+			break;
+		return channel_queue(&r->ch, FRAME_PONG, p, n);
+	case FRAME_STARTED:
+		if (proto_started_parse(&s, p, n) != PROTO_OK)
+			break;
+		log_event(LOG_DEBUG, "lease started", (struct log_field[]){
+		    LF_STR("lease", s.lease_id), LF_STR("jail", s.jail) }, 2);
+		return 0;
+	case FRAME_ERROR:
+		if (proto_error_parse(&e, p, n) != PROTO_OK)
+			break;
+		log_msg(LOG_ERROR, "runner refused the request: %s: %s",
+		    proto_error_name(e.code), e.message);
+		r->exit_status = refused_exit(&e);
+		return -1;
+	case FRAME_EXIT:
+		if (proto_exit_parse(&x, p, n) != PROTO_OK)
+			break;
+		r->exit_status = x.kind == EXIT_KIND_SIGNAL ? 128 + x.status :
+		    x.status;
+		if (x.reason != EXIT_REASON_EXITED)
+			log_msg(LOG_WARN, "server stopped by the runner: %s",
+			    proto_exit_reason_name(x.reason));
+		return -1;
+	default:
+		break;
+	}
+	log_msg(LOG_ERROR, "protocol error: unexpected or malformed %s frame "
+	    "from the runner", frame_type_name(type));
+	r->exit_status = RELAY_PROTOCOL;
+	return -1;
+}
+
+/* Read stdin into STDIN frames; EOF becomes STDIN_EOF (half-close). */
+static int
+pump_stdin(struct relay *r)
+{
+	static uint8_t buf[FRAME_PAYLOAD_MAX];
+	ssize_t n;
+
+	do
+		n = read(STDIN_FILENO, buf, sizeof buf);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && errno == EAGAIN)
+		return 0;
+	if (n <= 0) {
+		r->stdin_open = 0;
+		return channel_queue(&r->ch, FRAME_STDIN_EOF, NULL, 0);
+	}
+	return channel_queue(&r->ch, FRAME_STDIN, buf, (size_t)n);
+}
+
+/* Deliver buffered frames while our outputs can take them; -1 when the
+ * lease is over (r->exit_status set), 0 to go on. */
+static int
+deliver(struct relay *r)
+{
+	enum channel_next nx = CHANNEL_NEED;
+	const uint8_t *p;
+	const char *why = "";
+	uint8_t type;
+	size_t len;
+
+	while (!outq_busy(&r->out) && !outq_busy(&r->err) &&
+	    (nx = channel_next(&r->ch, &type, &p, &len, &why)) ==
+	    CHANNEL_FRAME)
+		if (on_frame(r, type, p, len) != 0)
+			return -1;
+	if (nx == CHANNEL_BAD) {
+		log_msg(LOG_ERROR, "protocol error: %s", why);
+		r->exit_status = RELAY_PROTOCOL;
+		return -1;
+	}
+	return 0;
+}
+
+/* The lease's main loop: until EXIT, ERROR, a signal or a lost runner. */
+static int
+relay_loop(struct relay *r, uint64_t liveness_ms)
+{
+	for (;;) {
+		struct pollfd pf[5];
+		int busy, stdin_slot = -1, timeout;
+		nfds_t n = 0;
+
+		if (deliver(r) != 0)
+			return r->exit_status;
+		if (channel_pending(&r->ch) && channel_flush(&r->ch) != 0) {
+			log_msg(LOG_ERROR, "connection to the runner lost: %s",
+			    strerror(errno));
+			return RELAY_UNREACHABLE;
+		}
+		busy = outq_busy(&r->out) || outq_busy(&r->err);
+		if (busy)	/* our reader is slow, not the runner */
+			r->last_heard_ms = mono_ms();
+		pf[n++] = (struct pollfd){ r->ch.fd,
+		    (short)((busy ? 0 : POLLIN) |
+		    (channel_pending(&r->ch) ? POLLOUT : 0)), 0 };
+		pf[n++] = (struct pollfd){ r->sigfd, POLLIN, 0 };
+		pf[n++] = (struct pollfd){ r->out.fd,
+		    outq_busy(&r->out) ? POLLOUT : 0, 0 };
+		pf[n++] = (struct pollfd){ r->err.fd,
+		    outq_busy(&r->err) ? POLLOUT : 0, 0 };
+		if (r->stdin_open && channel_can_queue(&r->ch)) {
+			stdin_slot = (int)n;
+			pf[n++] = (struct pollfd){ STDIN_FILENO, POLLIN, 0 };
+		}
+		timeout = (int)(r->last_heard_ms + (int64_t)liveness_ms -
+		    mono_ms());
+		if (timeout <= 0) {
+			log_msg(LOG_ERROR, "runner silent for %llu ms; giving "
+			    "up the lease", (unsigned long long)liveness_ms);
+			return RELAY_UNREACHABLE;
+		}
+		if (poll(pf, n, timeout) < 0 && errno != EINTR)
+			die_errno(EXIT_OSERR, "poll");
+		if (pf[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			if (read(r->sigfd, &si, sizeof si) == sizeof si)
+				return 128 + (int)si.ssi_signo;
+		}
+		if ((pf[2].revents & (POLLOUT | POLLERR)) &&
+		    outq_flush(&r->out) != 0)
+			return 128 + SIGPIPE;
+		if (pf[3].revents & (POLLOUT | POLLERR))
+			(void)outq_flush(&r->err);
+		if (stdin_slot >= 0 && (pf[stdin_slot].revents &
+		    (POLLIN | POLLHUP | POLLERR)) && pump_stdin(r) != 0)
+			return RELAY_PROTOCOL;
+		if (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			long got = channel_fill(&r->ch);
+
+			if (got == 0 || (got < 0 && errno != EAGAIN)) {
+				if (deliver(r) != 0)	/* EXIT may be buffered */
+					return r->exit_status;
+				log_msg(LOG_ERROR, "connection to the runner "
+				    "lost before the server exited");
+				return RELAY_UNREACHABLE;
+			}
+			r->last_heard_ms = mono_ms();
+		}
+	}
+}
+
+/* Non-blocking output so a slow reader stalls only its own stream; a
+ * terminal or file is left as it is. */
+static void
+output_init(struct outq *q, int fd)
+{
+	struct stat st;
+
+	memset(q, 0, offsetof(struct outq, buf));
+	q->fd = fd;
+	if (fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) ||
+	    S_ISSOCK(st.st_mode)))
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+static int
+signals_fd(void)
+{
+	sigset_t set;
+	int fd;
+
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (fd < 0)
+		die_errno(EXIT_OSERR, "signalfd");
+	return fd;
+}
+
+/* Connect and authenticate; dies with the documented code on failure. */
+static void
+open_lease(struct relay *r, const struct relay_config *cfg,
+    const uint8_t psk[32], int doctor)
+{
+	struct netaddr addr;
+	char err[512];
+	int fd;
+	int64_t t0 = mono_ms();
+
+	if (netaddr_parse(&addr, cfg->addr, err, sizeof err))
+		die(EXIT_USAGE, "%s", err);
+	fd = connect_runner(&addr, cfg->timeout_ms, err, sizeof err);
+	if (fd < 0) {
+		if (doctor)
+			printf("FAIL connect: %s\n", err);
+		die(RELAY_UNREACHABLE, "runner unreachable: %s", err);
+	}
+	if (doctor)
+		printf("ok   connect: %s (%lld ms)\n", cfg->addr,
+		    (long long)(mono_ms() - t0));
+	netaddr_keepalive(fd, 15, 5, 3);
+	t0 = mono_ms();
+	if (channel_handshake(&r->ch, fd, CHANNEL_INITIATOR, psk,
+	    (int)cfg->timeout_ms, err, sizeof err) != 0) {
+		if (doctor)
+			printf("FAIL handshake: %s\n", err);
+		die(RELAY_AUTH, "%s", err);
+	}
+	if (doctor)
+		printf("ok   handshake: %s (%lld ms)\n", NOISE_NAME_PSK,
+		    (long long)(mono_ms() - t0));
+}
+
+static void
+send_spawn(struct relay *r, const struct relay_config *cfg)
+{
+	static uint8_t payload[FRAME_PAYLOAD_MAX];
+	long n = proto_spawn_encode(payload, sizeof payload, cfg->tenant,
+	    cfg->registration, cfg->argv, cfg->argc, cfg->env_key,
+	    cfg->env_value, cfg->envc, cfg->approval, cfg->approval_len);
+
+	if (n < 0)
+		die(EXIT_USAGE, "the spawn request does not fit the protocol's "
+		    "caps (ids: 1-64 of [A-Za-z0-9._-]; up to 256 args of 4096 "
+		    "bytes, 256 env entries, %d bytes in all)",
+		    FRAME_PAYLOAD_MAX);
+	if (channel_queue(&r->ch, FRAME_SPAWN, payload, (size_t)n) != 0)
+		die(EXIT_SOFTWARE, "cannot queue the spawn request");
+}
+
+/* --doctor: the same lease with stdin closed at once; report each step. */
+static int
+doctor(struct relay *r, const struct relay_config *cfg)
+{
+	uint64_t out = 0, err = 0;
+	int64_t t0 = mono_ms();
+
+	if (channel_queue(&r->ch, FRAME_STDIN_EOF, NULL, 0) != 0)
+		die(EXIT_SOFTWARE, "cannot queue stdin EOF");
+	for (;;) {
+		uint8_t type;
+		const uint8_t *p;
+		size_t len;
+		const char *why;
+		struct started_info s;
+		struct error_info e;
+		struct exit_info x;
+
+		if (channel_flush_wait(&r->ch, 10000) != 0) {
+			printf("FAIL lease: cannot send to the runner\n");
+			return RELAY_UNREACHABLE;
+		}
+		if (channel_recv_wait(&r->ch, &type, &p, &len, 30000, &why) !=
+		    CHANNEL_FRAME) {
+			printf("FAIL lease: %s\n", why);
+			return RELAY_UNREACHABLE;
+		}
+		if (type == FRAME_STARTED &&
+		    proto_started_parse(&s, p, len) == PROTO_OK) {
+			printf("ok   spawn: lease %s, jail %s, argv[0] %s\n",
+			    s.lease_id, s.jail, cfg->argv[0]);
+		} else if (type == FRAME_ERROR &&
+		    proto_error_parse(&e, p, len) == PROTO_OK) {
+			printf("FAIL spawn: refused: %s: %s\n",
+			    proto_error_name(e.code), e.message);
+			return refused_exit(&e);
+		} else if (type == FRAME_STDOUT) {
+			out += len;
+		} else if (type == FRAME_STDERR) {
+			err += len;
+		} else if (type == FRAME_PING && len == PROTO_PING_LEN) {
+			if (channel_queue(&r->ch, FRAME_PONG, p, len) != 0)
+				return RELAY_UNREACHABLE;
+		} else if (type == FRAME_EXIT &&
+		    proto_exit_parse(&x, p, len) == PROTO_OK) {
+			printf("ok   server %s %u after stdin closed (%lld ms, "
+			    "%llu bytes stdout, %llu bytes stderr, reason %s)\n",
+			    x.kind == EXIT_KIND_SIGNAL ? "killed by signal" :
+			    "exited with status", x.status,
+			    (long long)(mono_ms() - t0),
+			    (unsigned long long)out, (unsigned long long)err,
+			    proto_exit_reason_name(x.reason));
+			return EXIT_OK;
+		} else {
+			printf("FAIL lease: unexpected %s frame\n",
+			    frame_type_name(type));
+			return RELAY_PROTOCOL;
+		}
+	}
+}
+
+int
+relay_main(int argc, char **argv)
+{
+	static struct relay r;
+	struct relay_config cfg;
+	uint8_t psk[32];
+	char err[512];
+	int status;
+
+	memset(&cfg, 0, sizeof cfg);
+	parse_args(&cfg, argc, argv);
+	collect_env(&cfg);
+	if (secret_load_psk(cfg.secret_file, psk, err, sizeof err) != 0) {
+		if (cfg.doctor)
+			printf("FAIL secret: %s\n", err);
+		die(EXIT_CONFIG, "%s", err);
+	}
+	if (cfg.doctor)
+		printf("ok   configuration: runner %s, tenant %s, registration "
+		    "%s, %zu env keys, approval %s\n", cfg.addr, cfg.tenant,
+		    cfg.registration, cfg.envc,
+		    cfg.approval_len ? "given" : "none");
+	r.sigfd = signals_fd();
+	open_lease(&r, &cfg, psk, cfg.doctor);
+	secure_wipe(psk, sizeof psk);
+	send_spawn(&r, &cfg);
+	if (cfg.doctor) {
+		status = doctor(&r, &cfg);
+		channel_close(&r.ch);
+		return status;
+	}
+	output_init(&r.out, STDOUT_FILENO);
+	output_init(&r.err, STDERR_FILENO);
+	r.stdin_open = 1;
+	r.exit_status = -1;
+	r.last_heard_ms = mono_ms();
+	status = relay_loop(&r, 60000);
+	outq_drain(&r.out);
+	outq_drain(&r.err);
+	channel_close(&r.ch);
+	return status;
+}
