@@ -1,3 +1,4 @@
 /* applets.h - the one applet table, sorted by name (a unit test checks it).
  * Included twice by main.c: once for prototypes, once for the table.
  * APPLET(name, one-line summary) */
+APPLET(relay, "stand in for an MCP server: relay its stdio to a runner lease")
