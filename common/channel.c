@@ -342,7 +342,7 @@ channel_recv_wait(struct channel *c, uint8_t *type, const uint8_t **payload,
 			return r;
 		if (poll(&pf, 1, left_ms(deadline)) <= 0) {
 			*why = "timed out";
-			return CHANNEL_BAD;
+			return CHANNEL_NEED;
 		}
 		n = channel_fill(c);
 		if (n == 0) {

@@ -66,7 +66,8 @@ enum channel_next channel_next(struct channel *c, uint8_t *type,
     const uint8_t **payload, size_t *len, const char **why);
 
 /* Wait up to timeout_ms for one frame (start-up exchanges). Returns
- * CHANNEL_FRAME, or CHANNEL_BAD with *why set (timeout, EOF, error). */
+ * CHANNEL_FRAME; CHANNEL_NEED when the time ran out; or CHANNEL_BAD with
+ * *why set (end of stream, error, bad record). */
 enum channel_next channel_recv_wait(struct channel *c, uint8_t *type,
     const uint8_t **payload, size_t *len, int timeout_ms, const char **why);
 

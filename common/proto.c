@@ -242,7 +242,7 @@ static const char *const error_names[] = {
 	[LERR_PEER_CAPACITY] = "peer_capacity", [LERR_SPAWN] = "spawn",
 	[LERR_JAIL] = "jail", [LERR_PROTOCOL] = "protocol",
 	[LERR_TIMEOUT] = "timeout", [LERR_SHUTDOWN] = "shutdown",
-	[LERR_INTERNAL] = "internal",
+	[LERR_INTERNAL] = "internal", [LERR_ARGV] = "argv",
 };
 
 const char *

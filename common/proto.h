@@ -105,7 +105,8 @@ enum lease_error {
 	LERR_TIMEOUT = 12,
 	LERR_SHUTDOWN = 13,
 	LERR_INTERNAL = 14,
-	LERR_MAX_ = 15
+	LERR_ARGV = 15,
+	LERR_MAX_ = 16
 };
 
 /* Stable snake_case name of a code ("inline_code"), "unknown" otherwise. */

@@ -6,6 +6,9 @@
 #       ./input, STDIN on its standard input; passes when its standard
 #       output equals EXPECTED_STDOUT (use "$(...)" to include the exit code,
 #       or append '; echo $?' to COMMAND).
+#   check NAME EXPECTED ACTUAL
+#       for cases that need background processes: the .test file runs
+#       the steps itself and passes what it observed
 #   skip NAME REASON       record a case that cannot run here, and why
 #   need_root NAME         returns 1 (and records a skip) unless root
 #
@@ -35,6 +38,17 @@ testing() {
 		printf '  expected: %s\n' "$t_want" | head -n 20
 		printf '  got:      %s\n' "$t_got" | head -n 20
 		sed 's/^/  stderr:   /' "$t_dir/stderr" | head -n 20
+		record FAIL
+	fi
+}
+
+check() {
+	if [ "$3" = "$2" ]; then
+		echo "PASS: $1"
+		record PASS
+	else
+		echo "FAIL: $1"
+		printf '  expected: %s\n  got:      %s\n' "$2" "$3"
 		record FAIL
 	fi
 }

@@ -1,0 +1,241 @@
+/* seccomp.c - the syscall policy for operators: list it, explain a name,
+ * export it for Docker/Kubernetes, or run a command under it. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/seccomp_policy.h"
+#include "common/xwrap.h"
+
+#define EXIT_EXEC_FAILED 127
+
+int seccomp_main(int argc, char **argv);
+
+static int
+usage(FILE *out, int code)
+{
+	fprintf(out,
+	    "usage: airlock seccomp [--no-filter] -- CMD [ARGS...]\n"
+	    "       airlock seccomp --list\n"
+	    "       airlock seccomp --explain NAME\n"
+	    "       airlock seccomp --export docker\n\n"
+	    "airlock's system call policy (seccomp/policy.h, docs/SECCOMP.md),"
+	    "\nthe one every jailed child runs under.\n\n"
+	    "  -- CMD ARGS      set no_new_privs, install the filter and exec "
+	    "CMD\n"
+	    "                   (searched in PATH)\n"
+	    "  --no-filter      the same without the filter: the A/B baseline\n"
+	    "  --list           every rule, one a line, tab-separated:\n"
+	    "                   allow NAME | deny NAME ERRNO REASON |\n"
+	    "                   omit NAME REASON | args NAME allow WHAT |\n"
+	    "                   args NAME deny ERRNO WHAT REASON\n"
+	    "  --explain NAME   what the filter does with syscall NAME, and "
+	    "why\n"
+	    "  --export docker  the same policy as a Docker/OCI seccomp profile"
+	    "\n                   (docker run --security-opt seccomp=FILE, "
+	    "Compose\n"
+	    "                   security_opt, Kubernetes seccompProfile "
+	    "Localhost)\n\n"
+	    "Syscalls outside the allowlist fail with ENOSYS, the deny set "
+	    "with\nEPERM (clone3: ENOSYS, so libcs fall back to clone); an x86 "
+	    "(int 0x80)\nor x32 system call kills the process.\n\n"
+	    "Exit codes: 0 ok, 64 usage, 65 NAME is not a syscall libseccomp "
+	    "knows,\n70 the policy does not compile, 71 a system call failed, "
+	    "127 CMD\ncould not be executed; otherwise CMD's own status "
+	    "(killed by signal N:\nthe shell reports 128+N, SIGSYS = 159).\n");
+	return code;
+}
+
+static const char *
+errno_str(int err)
+{
+	const char *s = seccomp_errno_name(err);
+
+	return s ? s : "errno";
+}
+
+static void
+print_cond(const struct seccomp_cond *c)
+{
+	if (c->cmp == SECCOMP_CMP_EQ)
+		printf("arg%d == %#llx", c->arg, (unsigned long long)c->a);
+	else if (c->cmp == SECCOMP_CMP_MASKED_EQ)
+		printf("arg%d & %#llx == %#llx", c->arg,
+		    (unsigned long long)c->a, (unsigned long long)c->b);
+}
+
+static void
+print_conds(const struct seccomp_rule *r)
+{
+	printf("(");
+	print_cond(&r->cond[0]);
+	if (r->cond[1].cmp != SECCOMP_CMP_NONE) {
+		printf(" && ");
+		print_cond(&r->cond[1]);
+	}
+	printf(")");
+}
+
+static int
+list_policy(void)
+{
+	for (size_t i = 0; i < seccomp_policy_len; i++) {
+		const struct seccomp_rule *r = &seccomp_policy[i];
+
+		switch (r->kind) {
+		case SECCOMP_KIND_ALLOW:
+			printf("allow\t%s\n", r->name);
+			break;
+		case SECCOMP_KIND_DENY:
+			printf("deny\t%s\t%s\t%s\n", r->name, errno_str(r->err),
+			    r->reason);
+			break;
+		case SECCOMP_KIND_OMIT:
+			printf("omit\t%s\t%s\n", r->name, r->reason);
+			break;
+		case SECCOMP_KIND_ARG_ALLOW:
+		case SECCOMP_KIND_ARG_OTHERS:
+			printf("args\t%s\tallow\t%s\n", r->name, r->what);
+			break;
+		case SECCOMP_KIND_ARG_DENY:
+			printf("args\t%s\tdeny\t%s\t%s\t%s\n", r->name,
+			    errno_str(r->err), r->what, r->reason);
+			break;
+		}
+	}
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_IOERR;
+}
+
+static int
+explain(const char *name)
+{
+	size_t first = 0, count = 0, i;
+	int by_default = 1;
+	const struct seccomp_rule *r;
+
+	switch (seccomp_policy_explain(seccomp_policy, seccomp_policy_len,
+	    name, &first, &count)) {
+	case SECCOMP_UNKNOWN:
+		log_msg(LOG_ERROR, "'%s' is not a syscall libseccomp knows on "
+		    "this architecture (a typo, or a call newer than this "
+		    "build: the filter does not allow it)", name);
+		return EXIT_DATAERR;
+	case SECCOMP_NOT_LISTED:
+		printf("%s: not listed: not in the baseline allowlist, so the "
+		    "filter answers %s\n", name,
+		    errno_str(SECCOMP_DEFAULT_ERRNO));
+		return EXIT_OK;
+	case SECCOMP_ALLOWED:
+		printf("%s: allowed: in the baseline allowlist\n", name);
+		return EXIT_OK;
+	case SECCOMP_DENIED:
+		r = &seccomp_policy[first];
+		printf("%s: denied (%s): %s\n", name, errno_str(r->err),
+		    r->reason);
+		return EXIT_OK;
+	case SECCOMP_OMITTED:
+		r = &seccomp_policy[first];
+		printf("%s: not allowed (%s): left out of the baseline "
+		    "although Docker allows it: %s\n", name,
+		    errno_str(SECCOMP_DEFAULT_ERRNO), r->reason);
+		return EXIT_OK;
+	case SECCOMP_BY_ARGS:
+		break;
+	}
+	printf("%s: decided by its arguments:\n", name);
+	for (i = first; i < first + count; i++) {
+		r = &seccomp_policy[i];
+		if (r->kind == SECCOMP_KIND_ARG_ALLOW) {
+			printf("  allowed: %s ", r->what);
+			print_conds(r);
+			printf("\n");
+		} else if (r->kind == SECCOMP_KIND_ARG_DENY) {
+			printf("  denied (%s): %s ", errno_str(r->err),
+			    r->what);
+			print_conds(r);
+			printf(": %s\n", r->reason);
+		} else if (r->kind == SECCOMP_KIND_ARG_OTHERS) {
+			printf("  allowed: %s (arg%d: any other low 32 bits)\n",
+			    r->what, r->cond[0].arg);
+			by_default = 0;
+		}
+	}
+	if (by_default)
+		printf("  no rule above matches: %s, like any call outside "
+		    "the allowlist\n", errno_str(SECCOMP_DEFAULT_ERRNO));
+	return EXIT_OK;
+}
+
+static int
+export_docker(void)
+{
+	struct sock_fprog prog;
+	char err[256];
+
+	/* compile first: the profile never names a call the filter cannot */
+	if (seccomp_policy_compile(seccomp_policy, seccomp_policy_len, &prog,
+	    err, sizeof err) != 0)
+		die(EXIT_SOFTWARE, "the policy does not compile: %s", err);
+	seccomp_policy_free(&prog);
+	if (seccomp_policy_export_docker(seccomp_policy, seccomp_policy_len,
+	    stdout) != 0)
+		die(EXIT_IOERR, "cannot write the Docker profile");
+	return EXIT_OK;
+}
+
+static int
+run(char **cmd, int filter)
+{
+	struct sock_fprog prog = { 0, NULL };
+	char err[256];
+
+	if (filter && seccomp_policy_compile(seccomp_policy,
+	    seccomp_policy_len, &prog, err, sizeof err) != 0)
+		die(EXIT_SOFTWARE, "the policy does not compile: %s", err);
+	/* set in both modes, so the filter is the only A/B difference */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		die_errno(EXIT_OSERR, "cannot set no_new_privs");
+	if (filter && seccomp_policy_install(&prog) != 0)
+		die_errno(EXIT_OSERR, "cannot install the seccomp filter");
+	execvp(cmd[0], cmd);
+	die_errno(EXIT_EXEC_FAILED, "cannot execute %s", cmd[0]);
+}
+
+int
+seccomp_main(int argc, char **argv)
+{
+	int filter = 1;
+
+	if (argc < 2)
+		return usage(stderr, EXIT_USAGE);
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+		return usage(stdout, EXIT_OK);
+	if (strcmp(argv[1], "--list") == 0 && argc == 2)
+		return list_policy();
+	if (strcmp(argv[1], "--explain") == 0 && argc == 3)
+		return explain(argv[2]);
+	if (strcmp(argv[1], "--export") == 0 && argc == 3) {
+		if (strcmp(argv[2], "docker") != 0) {
+			log_msg(LOG_ERROR, "unknown export format '%s' (known: "
+			    "docker)", argv[2]);
+			return EXIT_USAGE;
+		}
+		return export_docker();
+	}
+	argv++;
+	argc--;
+	if (argc > 0 && strcmp(argv[0], "--no-filter") == 0) {
+		filter = 0;
+		argv++;
+		argc--;
+	}
+	if (argc < 2 || strcmp(argv[0], "--") != 0) {
+		log_msg(LOG_ERROR, "expected -- CMD [ARGS...]; see 'airlock "
+		    "seccomp --help'");
+		return EXIT_USAGE;
+	}
+	return run(argv + 1, filter);
+}

@@ -1,0 +1,110 @@
+/* seccomp_policy.h - the syscall policy of seccomp/policy.h as a table,
+ * compiled by libseccomp into a BPF program, exported as a Docker/OCI
+ * profile, and explained name by name.
+ *
+ * Compile once in the parent (seccomp_policy_compile); a child installs
+ * the program right before execve (seccomp_policy_install), which makes
+ * only prctl calls and so is safe between fork and exec. */
+#ifndef AIRLOCK_SECCOMP_POLICY_H
+#define AIRLOCK_SECCOMP_POLICY_H
+
+#include <errno.h>
+#include <linux/filter.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* What a syscall outside the policy gets: "no such syscall", so libcs
+ * fall back to older calls (which the policy governs in turn). */
+#define SECCOMP_DEFAULT_ERRNO ENOSYS
+
+enum seccomp_cmp {
+	SECCOMP_CMP_NONE,	/* no condition */
+	SECCOMP_CMP_EQ,		/* arg == a (all 64 bits) */
+	SECCOMP_CMP_MASKED_EQ	/* (arg & a) == b */
+};
+
+struct seccomp_cond {
+	int arg;		/* 0..5, or -1 with SECCOMP_CMP_NONE */
+	enum seccomp_cmp cmp;
+	uint64_t a, b;
+};
+
+enum seccomp_kind {
+	SECCOMP_KIND_DENY,	/* denied with err */
+	SECCOMP_KIND_ARG_ALLOW,	/* allowed when cond[0] and cond[1] hold */
+	SECCOMP_KIND_ARG_DENY,	/* denied with err when both hold */
+	SECCOMP_KIND_ARG_OTHERS,/* allowed: every low-32-bit value of
+				 * argument cond[0].arg no ARG_DENY matches */
+	SECCOMP_KIND_OMIT,	/* not allowed, on purpose: the default */
+	SECCOMP_KIND_ALLOW	/* allowed */
+};
+
+struct seccomp_rule {
+	const char *name;	/* libseccomp's name for the syscall */
+	enum seccomp_kind kind;
+	int err;		/* errno of DENY and ARG_DENY, else 0 */
+	struct seccomp_cond cond[2];
+	const char *what;	/* ARG_*: the condition in words, else NULL */
+	const char *reason;	/* DENY, ARG_DENY, OMIT: why, else NULL */
+};
+
+/* The policy of seccomp/policy.h, in its order. */
+extern const struct seccomp_rule seccomp_policy[];
+extern const size_t seccomp_policy_len;
+
+/* Compile rules[0..n) into a BPF program for this machine's native
+ * architecture (x86_64 only: the names are written for it). The default
+ * action is ERRNO(SECCOMP_DEFAULT_ERRNO); a syscall of another ABI (x86
+ * int 0x80, x32) kills the process. A name libseccomp cannot resolve to
+ * a native syscall, a rule it refuses or a rule set the compiler cannot
+ * express is an error, never skipped. On success fills *out (out->filter
+ * is the caller's: seccomp_policy_free) and returns 0; on failure returns
+ * -1 and writes a message naming the syscall or step into err. */
+int seccomp_policy_compile(const struct seccomp_rule *rules, size_t n,
+    struct sock_fprog *out, char *err, size_t errlen);
+void seccomp_policy_free(struct sock_fprog *prog);
+
+/* Install prog on the calling thread (call it single-threaded, right
+ * before execve). Refuses (-1, errno EPERM) unless no_new_privs is
+ * already set, so nothing under the filter can gain privileges through a
+ * setuid program. Only prctl calls: async-signal-safe. 0 or -1/errno. */
+int seccomp_policy_install(const struct sock_fprog *prog);
+
+/* Write rules[0..n) as a Docker/OCI seccomp profile (JSON) to out, with
+ * the same default errno and argument rules; a syscall of another ABI
+ * gets the runtime's bad-architecture action. 0, or -1 if the rules
+ * cannot be expressed or writing failed. */
+int seccomp_policy_export_docker(const struct seccomp_rule *rules, size_t n,
+    FILE *out);
+
+/* A block of low-32-bit argument values: (x & mask) == value. */
+struct seccomp_block {
+	uint32_t mask, value;
+};
+
+/* The values of argument arg that the ARG_OTHERS rule of name allows:
+ * every 32-bit value no ARG_DENY of name matches, as disjoint blocks in
+ * ascending order. Returns the count, or -1 if the deny rules of name
+ * are not all single ARG_LOW32 conditions on arg or cap is too small. */
+long seccomp_policy_others(const struct seccomp_rule *rules, size_t n,
+    const char *name, int arg, struct seccomp_block *out, size_t cap);
+
+enum seccomp_verdict {
+	SECCOMP_ALLOWED,	/* an ALLOW rule */
+	SECCOMP_DENIED,		/* a DENY rule */
+	SECCOMP_BY_ARGS,	/* ARG_* rules decide */
+	SECCOMP_OMITTED,	/* an OMIT rule: the default action */
+	SECCOMP_NOT_LISTED,	/* a syscall no rule names: the default */
+	SECCOMP_UNKNOWN		/* not a native syscall libseccomp knows */
+};
+
+/* What the policy does with the syscall called name. For the first four
+ * verdicts *first and *count give its (adjacent) rules in rules[]. */
+enum seccomp_verdict seccomp_policy_explain(const struct seccomp_rule *rules,
+    size_t n, const char *name, size_t *first, size_t *count);
+
+/* "EPERM" for EPERM and the other errnos the policy uses, else NULL. */
+const char *seccomp_errno_name(int err);
+
+#endif

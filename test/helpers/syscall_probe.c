@@ -1,0 +1,507 @@
+/* syscall_probe.c - attempt one named system call and print what the kernel
+ * answered: "OK", or the errno's name ("EPERM", "ENOSYS", ...). A probe
+ * killed by seccomp prints nothing; its shell sees 128 + SIGSYS.
+ * usage: syscall_probe NAME   (syscall_probe --list names them all)
+ * Exit: 0 the call was attempted, 64 unknown NAME, 70 setup failed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <linux/io_uring.h>
+#include <linux/perf_event.h>
+#include <linux/userfaultfd.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/timex.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef SYS_clone3
+#define SYS_clone3 435
+#endif
+#define X32_SYSCALL_BIT 0x40000000L
+#define KEYCTL_GET_KEYRING_ID 0
+#define KEY_SPEC_SESSION_KEYRING (-3)
+
+/* Each probe returns the call's result: >= 0 for success, -errno. */
+typedef long (*probe_fn)(void);
+
+static long
+result(long r)
+{
+	return r < 0 ? -errno : r;
+}
+
+static long
+wait_child(pid_t pid)
+{
+	int st;
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		_exit(0);
+	if (waitpid(pid, &st, 0) != pid)
+		return -errno;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -ECHILD;
+}
+
+static long
+p_unshare_user(void)
+{
+	return result(unshare(CLONE_NEWUSER));
+}
+
+static long
+p_unshare_pid(void)
+{
+	return result(unshare(CLONE_NEWPID));
+}
+
+static long
+p_setns(void)
+{
+	int fd = open("/proc/self/ns/uts", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		perror("syscall_probe: /proc/self/ns/uts");
+		exit(70);
+	}
+	return result(setns(fd, CLONE_NEWUTS));
+}
+
+static long
+p_mount(void)
+{
+	/* a missing target: the kernel says ENOENT before any permission
+	 * check, so the unfiltered answer differs for every user */
+	return result(mount("none", "/nonexistent-airlock-probe", "tmpfs", 0,
+	    NULL));
+}
+
+/* clone(2) with flags, fork-like (no new stack); the child exits at once. */
+static long
+raw_clone(unsigned long flags)
+{
+	long r = syscall(SYS_clone, flags | SIGCHLD, 0L, 0L, 0L, 0L);
+
+	if (r < 0)
+		return -errno;
+	return wait_child((pid_t)r);
+}
+
+static long
+p_clone_newns(void)
+{
+	return raw_clone(CLONE_NEWNS);
+}
+
+static long
+p_clone_newuser(void)
+{
+	return raw_clone(CLONE_NEWUSER);
+}
+
+static long
+p_clone_plain(void)
+{
+	return raw_clone(0);
+}
+
+static long
+p_clone3(void)
+{
+	/* struct clone_args, version 0 (64 bytes) */
+	uint64_t args[8] = { 0 };
+	long r;
+
+	args[4] = SIGCHLD;	/* exit_signal */
+	r = syscall(SYS_clone3, args, sizeof args);
+	if (r < 0)
+		return -errno;
+	return wait_child((pid_t)r);
+}
+
+static long
+p_ptrace_traceme(void)
+{
+	return result(syscall(SYS_ptrace, 0L /* PTRACE_TRACEME */, 0L, 0L,
+	    0L));
+}
+
+static long
+p_process_vm_readv(void)
+{
+	static char src[8] = "probe";
+	char dst[8];
+	struct iovec local = { dst, sizeof dst }, remote = { src, sizeof src };
+
+	return result(syscall(SYS_process_vm_readv, (long)getpid(), &local,
+	    1L, &remote, 1L, 0L));
+}
+
+static long
+p_bpf(void)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof attr);
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = 4;
+	attr.value_size = 4;
+	attr.max_entries = 1;
+	return result(syscall(SYS_bpf, (long)BPF_MAP_CREATE, &attr,
+	    (long)sizeof attr));
+}
+
+static long
+p_io_uring_setup(void)
+{
+	struct io_uring_params p;
+
+	memset(&p, 0, sizeof p);
+	return result(syscall(SYS_io_uring_setup, 1L, &p));
+}
+
+static long
+p_userfaultfd(void)
+{
+	return result(syscall(SYS_userfaultfd,
+	    (long)(O_CLOEXEC | UFFD_USER_MODE_ONLY)));
+}
+
+static long
+p_keyctl(void)
+{
+	return result(syscall(SYS_keyctl, (long)KEYCTL_GET_KEYRING_ID,
+	    (long)KEY_SPEC_SESSION_KEYRING, 0L));
+}
+
+static long
+p_perf_event_open(void)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.size = sizeof a;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return result(syscall(SYS_perf_event_open, &a, 0L, -1L, -1L, 0L));
+}
+
+static long
+sock(long family, int type, int proto)
+{
+	return result(syscall(SYS_socket, family, (long)type, (long)proto));
+}
+
+static long
+p_socket_packet(void)
+{
+	return sock(AF_PACKET, SOCK_RAW, 0);
+}
+
+/* The kernel reads the family as an int: garbage in the high 32 bits
+ * must not slip AF_PACKET past the filter. */
+static long
+p_socket_packet_hibits(void)
+{
+	return sock(0x100000000L | AF_PACKET, SOCK_RAW, 0);
+}
+
+static long
+p_socket_vsock(void)
+{
+	return sock(AF_VSOCK, SOCK_STREAM, 0);
+}
+
+static long
+p_socket_alg(void)
+{
+	return sock(AF_ALG, SOCK_SEQPACKET, 0);
+}
+
+static long
+p_socket_inet(void)
+{
+	return sock(AF_INET, SOCK_STREAM, 0);
+}
+
+static long
+p_socket_inet6(void)
+{
+	return sock(AF_INET6, SOCK_DGRAM, 0);
+}
+
+static long
+p_socket_unix(void)
+{
+	return sock(AF_UNIX, SOCK_STREAM, 0);
+}
+
+static long
+p_socket_netlink_route(void)
+{
+	return sock(AF_NETLINK, SOCK_RAW, 0 /* NETLINK_ROUTE */);
+}
+
+static long
+p_socket_netlink_diag(void)
+{
+	return sock(AF_NETLINK, SOCK_RAW, 4 /* NETLINK_SOCK_DIAG */);
+}
+
+static long
+p_socketpair_unix(void)
+{
+	int sv[2];
+
+	return result(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+}
+
+/* A terminal of our own: a new session whose controlling terminal is a
+ * fresh pty, so TIOCSTI works unfiltered without privileges too. Runs in
+ * a child (a process group leader cannot start a session), which exits
+ * with 0, the errno, or PTY_SETUP_FAILED. */
+#define PTY_SETUP_FAILED 200
+
+static long
+pty_ioctl(unsigned long req)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		char buf[64] = " ";	/* a char for TIOCSTI, termios room */
+		const char *name;
+		int m, s;
+		long r;
+
+		if (setsid() < 0 || (m = posix_openpt(O_RDWR)) < 0 ||
+		    grantpt(m) != 0 || unlockpt(m) != 0 ||
+		    !(name = ptsname(m)) || (s = open(name, O_RDWR)) < 0) {
+			perror("syscall_probe: pty setup");
+			_exit(PTY_SETUP_FAILED);
+		}
+		r = result(syscall(SYS_ioctl, (long)s, req, buf));
+		_exit(r >= 0 ? 0 : (int)-r);
+	}
+	if (waitpid(pid, &st, 0) != pid)
+		return -errno;
+	if (!WIFEXITED(st))
+		return -ECHILD;
+	if (WEXITSTATUS(st) == PTY_SETUP_FAILED)
+		exit(70);
+	return -WEXITSTATUS(st);
+}
+
+static long
+p_tiocsti(void)
+{
+	return pty_ioctl(TIOCSTI);
+}
+
+/* The kernel reads the request as 32 bits: TIOCSTI with high garbage is
+ * still TIOCSTI to it, and must be to the filter. */
+static long
+p_tiocsti_hibits(void)
+{
+	return pty_ioctl(0x100000000UL | TIOCSTI);
+}
+
+static long
+p_tcgets(void)
+{
+	return pty_ioctl(TCGETS);
+}
+
+static long
+p_int80(void)
+{
+	long ret;
+
+	/* getpid through the 32-bit entry (x86 number 20) */
+	__asm__ volatile ("int $0x80" : "=a"(ret) : "a"(20L)
+	    : "r8", "r9", "r10", "r11", "memory", "cc");
+	return ret < 0 ? ret : 0;
+}
+
+static long
+p_x32(void)
+{
+	/* getpid (39) with the x32 ABI bit */
+	return result(syscall(X32_SYSCALL_BIT | SYS_getpid));
+}
+
+static long
+p_fork(void)
+{
+	return wait_child(fork());
+}
+
+static void *
+thread_main(void *arg)
+{
+	return arg;
+}
+
+static long
+p_pthread(void)
+{
+	static int token;
+	pthread_t t;
+	void *ret;
+	int e;
+
+	if ((e = pthread_create(&t, NULL, thread_main, &token)) != 0)
+		return -e;
+	if ((e = pthread_join(t, &ret)) != 0)
+		return -e;
+	return ret == &token ? 0 : -EINVAL;
+}
+
+static long
+p_adjtimex(void)
+{
+	struct timex tx;
+
+	memset(&tx, 0, sizeof tx);	/* modes 0: read only */
+	return result(adjtimex(&tx));
+}
+
+static long
+p_name_to_handle_at(void)
+{
+	struct {
+		struct file_handle fh;
+		unsigned char room[MAX_HANDLE_SZ];
+	} h;
+	int mnt;
+
+	memset(&h, 0, sizeof h);
+	h.fh.handle_bytes = MAX_HANDLE_SZ;
+	return result(name_to_handle_at(AT_FDCWD, "/", &h.fh, &mnt, 0));
+}
+
+static long
+p_personality(void)
+{
+	return result(syscall(SYS_personality, 0xffffffffL));
+}
+
+static const struct probe {
+	const char *name;
+	probe_fn fn;
+} probes[] = {
+	{ "adjtimex", p_adjtimex },
+	{ "bpf", p_bpf },
+	{ "clone3", p_clone3 },
+	{ "clone_newns", p_clone_newns },
+	{ "clone_newuser", p_clone_newuser },
+	{ "clone_plain", p_clone_plain },
+	{ "fork", p_fork },
+	{ "int80", p_int80 },
+	{ "io_uring_setup", p_io_uring_setup },
+	{ "keyctl", p_keyctl },
+	{ "mount", p_mount },
+	{ "name_to_handle_at", p_name_to_handle_at },
+	{ "perf_event_open", p_perf_event_open },
+	{ "personality", p_personality },
+	{ "process_vm_readv", p_process_vm_readv },
+	{ "pthread", p_pthread },
+	{ "ptrace_traceme", p_ptrace_traceme },
+	{ "setns", p_setns },
+	{ "socket_alg", p_socket_alg },
+	{ "socket_inet", p_socket_inet },
+	{ "socket_inet6", p_socket_inet6 },
+	{ "socket_netlink_diag", p_socket_netlink_diag },
+	{ "socket_netlink_route", p_socket_netlink_route },
+	{ "socket_packet", p_socket_packet },
+	{ "socket_packet_hibits", p_socket_packet_hibits },
+	{ "socket_unix", p_socket_unix },
+	{ "socket_vsock", p_socket_vsock },
+	{ "socketpair_unix", p_socketpair_unix },
+	{ "tcgets", p_tcgets },
+	{ "tiocsti", p_tiocsti },
+	{ "tiocsti_hibits", p_tiocsti_hibits },
+	{ "unshare_pid", p_unshare_pid },
+	{ "unshare_user", p_unshare_user },
+	{ "userfaultfd", p_userfaultfd },
+	{ "x32", p_x32 },
+	{ NULL, NULL }
+};
+
+static const char *
+errno_name(int e)
+{
+	static const struct {
+		int e;
+		const char *name;
+	} names[] = {
+		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { ESRCH, "ESRCH" },
+		{ EIO, "EIO" }, { ENXIO, "ENXIO" }, { EBADF, "EBADF" },
+		{ ECHILD, "ECHILD" }, { EAGAIN, "EAGAIN" },
+		{ ENOMEM, "ENOMEM" }, { EACCES, "EACCES" },
+		{ EFAULT, "EFAULT" }, { EBUSY, "EBUSY" }, { EEXIST, "EEXIST" },
+		{ ENODEV, "ENODEV" }, { EINVAL, "EINVAL" },
+		{ EMFILE, "EMFILE" }, { ENOTTY, "ENOTTY" },
+		{ ENOSPC, "ENOSPC" }, { EROFS, "EROFS" }, { ENOSYS, "ENOSYS" },
+		{ EOVERFLOW, "EOVERFLOW" }, { EOPNOTSUPP, "EOPNOTSUPP" },
+		{ EAFNOSUPPORT, "EAFNOSUPPORT" },
+		{ EPROTONOSUPPORT, "EPROTONOSUPPORT" },
+		{ ESOCKTNOSUPPORT, "ESOCKTNOSUPPORT" },
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].e == e)
+			return names[i].name;
+	return NULL;
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct probe *p;
+	const char *name;
+	long r;
+
+	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+		for (p = probes; p->name; p++)
+			printf("%s\n", p->name);
+		return 0;
+	}
+	if (argc != 2) {
+		fprintf(stderr, "usage: syscall_probe NAME | --list\n");
+		return 64;
+	}
+	for (p = probes; p->name; p++)
+		if (strcmp(p->name, argv[1]) == 0)
+			break;
+	if (!p->name) {
+		fprintf(stderr, "syscall_probe: unknown probe '%s'\n", argv[1]);
+		return 64;
+	}
+	r = p->fn();
+	if (r >= 0) {
+		printf("OK\n");
+	} else if ((name = errno_name((int)-r))) {
+		printf("%s\n", name);
+	} else {
+		printf("E%ld\n", -r);
+	}
+	return 0;
+}
