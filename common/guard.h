@@ -1,0 +1,98 @@
+/* guard.h - the launcher guard: which argv the runner may exec, and whether
+ * an argv names a package pinned to an exact version (the review applet's
+ * approve-time check). One source of truth for runner and review.
+ *
+ * The guard parses each launcher's command line the way the launcher does
+ * (node's option parser, CPython's getopt, npx's pre-parser, uv's clap
+ * definitions) and fails closed: an option it does not understand is
+ * refused, never passed through. A command that npx or uv would execute is
+ * checked again with the rules of that command (npx -y node -e x is inline
+ * code). Pure: no I/O, no allocation, no global state. */
+#ifndef AIRLOCK_GUARD_H
+#define AIRLOCK_GUARD_H
+
+#include <stddef.h>
+
+#define GUARD_ARGC_MAX 256	/* arguments, argv[0] included */
+#define GUARD_ARG_MAX 4096	/* bytes in one argument, NUL excluded */
+#define GUARD_REASON_MAX 256	/* reason text, NUL included */
+#define GUARD_QUOTE_MAX 40	/* tenant bytes quoted into a reason */
+
+/* Stable codes: they travel in error frames and logs, never renumber. */
+enum guard_verdict {
+	GUARD_OK = 0,
+	GUARD_BAD_ARGV = 1,		/* empty, NULL, too many, too long */
+	GUARD_BAD_LAUNCHER = 2,		/* argv[0] not bare, not allowed */
+	GUARD_INLINE_CODE = 3,		/* -e -c --eval --call data: */
+	GUARD_STDIN_PROGRAM = 4,	/* program from stdin, or a REPL */
+	GUARD_DEBUGGER = 5,		/* --inspect*, node inspect */
+	GUARD_FORBIDDEN_OPTION = 6,	/* understood and refused */
+	GUARD_UNKNOWN_OPTION = 7,	/* not understood, so refused */
+	GUARD_BAD_VALUE = 8,		/* option value or script path */
+	GUARD_FORBIDDEN_COMMAND = 9,	/* npx/uv would run a shell etc. */
+	GUARD_BAD_SUBCOMMAND = 10,	/* uv other than run / tool run */
+	GUARD_NO_COMMAND = 11,		/* uvx, uv run: nothing to run */
+	GUARD_TOO_DEEP = 12,		/* launchers nested over 4 deep */
+	GUARD_UNPINNED = 13,		/* pinned check: not name@x.y.z */
+	GUARD_NOT_PACKAGE = 14,		/* pinned check: a local script */
+	GUARD_VERDICT_COUNT
+};
+
+/* The launchers the guard knows how to parse; an allowlist can only pick
+ * from these, so the runner can never be told to pass a command line the
+ * guard does not understand. */
+enum guard_launcher {
+	GUARD_NPX = 1u << 0,
+	GUARD_NODE = 1u << 1,
+	GUARD_UVX = 1u << 2,
+	GUARD_UV = 1u << 3,
+	GUARD_PYTHON = 1u << 4,
+	GUARD_PYTHON3 = 1u << 5
+};
+
+#define GUARD_DEFAULT_LAUNCHERS "npx node uvx uv python python3"
+
+struct guard_policy {
+	unsigned launchers;	/* enum guard_launcher bits */
+};
+
+struct guard_result {
+	enum guard_verdict verdict;
+	size_t index;		/* offending argv index, < argc if argc */
+	char reason[GUARD_REASON_MAX];	/* printable, NUL-terminated */
+};
+
+/* The default allowlist: GUARD_DEFAULT_LAUNCHERS. */
+void guard_policy_default(struct guard_policy *p);
+/* Replace p's allowlist with list, names separated by commas and/or
+ * spaces (the runner's --allow). Returns -1 and leaves p unchanged when a
+ * name is not a launcher the guard understands or the list is empty. */
+int guard_policy_parse(struct guard_policy *p, const char *list);
+
+/* Check argv[0..argc-1] (NUL-terminated strings owned by the caller)
+ * against policy (NULL: the default). Fills *res and returns its verdict:
+ * GUARD_OK, or the first refusal with the index of the argument that
+ * caused it and a short reason that quotes at most GUARD_QUOTE_MAX bytes
+ * of that argument, escaped. Never returns GUARD_UNPINNED/NOT_PACKAGE. */
+enum guard_verdict guard_check(const struct guard_policy *policy,
+    const char *const *argv, size_t argc, struct guard_result *res);
+
+/* guard_check, then the approve-time rule: every package the argv installs
+ * is pinned to an exact version - npx name@x.y.z[-pre] (scoped names too),
+ * uvx name@x.y.z or --from name==x.y.z, every uv --with name==x.y.z.
+ * A local script or module (node x.js, python3 -m m, uv run x.py) is not a
+ * package: GUARD_NOT_PACKAGE, which review must treat as a refusal unless
+ * its operator deliberately allows operator-provided scripts. */
+enum guard_verdict guard_check_pinned(const struct guard_policy *policy,
+    const char *const *argv, size_t argc, struct guard_result *res);
+
+/* Stable lower-case name of a verdict ("inline_code"), "unknown" if out of
+ * range. */
+const char *guard_verdict_name(enum guard_verdict v);
+
+/* Copy at most max bytes of s into dst (cap bytes, always NUL-terminated
+ * when cap > 0) with every byte outside printable ASCII, and the quote and
+ * backslash, written as \xNN; "..." marks a cut. Returns dst. */
+char *guard_quote(char *dst, size_t cap, const char *s, size_t max);
+
+#endif

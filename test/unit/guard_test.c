@@ -1,0 +1,629 @@
+/* guard_test.c - every inline-code spelling, allowed and denied, with the
+ * verdict and the offending index; pinned-version rules; caps; policy. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/guard.h"
+#include "tap.h"
+
+#define ARGS_MAX 300
+
+/* Split line on single spaces into argv (words may not contain spaces;
+ * cases that need them build argv by hand). Returns argc. */
+static size_t
+split(const char *line, char *buf, size_t cap, const char **argv)
+{
+	size_t argc = 0, i = 0;
+
+	if (strlen(line) >= cap)
+		abort();
+	strcpy(buf, line);
+	if (buf[0] == '\0')
+		return 0;
+	argv[argc++] = buf;
+	for (i = 0; buf[i]; i++)
+		if (buf[i] == ' ') {
+			buf[i] = '\0';
+			argv[argc++] = buf + i + 1;
+		}
+	return argc;
+}
+
+static int
+printable(const char *s)
+{
+	size_t n = strnlen(s, GUARD_REASON_MAX);
+
+	if (n >= GUARD_REASON_MAX)
+		return 0;
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			return 0;
+	return 1;
+}
+
+struct tcase {
+	const char *line;
+	enum guard_verdict verdict;
+	size_t index;
+};
+
+static const struct tcase allowed[] = {
+	/* the brief's examples */
+	{ "npx -y @modelcontextprotocol/server-everything@2025.1.1", 0, 0 },
+	{ "node /srv/server.js --port 3", 0, 0 },
+	{ "node dist/index.js -e", 0, 0 },
+	{ "python3 -m mcp_server_time", 0, 0 },
+	{ "uvx mcp-server-fetch", 0, 0 },
+	{ "uvx --from mcp-server-git==0.6.2 mcp-server-git", 0, 0 },
+	{ "uv run --with x==1 python server.py", 0, 0 },
+	/* npx */
+	{ "npx --yes pkg", 0, 0 },
+	{ "npx -q pkg@^1.2.0 --stdio", 0, 0 },
+	{ "npx -y -- pkg -c x", 0, 0 },
+	{ "npx -p @scope/pkg@1.2.3 bin-name --x", 0, 0 },
+	{ "npx --package=@scope/pkg@1.2.3 -- bin-name", 0, 0 },
+	{ "npx -p=pkg@1.0.0 -p other@2.0.0 tool", 0, 0 },
+	{ "npx -y node@20.1.0 server.js", 0, 0 },
+	{ "npx -y tsx src/index.ts", 0, 0 },
+	{ "npx -y -- pkg --node-options=x --call y -e z", 0, 0 },
+	{ "npx -y pkg --config c.json -e z -- -c", 0, 0 },
+	{ "npx -y pkg arg -c x", 0, 0 },
+	/* node */
+	{ "node --no-warnings --enable-source-maps dist/index.js", 0, 0 },
+	{ "node -r dotenv/config server.js", 0, 0 },
+	{ "node --require=./setup.js server.js", 0, 0 },
+	{ "node --import tsx server.ts", 0, 0 },
+	{ "node --max-old-space-size=4096 server.js", 0, 0 },
+	{ "node --experimental_vm_modules server.js", 0, 0 },
+	{ "node -- server.js", 0, 0 },
+	{ "node -- -e", 0, 0 },
+	{ "node -C development --title mcp server.js", 0, 0 },
+	{ "node --unhandled-rejections=strict server.js", 0, 0 },
+	{ "node server.js inspect -", 0, 0 },
+	/* python */
+	{ "python3 -u server.py", 0, 0 },
+	{ "python3 -Wignore -X importtime server.py", 0, 0 },
+	{ "python3 -W -c server.py", 0, 0 },
+	{ "python -IsB server.py", 0, 0 },
+	{ "python3 -- -c", 0, 0 },
+	{ "python3 -X utf8=1 -X frozen_modules=off server.py", 0, 0 },
+	{ "python3 -m mcp_server_time.main --local-timezone UTC", 0, 0 },
+	{ "python3 -mmcp_server_time -c x", 0, 0 },
+	{ "python3 server.py -c x -i", 0, 0 },
+	/* uvx and uv */
+	{ "uvx mcp-server-fetch@2025.4.7", 0, 0 },
+	{ "uvx --python 3.12 mcp-server-time", 0, 0 },
+	{ "uvx -p 3.12 --with httpx==0.27.0 --from mcp-server-git==0.6.2 "
+	    "mcp-server-git --repository /x", 0, 0 },
+	{ "uvx --index-url https://pypi.org/simple tool", 0, 0 },
+	{ "uvx -qq --offline --no-cache tool -c x", 0, 0 },
+	{ "uvx --from=git+https://example.org/r.git tool", 0, 0 },
+	{ "uvx python server.py", 0, 0 },
+	{ "uv tool run mcp-server-fetch", 0, 0 },
+	{ "uv -q tool --offline run mcp-server-fetch", 0, 0 },
+	{ "uv run server.py", 0, 0 },
+	{ "uv run --no-project -- python3 server.py", 0, 0 },
+	{ "uv run -m mcp_server_time", 0, 0 },
+	{ "uv run --with mcp-server-time==0.6.2 mcp-server-time", 0, 0 },
+	{ "uv run --script tool.py", 0, 0 },
+	{ "uv run -p 3.12 node server.js", 0, 0 },
+};
+
+static const struct tcase denied[] = {
+	/* launcher word */
+	{ "/usr/bin/node x.js", GUARD_BAD_LAUNCHER, 0 },
+	{ "./node x.js", GUARD_BAD_LAUNCHER, 0 },
+	{ "bash -c x", GUARD_BAD_LAUNCHER, 0 },
+	{ "Node x.js", GUARD_BAD_LAUNCHER, 0 },
+	{ "python3.12 x.py", GUARD_BAD_LAUNCHER, 0 },
+	/* node: inline code in every spelling */
+	{ "node -e x", GUARD_INLINE_CODE, 1 },
+	{ "node -p x", GUARD_INLINE_CODE, 1 },
+	{ "node --eval x", GUARD_INLINE_CODE, 1 },
+	{ "node --eval=x", GUARD_INLINE_CODE, 1 },
+	{ "node --print x", GUARD_INLINE_CODE, 1 },
+	{ "node --print=x", GUARD_INLINE_CODE, 1 },
+	{ "node -pe x", GUARD_INLINE_CODE, 1 },
+	{ "node -ep x", GUARD_INLINE_CODE, 1 },
+	{ "node -ie x", GUARD_INLINE_CODE, 1 },
+	{ "node -re x", GUARD_INLINE_CODE, 1 },
+	{ "node --no-warnings -e x", GUARD_INLINE_CODE, 2 },
+	{ "node -r ./a.js -e x", GUARD_INLINE_CODE, 3 },
+	{ "node --import data:text/javascript,process.exit(1) x.js",
+	    GUARD_INLINE_CODE, 2 },
+	{ "node --import=DATA:text/javascript,x x.js", GUARD_INLINE_CODE, 1 },
+	{ "node --require data:x y", GUARD_INLINE_CODE, 2 },
+	{ "node -r Data:x y", GUARD_INLINE_CODE, 2 },
+	{ "node --loader data:x y", GUARD_INLINE_CODE, 2 },
+	{ "node --experimental-loader=data:x y", GUARD_INLINE_CODE, 1 },
+	{ "node --experimental_loader data:x y", GUARD_INLINE_CODE, 2 },
+	{ "node --import https://evil.example/x.js y", GUARD_BAD_VALUE, 2 },
+	{ "node --import file:///tmp/x.mjs y", GUARD_BAD_VALUE, 2 },
+	{ "node --require /dev/stdin x.js", GUARD_BAD_VALUE, 2 },
+	{ "node --import=/proc/self/fd/0 x.js", GUARD_BAD_VALUE, 1 },
+	{ "node -r -e x.js", GUARD_BAD_VALUE, 2 },
+	{ "node -r", GUARD_BAD_VALUE, 1 },
+	{ "node --import=", GUARD_BAD_VALUE, 1 },
+	/* node: program from stdin or a REPL */
+	{ "node", GUARD_STDIN_PROGRAM, 0 },
+	{ "node -", GUARD_STDIN_PROGRAM, 1 },
+	{ "node --", GUARD_STDIN_PROGRAM, 0 },
+	{ "node -- -", GUARD_STDIN_PROGRAM, 2 },
+	{ "node --no-warnings", GUARD_STDIN_PROGRAM, 0 },
+	{ "node -i", GUARD_STDIN_PROGRAM, 1 },
+	{ "node --interactive x.js", GUARD_STDIN_PROGRAM, 1 },
+	{ "node /dev/stdin", GUARD_BAD_VALUE, 1 },
+	{ "node /proc/self/fd/0", GUARD_BAD_VALUE, 1 },
+	{ "node //dev/./stdin", GUARD_BAD_VALUE, 1 },
+	{ "node ../../../dev/stdin", GUARD_BAD_VALUE, 1 },
+	{ "node dev/fd/0", GUARD_BAD_VALUE, 1 },
+	{ "node data:text/javascript,x", GUARD_BAD_VALUE, 1 },
+	/* node: debugger */
+	{ "node inspect x.js", GUARD_DEBUGGER, 1 },
+	{ "node --no-warnings debug x.js", GUARD_DEBUGGER, 2 },
+	{ "node --inspect x.js", GUARD_DEBUGGER, 1 },
+	{ "node --inspect=0.0.0.0:9229 x.js", GUARD_DEBUGGER, 1 },
+	{ "node --inspect-brk x.js", GUARD_DEBUGGER, 1 },
+	{ "node --inspect_brk x.js", GUARD_DEBUGGER, 1 },
+	{ "node --inspect-port 9229 x.js", GUARD_DEBUGGER, 1 },
+	{ "node --debug-port=1 x.js", GUARD_DEBUGGER, 1 },
+	/* node: refused and unknown options */
+	{ "node --env-file=.env x.js", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "node --env_file .env x.js", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "node --run start", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "node --test", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "node --openssl-config=x x.js", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "node --frobnicate x.js", GUARD_UNKNOWN_OPTION, 1 },
+	{ "node --no-eval x.js", GUARD_UNKNOWN_OPTION, 1 },
+	{ "node -x x.js", GUARD_UNKNOWN_OPTION, 1 },
+	{ "node -c x.js", GUARD_UNKNOWN_OPTION, 1 },
+	{ "node -e=x", GUARD_UNKNOWN_OPTION, 1 },
+	{ "node --max-old-space-size 4096 x.js", GUARD_BAD_VALUE, 1 },
+	{ "node --stack-trace-limit 10 x.js", GUARD_BAD_VALUE, 1 },
+	{ "node --no-warnings=1 x.js", GUARD_BAD_VALUE, 1 },
+	{ "node --dns-result-order=IPV4 x.js", GUARD_BAD_VALUE, 1 },
+	{ "node --title -e x.js", GUARD_BAD_VALUE, 2 },
+	/* python */
+	{ "python3 -c x", GUARD_INLINE_CODE, 1 },
+	{ "python -c x", GUARD_INLINE_CODE, 1 },
+	{ "python3 -Ic x", GUARD_INLINE_CODE, 1 },
+	{ "python3 -Sc x", GUARD_INLINE_CODE, 1 },
+	{ "python3 -c=x", GUARD_INLINE_CODE, 1 },
+	{ "python3 -uEc x", GUARD_INLINE_CODE, 1 },
+	{ "python3 -W ignore -c x", GUARD_INLINE_CODE, 3 },
+	{ "python3 -Wignore -c x", GUARD_INLINE_CODE, 2 },
+	{ "python3 -", GUARD_STDIN_PROGRAM, 1 },
+	{ "python3", GUARD_STDIN_PROGRAM, 0 },
+	{ "python3 -u", GUARD_STDIN_PROGRAM, 0 },
+	{ "python3 -i server.py", GUARD_STDIN_PROGRAM, 1 },
+	{ "python3 -ui server.py", GUARD_STDIN_PROGRAM, 1 },
+	{ "python3 -- -", GUARD_STDIN_PROGRAM, 2 },
+	{ "python3 --", GUARD_STDIN_PROGRAM, 0 },
+	{ "python3 /dev/stdin", GUARD_BAD_VALUE, 1 },
+	{ "python3 -m code", GUARD_STDIN_PROGRAM, 2 },
+	{ "python3 -mcode", GUARD_STDIN_PROGRAM, 1 },
+	{ "python3 -m asyncio.__main__", GUARD_STDIN_PROGRAM, 2 },
+	{ "python3 -m _pyrepl", GUARD_STDIN_PROGRAM, 2 },
+	{ "python3 -m timeit 1", GUARD_INLINE_CODE, 2 },
+	{ "python3 -m pdb x.py", GUARD_DEBUGGER, 2 },
+	{ "python3 -m runpy code", GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "python3 -m cProfile x.py", GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "python3 -m http.server --cgi", GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "python3 -m os;x", GUARD_BAD_VALUE, 2 },
+	{ "python3 -m a.", GUARD_BAD_VALUE, 2 },
+	{ "python3 -m 1a", GUARD_BAD_VALUE, 2 },
+	{ "python3 -m", GUARD_BAD_VALUE, 1 },
+	{ "python3 -W", GUARD_BAD_VALUE, 1 },
+	{ "python3 -X pycache_prefix=/tmp x.py", GUARD_BAD_VALUE, 2 },
+	{ "python3 -Xpresite=evil x.py", GUARD_BAD_VALUE, 1 },
+	{ "python3 -h", GUARD_UNKNOWN_OPTION, 1 },
+	{ "python3 --version", GUARD_UNKNOWN_OPTION, 1 },
+	{ "python3 --check-hash-based-pycs always x.py",
+	    GUARD_UNKNOWN_OPTION, 1 },
+	{ "python3 -J x.py", GUARD_UNKNOWN_OPTION, 1 },
+	{ "python3 -b- x.py", GUARD_UNKNOWN_OPTION, 1 },
+	/* npx: its own inline code */
+	{ "npx -c node", GUARD_INLINE_CODE, 1 },
+	{ "npx -y pkg -c x", GUARD_INLINE_CODE, 3 },
+	{ "npx -y pkg --stdio --call=x", GUARD_INLINE_CODE, 4 },
+	{ "npx --yes pkg@1.0.0 --node-options=x", GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -p a@1.0.0 bin -yc x", GUARD_INLINE_CODE, 4 },
+	{ "npx --call x", GUARD_INLINE_CODE, 1 },
+	{ "npx --call=x", GUARD_INLINE_CODE, 1 },
+	{ "npx -c=x", GUARD_INLINE_CODE, 1 },
+	{ "npx ---call x", GUARD_INLINE_CODE, 1 },
+	{ "npx -yc x", GUARD_INLINE_CODE, 1 },
+	{ "npx -y --package=a@1.0.0 -c x", GUARD_INLINE_CODE, 3 },
+	{ "npx --node-options=--require=x pkg", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "npx --node-options x pkg", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "npx --shell /bin/sh pkg", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "npx --script-shell=x pkg", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "npx --registry=https://evil.example pkg",
+	    GUARD_FORBIDDEN_OPTION, 1 },
+	{ "npx --userconfig x pkg", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "npx -n --require=x pkg", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "npx --foo pkg", GUARD_UNKNOWN_OPTION, 1 },
+	{ "npx - pkg", GUARD_UNKNOWN_OPTION, 1 },
+	{ "npx --yes=true pkg", GUARD_UNKNOWN_OPTION, 1 },
+	{ "npx", GUARD_STDIN_PROGRAM, 0 },
+	{ "npx -y", GUARD_STDIN_PROGRAM, 0 },
+	{ "npx -y --", GUARD_STDIN_PROGRAM, 0 },
+	{ "npx -p pkg@1.0.0", GUARD_STDIN_PROGRAM, 0 },
+	{ "npx -p", GUARD_BAD_VALUE, 1 },
+	{ "npx -p -e pkg", GUARD_BAD_VALUE, 2 },
+	/* npx: the command it runs is checked again */
+	{ "npx -y node -e x", GUARD_INLINE_CODE, 3 },
+	{ "npx -y node@20 -e x", GUARD_INLINE_CODE, 3 },
+	{ "npx --package=x -- node -e x", GUARD_INLINE_CODE, 4 },
+	{ "npx -p x node --print x", GUARD_INLINE_CODE, 4 },
+	{ "npx -y NODE -p x", GUARD_INLINE_CODE, 3 },
+	{ "npx -y tsx -e x", GUARD_INLINE_CODE, 3 },
+	{ "npx -y node", GUARD_STDIN_PROGRAM, 2 },
+	{ "npx -y python3 -c x", GUARD_INLINE_CODE, 3 },
+	{ "npx -y npx -c x", GUARD_INLINE_CODE, 3 },
+	{ "npx -y sh -c x", GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "npx -p x -- bash -c x", GUARD_FORBIDDEN_COMMAND, 4 },
+	{ "npx -y cross-env A=1 node -e x", GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "npx -y npm exec -c x", GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "npx -p x env node -e x", GUARD_FORBIDDEN_COMMAND, 3 },
+	{ "npx -p x -- /bin/sh", GUARD_BAD_VALUE, 4 },
+	{ "npx -p x -- sh;id", GUARD_BAD_VALUE, 4 },
+	{ "npx -y github:user/repo", GUARD_BAD_VALUE, 2 },
+	{ "npx -y user/repo", GUARD_BAD_VALUE, 2 },
+	{ "npx -y ./local", GUARD_BAD_VALUE, 2 },
+	{ "npx -y pkg@npm:other", GUARD_BAD_VALUE, 2 },
+	{ "npx -y pkg@>1", GUARD_BAD_VALUE, 2 },
+	{ "npx -y pkg@1.*", GUARD_BAD_VALUE, 2 },
+	{ "npx -y @scope", GUARD_BAD_VALUE, 2 },
+	{ "npx -y @scope/a/b", GUARD_BAD_VALUE, 2 },
+	{ "npx -- -c", GUARD_BAD_VALUE, 2 },
+	/* uvx / uv: recursion into the executed command */
+	{ "uvx python -c x", GUARD_INLINE_CODE, 2 },
+	{ "uvx python@3.12 -c x", GUARD_INLINE_CODE, 2 },
+	{ "uvx --from foo python -c x", GUARD_INLINE_CODE, 4 },
+	{ "uvx python", GUARD_STDIN_PROGRAM, 1 },
+	{ "uvx python3.12 -", GUARD_STDIN_PROGRAM, 2 },
+	{ "uvx uvx python -c x", GUARD_INLINE_CODE, 3 },
+	{ "uv run -- python3 -c x", GUARD_INLINE_CODE, 4 },
+	{ "uv run python -", GUARD_STDIN_PROGRAM, 3 },
+	{ "uv run python", GUARD_STDIN_PROGRAM, 2 },
+	{ "uv run -", GUARD_STDIN_PROGRAM, 2 },
+	{ "uv run --script -", GUARD_STDIN_PROGRAM, 3 },
+	{ "uv run --script /dev/stdin", GUARD_BAD_VALUE, 3 },
+	{ "uv run -m code", GUARD_STDIN_PROGRAM, 3 },
+	{ "uv run -m timeit 1", GUARD_INLINE_CODE, 3 },
+	{ "uv run node -e x", GUARD_INLINE_CODE, 3 },
+	{ "uv run npx -c x", GUARD_INLINE_CODE, 3 },
+	{ "uv tool run python -c x", GUARD_INLINE_CODE, 4 },
+	{ "uvx sh -c x", GUARD_FORBIDDEN_COMMAND, 1 },
+	{ "uvx --from x bash", GUARD_FORBIDDEN_COMMAND, 3 },
+	{ "uv run bash -c x", GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "uv run /bin/sh", GUARD_BAD_VALUE, 2 },
+	{ "uv run ./bin/tool", GUARD_BAD_VALUE, 2 },
+	{ "uv run https://evil.example/x.py", GUARD_BAD_VALUE, 2 },
+	{ "uv run ../x.py", GUARD_BAD_VALUE, 2 },
+	/* uv: nothing to run, other subcommands */
+	{ "uvx", GUARD_NO_COMMAND, 0 },
+	{ "uvx --offline", GUARD_NO_COMMAND, 0 },
+	{ "uv run", GUARD_NO_COMMAND, 0 },
+	{ "uv tool run", GUARD_NO_COMMAND, 0 },
+	{ "uv", GUARD_BAD_SUBCOMMAND, 0 },
+	{ "uv pip install x", GUARD_BAD_SUBCOMMAND, 1 },
+	{ "uv sync", GUARD_BAD_SUBCOMMAND, 1 },
+	{ "uv tool install x", GUARD_BAD_SUBCOMMAND, 2 },
+	{ "uv tool", GUARD_BAD_SUBCOMMAND, 0 },
+	/* uv: options */
+	{ "uv -- run x", GUARD_UNKNOWN_OPTION, 1 },
+	{ "uv --with x==1 run y", GUARD_UNKNOWN_OPTION, 1 },
+	{ "uvx --env-file .env tool", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "uv run --env-file=.env x.py", GUARD_FORBIDDEN_OPTION, 2 },
+	{ "uvx --directory /x tool", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "uv --directory /x run x.py", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "uvx --with-requirements r.txt tool", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "uvx --frobnicate tool", GUARD_UNKNOWN_OPTION, 1 },
+	{ "uvx -m tool", GUARD_UNKNOWN_OPTION, 1 },
+	{ "uvx -qv tool", GUARD_UNKNOWN_OPTION, 1 },
+	{ "uvx -p3.12 tool", GUARD_UNKNOWN_OPTION, 1 },
+	{ "uv run --from x y", GUARD_UNKNOWN_OPTION, 2 },
+	{ "uvx --offline=true tool", GUARD_BAD_VALUE, 1 },
+	{ "uvx --from -x tool", GUARD_BAD_VALUE, 2 },
+	{ "uvx --python /bin/sh tool", GUARD_BAD_VALUE, 2 },
+	{ "uvx --python=/usr/bin/perl tool", GUARD_BAD_VALUE, 1 },
+	{ "uvx --from", GUARD_BAD_VALUE, 1 },
+	{ "uvx -- -c", GUARD_BAD_VALUE, 2 },
+	{ "uvx tool;id", GUARD_BAD_VALUE, 1 },
+	/* nesting is bounded */
+	{ "npx -y npx -y npx -y npx -y npx -y pkg", GUARD_TOO_DEEP, 8 },
+};
+
+static void
+run_table(const struct tcase *t, size_t n, const char *label)
+{
+	const char *argv[ARGS_MAX];
+	char buf[1024];
+	struct guard_result res;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t argc = split(t[i].line, buf, sizeof buf, argv);
+		enum guard_verdict v = guard_check(NULL, argv, argc, &res);
+
+		ok(v == t[i].verdict && res.verdict == v &&
+		    res.index == t[i].index && printable(res.reason),
+		    "%s: %s -> %s@%zu (got %s@%zu: %s)", label, t[i].line,
+		    guard_verdict_name(t[i].verdict), t[i].index,
+		    guard_verdict_name(v), res.index, res.reason);
+	}
+}
+
+static enum guard_verdict
+check_words(const char *const *argv, size_t argc, size_t *index)
+{
+	struct guard_result res;
+	enum guard_verdict v = guard_check(NULL, argv, argc, &res);
+
+	*index = res.index;
+	return v;
+}
+
+/* Cases whose words contain spaces or are empty. */
+static void
+test_odd_words(void)
+{
+	static const char *const a1[] = { "node ", "x.js" };
+	static const char *const a2[] = { "", "x.js" };
+	static const char *const a3[] = { "node", "" };
+	static const char *const a4[] = { "node", "--import", " data:x",
+		"x.js" };
+	static const char *const a5[] = { "npx", "-p", "x", "--",
+		"sh -c id" };
+	static const char *const a6[] = { "node", "my server.js" };
+	static const char *const a7[] = { "python3", "-c", "" };
+	static const char *const a8[] = { "npx", "-y", "" };
+	static const char *const a9[] = { "node", "--import", "da\tta:x",
+		"x.js" };
+	size_t idx;
+
+	ok(check_words(a1, 2, &idx) == GUARD_BAD_LAUNCHER && idx == 0,
+	    "'node ' with a trailing space is not node");
+	ok(check_words(a2, 2, &idx) == GUARD_BAD_LAUNCHER && idx == 0,
+	    "empty launcher refused");
+	ok(check_words(a3, 2, &idx) == GUARD_STDIN_PROGRAM && idx == 1,
+	    "node '' reads stdin");
+	ok(check_words(a4, 4, &idx) == GUARD_BAD_VALUE && idx == 2,
+	    "--import ' data:' (URL parser strips the space) refused");
+	ok(check_words(a9, 4, &idx) == GUARD_BAD_VALUE && idx == 2,
+	    "--import with a tab inside data: refused");
+	ok(check_words(a5, 5, &idx) == GUARD_BAD_VALUE && idx == 4,
+	    "npx --package command with a space (shell string) refused");
+	ok(check_words(a6, 2, &idx) == GUARD_OK,
+	    "a script path with a space is a file");
+	ok(check_words(a7, 3, &idx) == GUARD_INLINE_CODE && idx == 1,
+	    "python -c '' is still -c");
+	ok(check_words(a8, 3, &idx) == GUARD_BAD_VALUE && idx == 2,
+	    "npx with an empty package spec refused");
+}
+
+static void
+test_caps(void)
+{
+	static const char *argv[GUARD_ARGC_MAX + 2];
+	static char big[GUARD_ARG_MAX + 2];
+	struct guard_result res;
+	size_t i;
+
+	argv[0] = "node";
+	argv[1] = "x.js";
+	for (i = 2; i < GUARD_ARGC_MAX + 2; i++)
+		argv[i] = "a";
+	ok(guard_check(NULL, argv, GUARD_ARGC_MAX, &res) == GUARD_OK,
+	    "256 arguments are accepted");
+	ok(guard_check(NULL, argv, GUARD_ARGC_MAX + 1, &res) ==
+	    GUARD_BAD_ARGV && res.index == GUARD_ARGC_MAX,
+	    "257 arguments are refused at index 256");
+	memset(big, 'a', GUARD_ARG_MAX);
+	big[GUARD_ARG_MAX] = '\0';
+	argv[2] = big;
+	ok(guard_check(NULL, argv, 3, &res) == GUARD_OK,
+	    "a 4096-byte argument is accepted");
+	big[GUARD_ARG_MAX] = 'a';
+	big[GUARD_ARG_MAX + 1] = '\0';
+	ok(guard_check(NULL, argv, 3, &res) == GUARD_BAD_ARGV &&
+	    res.index == 2 && printable(res.reason),
+	    "a 4097-byte argument is refused at its index");
+	argv[2] = NULL;
+	ok(guard_check(NULL, argv, 3, &res) == GUARD_BAD_ARGV &&
+	    res.index == 2, "a NULL argument is refused");
+	ok(guard_check(NULL, NULL, 0, &res) == GUARD_BAD_ARGV &&
+	    res.index == 0, "no argv is refused");
+	ok(guard_check(NULL, argv, 0, &res) == GUARD_BAD_ARGV,
+	    "argc 0 is refused");
+}
+
+static void
+test_reason(void)
+{
+	static char code[600];
+	const char *argv[3] = { "node", "-e", code };
+	const char *argv2[2] = { "node", code };
+	struct guard_result res;
+	char q[16];
+
+	/* an offending argument with a newline, quotes and 500 bytes */
+	memset(code, 'A', sizeof code - 1);
+	memcpy(code, "-e\n'\"\\", 6);
+	argv[1] = code;
+	guard_check(NULL, argv, 2, &res);
+	ok(res.verdict == GUARD_UNKNOWN_OPTION && printable(res.reason) &&
+	    strstr(res.reason, "\\x0a\\x27\\x22\\x5c") != NULL &&
+	    strstr(res.reason, "...") != NULL,
+	    "reason escapes and cuts tenant bytes: %s", res.reason);
+	ok(strlen(res.reason) < 64 + GUARD_QUOTE_MAX * 4,
+	    "reason quotes at most %d tenant bytes", GUARD_QUOTE_MAX);
+	memcpy(code, "/dev/\x01\xff", 7);
+	guard_check(NULL, argv2, 2, &res);
+	ok(res.verdict == GUARD_BAD_VALUE && printable(res.reason),
+	    "control bytes in a path are refused and escaped: %s",
+	    res.reason);
+	ok(strcmp(guard_quote(q, sizeof q, "abc", 40), "abc") == 0,
+	    "quote copies plain text");
+	ok(strcmp(guard_quote(q, sizeof q, "abcdefghijklmnopq", 40),
+	    "abcdefghijkl...") == 0, "quote cuts to the buffer with ...");
+	ok(strcmp(guard_quote(q, sizeof q, "abcdef", 3), "abc...") == 0,
+	    "quote cuts at max with ...");
+	ok(strcmp(guard_quote(q, 4, "abcdef", 40), "...") == 0 &&
+	    strcmp(guard_quote(q, 1, "abc", 40), "") == 0,
+	    "tiny buffers stay terminated");
+	q[0] = 'z';
+	guard_quote(q, 0, "abc", 40);
+	ok(q[0] == 'z', "cap 0 writes nothing");
+	memset(q, 'z', sizeof q);
+	ok(strcmp(guard_quote(q, sizeof q, "a\tb", 40), "a\\x09b") == 0,
+	    "quote escapes a tab");
+}
+
+static void
+test_policy(void)
+{
+	static const char *const node[] = { "node", "x.js" };
+	static const char *const npx[] = { "npx", "-y", "pkg" };
+	struct guard_policy p;
+	struct guard_result res;
+
+	guard_policy_default(&p);
+	ok(guard_check(&p, node, 2, &res) == GUARD_OK &&
+	    guard_check(&p, npx, 3, &res) == GUARD_OK,
+	    "default policy allows node and npx");
+	ok(guard_policy_parse(&p, "npx") == 0 &&
+	    guard_check(&p, node, 2, &res) == GUARD_BAD_LAUNCHER &&
+	    strstr(res.reason, "allowlist") != NULL &&
+	    guard_check(&p, npx, 3, &res) == GUARD_OK,
+	    "--allow npx refuses node: %s", res.reason);
+	ok(guard_policy_parse(&p, "npx,, node uvx\tuv") == 0 &&
+	    p.launchers == (GUARD_NPX | GUARD_NODE | GUARD_UVX | GUARD_UV),
+	    "commas, spaces and tabs separate names");
+	ok(guard_policy_parse(&p, "npx,bash") == -1 &&
+	    p.launchers == (GUARD_NPX | GUARD_NODE | GUARD_UVX | GUARD_UV),
+	    "an unknown launcher is refused and the policy kept");
+	ok(guard_policy_parse(&p, "") == -1 &&
+	    guard_policy_parse(&p, " , ") == -1 &&
+	    guard_policy_parse(&p, "node3") == -1 &&
+	    guard_policy_parse(&p, "NODE") == -1,
+	    "empty lists and near-miss names are refused");
+	ok(guard_policy_parse(&p, GUARD_DEFAULT_LAUNCHERS) == 0 &&
+	    p.launchers == 0x3f, "the default list parses to all six");
+}
+
+static const struct tcase pinned[] = {
+	{ "npx -y @modelcontextprotocol/server-everything@2025.1.1", 0, 0 },
+	{ "npx -y pkg@1.2.3-beta.1", 0, 0 },
+	{ "npx -y pkg@0.0.0-rc-1.x", 0, 0 },
+	{ "npx -p @scope/pkg@1.2.3 -- bin", 0, 0 },
+	{ "uvx mcp-server-fetch@2025.4.7", 0, 0 },
+	{ "uvx --from mcp-server-git==0.6.2 mcp-server-git", 0, 0 },
+	{ "uvx --from pkg[cli,x]==1.0.0rc1 tool", 0, 0 },
+	{ "uvx --from pkg==1.0.post2.dev3 tool", 0, 0 },
+	{ "uvx --with httpx==0.27.0 --from mcp-server-git==0.6.2 "
+	    "mcp-server-git", 0, 0 },
+	{ "uv tool run tool@1.0.0", 0, 0 },
+	{ "uv run --with mcp-server-time==0.6.2 mcp-server-time", 0, 0 },
+	{ "npx -y pkg", GUARD_UNPINNED, 2 },
+	{ "npx -y pkg@latest", GUARD_UNPINNED, 2 },
+	{ "npx -y pkg@^1.2.3", GUARD_UNPINNED, 2 },
+	{ "npx -y pkg@~1.2.3", GUARD_UNPINNED, 2 },
+	{ "npx -y pkg@1.2", GUARD_UNPINNED, 2 },
+	{ "npx -y pkg@v1.2.3", GUARD_UNPINNED, 2 },
+	{ "npx -y pkg@01.2.3", GUARD_UNPINNED, 2 },
+	{ "npx -y pkg@1.2.3+build", GUARD_UNPINNED, 2 },
+	{ "npx -y pkg@1.2.3-01", GUARD_UNPINNED, 2 },
+	{ "npx -y pkg@1.2.3-", GUARD_UNPINNED, 2 },
+	{ "npx -y @scope/pkg", GUARD_UNPINNED, 2 },
+	{ "npx -p pkg@1 -- bin", GUARD_UNPINNED, 2 },
+	{ "npx -p a@1.0.0 -p b -- bin", GUARD_UNPINNED, 4 },
+	{ "uvx mcp-server-fetch", GUARD_UNPINNED, 1 },
+	{ "uvx mcp-server-fetch@latest", GUARD_UNPINNED, 1 },
+	{ "uvx --from mcp-server-git mcp-server-git", GUARD_UNPINNED, 2 },
+	{ "uvx --from pkg>=1.0 tool", GUARD_UNPINNED, 2 },
+	{ "uvx --from pkg==1.* tool", GUARD_UNPINNED, 2 },
+	{ "uvx --from pkg===1.0 tool", GUARD_UNPINNED, 2 },
+	{ "uvx --from pkg==1.0+local tool", GUARD_UNPINNED, 2 },
+	{ "uvx --from git+https://example.org/r.git tool", GUARD_UNPINNED, 2 },
+	{ "uvx --with httpx --from a==1.0 tool", GUARD_UNPINNED, 2 },
+	{ "uv run --with x mcp", GUARD_UNPINNED, 3 },
+	{ "node server.js", GUARD_NOT_PACKAGE, 1 },
+	{ "python3 -m mcp_server_time", GUARD_NOT_PACKAGE, 2 },
+	{ "python3 server.py", GUARD_NOT_PACKAGE, 1 },
+	{ "uv run server.py", GUARD_NOT_PACKAGE, 2 },
+	{ "uv run --with x==1 python server.py", GUARD_NOT_PACKAGE, 5 },
+	{ "uv run mcp-server-time", GUARD_NOT_PACKAGE, 2 },
+	{ "uv run -m mcp_server_time", GUARD_NOT_PACKAGE, 3 },
+	{ "npx -y node@20.1.0 server.js", GUARD_NOT_PACKAGE, 3 },
+	{ "uvx python server.py", GUARD_NOT_PACKAGE, 2 },
+	/* guard refusals come first and unchanged */
+	{ "node -e x", GUARD_INLINE_CODE, 1 },
+	{ "npx -y -- pkg -c x", GUARD_UNPINNED, 3 },
+	{ "npx -y pkg@latest --x -e", GUARD_UNPINNED, 2 },
+	{ "npx -y node@latest -e x", GUARD_INLINE_CODE, 3 },
+};
+
+static void
+test_pinned(void)
+{
+	const char *argv[ARGS_MAX];
+	char buf[1024];
+	struct guard_result res;
+
+	for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++) {
+		size_t argc = split(pinned[i].line, buf, sizeof buf, argv);
+		enum guard_verdict v = guard_check_pinned(NULL, argv, argc,
+		    &res);
+
+		ok(v == pinned[i].verdict && res.verdict == v &&
+		    res.index == pinned[i].index && printable(res.reason),
+		    "pinned: %s -> %s@%zu (got %s@%zu: %s)", pinned[i].line,
+		    guard_verdict_name(pinned[i].verdict), pinned[i].index,
+		    guard_verdict_name(v), res.index, res.reason);
+	}
+	split("npx -y pkg", buf, sizeof buf, argv);
+	ok(guard_check(NULL, argv, 3, &res) == GUARD_OK,
+	    "guard_check never reports the pinned rules");
+}
+
+static void
+test_names(void)
+{
+	int distinct = 1;
+
+	for (int a = 0; a < GUARD_VERDICT_COUNT; a++)
+		for (int b = a + 1; b < GUARD_VERDICT_COUNT; b++)
+			distinct &= strcmp(guard_verdict_name(a),
+			    guard_verdict_name(b)) != 0;
+	ok(distinct && strcmp(guard_verdict_name(GUARD_VERDICT_COUNT),
+	    "unknown") == 0 && strcmp(guard_verdict_name(
+	    (enum guard_verdict)-1), "unknown") == 0,
+	    "verdict names are distinct, out of range is unknown");
+	ok(GUARD_OK == 0 && GUARD_BAD_ARGV == 1 && GUARD_BAD_LAUNCHER == 2 &&
+	    GUARD_INLINE_CODE == 3 && GUARD_STDIN_PROGRAM == 4 &&
+	    GUARD_DEBUGGER == 5 && GUARD_FORBIDDEN_OPTION == 6 &&
+	    GUARD_UNKNOWN_OPTION == 7 && GUARD_BAD_VALUE == 8 &&
+	    GUARD_FORBIDDEN_COMMAND == 9 && GUARD_BAD_SUBCOMMAND == 10 &&
+	    GUARD_NO_COMMAND == 11 && GUARD_TOO_DEEP == 12 &&
+	    GUARD_UNPINNED == 13 && GUARD_NOT_PACKAGE == 14 &&
+	    GUARD_VERDICT_COUNT == 15, "verdict codes are the documented ones");
+	ok(strcmp(guard_verdict_name(GUARD_INLINE_CODE), "inline_code") == 0,
+	    "inline_code is named inline_code");
+}
+
+int
+main(void)
+{
+	run_table(allowed, sizeof allowed / sizeof allowed[0], "allow");
+	run_table(denied, sizeof denied / sizeof denied[0], "deny");
+	test_odd_words();
+	test_caps();
+	test_reason();
+	test_policy();
+	test_pinned();
+	test_names();
+	return tap_done();
+}
