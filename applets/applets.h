@@ -2,4 +2,5 @@
  * Included twice by main.c: once for prototypes, once for the table.
  * APPLET(name, one-line summary) */
 APPLET(relay, "stand in for an MCP server: relay its stdio to a runner lease")
+APPLET(review, "staff review gate: queue, audit log, signed approvals")
 APPLET(seccomp, "the syscall policy: list, explain, export for Docker, run a command under it")

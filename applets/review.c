@@ -1,0 +1,806 @@
+/* review.c - the staff review gate: a queue of STDIO registrations, an
+ * audit trail, and signed approval tokens the runner verifies itself.
+ * docs/REVIEW.md describes the workflow and every file format. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "applets/applet.h"
+#include "common/approval.h"
+#include "common/audit.h"
+#include "common/cli.h"
+#include "common/eckey.h"
+#include "common/envpolicy.h"
+#include "common/fileio.h"
+#include "common/guard.h"
+#include "common/log.h"
+#include "common/reviewfmt.h"
+#include "common/secmem.h"
+#include "common/store.h"
+#include "common/xwrap.h"
+
+#define DEFAULT_EXPIRY_S (30 * 86400)
+#define EXIT_CODES "Exit codes: 0 ok, 64 usage, 65 bad or corrupt data, " \
+	"71 system error,\n74 I/O error, 77 refused, 78 configuration.\n"
+
+/* ---- options ---------------------------------------------------------- */
+
+struct opts {
+	const char *store, *tenant, *registration, *source, *key, *pub, *out;
+	const char *expires, *note, *reason, *as, *status, *at, *skew;
+	const char *revoked;
+	const char *env[PROTO_ENVC_MAX];
+	size_t envc;
+	int json, verify;
+	char **pos;		/* positional arguments */
+	size_t npos;
+	char **cmd;		/* after "--", when has_cmd */
+	size_t ncmd;
+	int has_cmd;
+};
+
+static _Noreturn void
+usage_die(const char *usage)
+{
+	fprintf(stderr, "usage: %s", usage);
+	exit(EXIT_USAGE);
+}
+
+/* Parse "--name VALUE", "--name=VALUE", flags, positionals and "--".
+ * allowed names the options this subcommand takes, each with a space on
+ * both sides (" store tenant "). */
+static void
+opts_parse(int argc, char **argv, const char *allowed, const char *usage,
+    struct opts *o)
+{
+	memset(o, 0, sizeof *o);
+	const struct {
+		const char *name;
+		const char **value;	/* NULL for a flag */
+		int *flag;
+	} known[] = {
+		{ "store", &o->store, NULL }, { "tenant", &o->tenant, NULL },
+		{ "registration", &o->registration, NULL },
+		{ "source", &o->source, NULL }, { "key", &o->key, NULL },
+		{ "pub", &o->pub, NULL }, { "out", &o->out, NULL },
+		{ "expires", &o->expires, NULL }, { "note", &o->note, NULL },
+		{ "reason", &o->reason, NULL }, { "as", &o->as, NULL },
+		{ "status", &o->status, NULL }, { "at", &o->at, NULL },
+		{ "skew", &o->skew, NULL }, { "revoked", &o->revoked, NULL },
+		{ "env-key", NULL, NULL }, { "json", NULL, &o->json },
+		{ "verify", NULL, &o->verify },
+	};
+
+	o->pos = xcalloc((size_t)argc + 1, sizeof *o->pos);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *eq, *val;
+		char name[32];
+		size_t n, k;
+
+		if (strcmp(a, "--") == 0) {
+			o->has_cmd = 1;
+			o->cmd = argv + i + 1;
+			o->ncmd = (size_t)(argc - i - 1);
+			break;
+		}
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			printf("usage: %s\n%s", usage, EXIT_CODES);
+			exit(EXIT_OK);
+		}
+		if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
+			o->pos[o->npos++] = argv[i];
+			continue;
+		}
+		eq = strchr(a + 2, '=');
+		n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+		if (n == 0 || n >= sizeof name - 2)
+			goto unknown;
+		snprintf(name, sizeof name, " %.*s ", (int)n, a + 2);
+		if (!strstr(allowed, name))
+			goto unknown;
+		for (k = 0; k < sizeof known / sizeof *known; k++)
+			if (strncmp(known[k].name, a + 2, n) == 0 &&
+			    known[k].name[n] == '\0')
+				break;
+		if (k == sizeof known / sizeof *known)
+			goto unknown;
+		if (known[k].flag) {
+			if (eq)
+				goto unknown;
+			*known[k].flag = 1;
+			continue;
+		}
+		if (eq)
+			val = eq + 1;
+		else if (i + 1 < argc)
+			val = argv[++i];
+		else
+			die(EXIT_USAGE, "option --%s needs a value",
+			    known[k].name);
+		if (known[k].value) {
+			*known[k].value = val;
+		} else if (o->envc == PROTO_ENVC_MAX) {
+			die(EXIT_USAGE, "more than %d --env-key",
+			    PROTO_ENVC_MAX);
+		} else {
+			o->env[o->envc++] = val;
+		}
+		continue;
+unknown:
+		log_msg(LOG_ERROR, "unknown option %s", a);
+		usage_die(usage);
+	}
+}
+
+static const char *
+need(const char *v, const char *name, const char *usage)
+{
+	if (!v) {
+		log_msg(LOG_ERROR, "missing --%s", name);
+		usage_die(usage);
+	}
+	return v;
+}
+
+static uint64_t
+now_s(void)
+{
+	time_t t = time(NULL);
+
+	if (t < 0)
+		die(EXIT_OSERR, "the clock is before 1970");
+	return (uint64_t)t;
+}
+
+/* Who is acting: --as, else the login name, else the uid. */
+static const char *
+actor(const struct opts *o)
+{
+	static char uid[32];
+	const char *name = o->as;
+
+	if (!name)
+		name = getlogin();
+	if (!name || !name[0])
+		name = getenv("LOGNAME");
+	if (!name || !name[0]) {
+		snprintf(uid, sizeof uid, "uid:%u", (unsigned)getuid());
+		name = uid;
+	}
+	if (!store_actor_valid(name, strlen(name)))
+		die(EXIT_USAGE, "reviewer name must be 1-%d printable "
+		    "characters without spaces (use --as NAME)",
+		    STORE_ACTOR_MAX);
+	return name;
+}
+
+static const char *
+text_arg(const char *v, const char *what)
+{
+	if (v && strlen(v) > STORE_NOTE_MAX)
+		die(EXIT_USAGE, "%s longer than %d bytes", what,
+		    STORE_NOTE_MAX);
+	return v ? v : "";
+}
+
+static int
+str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* ---- the guard: the runner's own checks (common/guard.h, envpolicy.h),
+ * so the queue never holds what a runner would refuse anyway ----------- */
+
+/* Refuse, with the guard's own reason, an argv or env key set that the
+ * runner would refuse; with pinned, also any package not pinned to an
+ * exact version, and local scripts (not packages: nothing to pin). */
+static void
+guard_or_die(const char *const *argv, size_t argc, const char *const *env,
+    size_t envc, int pinned)
+{
+	struct env_entry map[PROTO_ENVC_MAX];
+	struct guard_result gr;
+	struct env_result er;
+	enum guard_verdict v;
+
+	v = pinned ? guard_check_pinned(NULL, argv, argc, &gr) :
+	    guard_check(NULL, argv, argc, &gr);
+	if (v != GUARD_OK)
+		die(EXIT_NOPERM, "refused: %s: %s", guard_verdict_name(v),
+		    gr.reason);
+	for (size_t i = 0; i < envc; i++)
+		map[i] = (struct env_entry){ env[i], strlen(env[i]), "", 0 };
+	if (envpolicy_check(map, envc, &er) != ENV_OK)
+		die(EXIT_NOPERM, "refused: env: %s", er.reason);
+}
+
+/* ---- store helpers ---------------------------------------------------- */
+
+static void
+store_or_die(struct store *s, const char *dir, int create)
+{
+	if (store_open(s, dir, create) != 0)
+		die(EXIT_CONFIG, "%s", s->err);
+}
+
+/* Open, lock and read record id for a change. */
+static void
+change_begin(struct store *s, const char *dir, const char *id,
+    struct store_rec *rec)
+{
+	store_or_die(s, dir, 0);
+	if (store_lock(s) != 0)
+		die(EXIT_OSERR, "%s", s->err);
+	if (store_read(s, id, rec) != 0)
+		die(EXIT_DATAERR, "%s", s->err);
+}
+
+/* Add the event and audit it; the caller then writes the record (and,
+ * for revoke, the revocation list first). The audit log may so hold an
+ * entry that a crash kept from taking effect, never the reverse. */
+static void
+change_audit(struct store *s, struct store_rec *rec, const char *who,
+    const char *action, enum store_status to, const char *note,
+    const char *detail)
+{
+	char path[PATH_MAX], err[PATH_MAX + 256];
+	struct audit_entry e;
+	uint64_t now = now_s();
+
+	if (rec->nevents == STORE_EVENTS_MAX)
+		die(EXIT_NOPERM, "record %s has a full history (%d events); "
+		    "submit a new record", rec->id, STORE_EVENTS_MAX);
+	rec->status = to;
+	rec->events[rec->nevents++] = (struct store_event){ now, who, action,
+		to, note };
+	e = (struct audit_entry){ now, who, action, rec->id,
+		store_status_name(to), detail };
+	if (store_path(s, "audit.log", path, sizeof path) != 0)
+		die(EXIT_IOERR, "%s", s->err);
+	if (audit_append(path, &e, err, sizeof err) != 0)
+		die(EXIT_IOERR, "%s", err);
+}
+
+static void
+change_write(struct store *s, struct store_rec *rec)
+{
+	if (store_write(s, rec) != 0)
+		die(EXIT_IOERR, "%s", s->err);
+	store_close(s);
+}
+
+/* ---- keygen ----------------------------------------------------------- */
+
+static const char keygen_usage[] = "airlock review keygen --out DIR\n"
+    "Make an ECDSA P-256 reviewer key pair: DIR/review.key (SEC1 PEM, "
+    "0600)\nand DIR/review.pub (SubjectPublicKeyInfo PEM, for runners). "
+    "Refuses to\noverwrite either. Prints the key id.\n";
+
+static int
+cmd_keygen(int argc, char **argv)
+{
+	char kid[ECKEY_ID_TEXT];
+	uint8_t id[ECKEY_ID_LEN];
+	struct opts o;
+	const char *why;
+
+	opts_parse(argc, argv, " out ", keygen_usage, &o);
+	need(o.out, "out", keygen_usage);
+	if (o.npos || o.has_cmd)
+		usage_die(keygen_usage);
+	if (mkdir(o.out, 0700) != 0 && errno != EEXIST)
+		die_errno(EXIT_IOERR, "cannot create %s", o.out);
+	switch (eckey_write_pair(o.out, id, &why)) {
+	case 0:
+		break;
+	case -2:
+		die(EXIT_NOPERM, "%s: %s", o.out, why);
+	default:
+		die(EXIT_IOERR, "%s: %s", o.out, why);
+	}
+	eckey_id_text(id, kid);
+	printf("%s\n", kid);
+	return EXIT_OK;
+}
+
+/* ---- submit ----------------------------------------------------------- */
+
+static const char submit_usage[] = "airlock review submit --store DIR "
+    "[--tenant T] --registration R\n"
+    "    --source catalog|custom|registry [--env-key NAME]... [--as NAME]\n"
+    "    -- COMMAND [ARGS...]\n"
+    "Queue a registration for review; prints its record id. The command "
+    "must\npass the runner's launcher guard. catalog entries are for every "
+    "tenant\n(tenant \"*\", no --tenant) and need no review "
+    "(NOT_REQUIRED); others\nare PENDING.\n";
+
+static int
+cmd_submit(int argc, char **argv)
+{
+	struct approval_request req;
+	struct store_rec rec = { 0 };
+	struct store s;
+	struct opts o;
+	char id[STORE_ID_MAX];
+	const char *who;
+	int src;
+
+	opts_parse(argc, argv, " store tenant registration source env-key as ",
+	    submit_usage, &o);
+	need(o.store, "store", submit_usage);
+	need(o.registration, "registration", submit_usage);
+	need(o.source, "source", submit_usage);
+	if (!o.has_cmd || o.ncmd == 0 || o.npos)
+		usage_die(submit_usage);
+	who = actor(&o);
+	if ((src = store_source_parse(o.source)) < 0)
+		die(EXIT_USAGE, "--source must be catalog, custom or registry");
+	if (src == STORE_CATALOG) {
+		if (o.tenant && strcmp(o.tenant, APPROVAL_WILDCARD_TENANT))
+			die(EXIT_USAGE, "catalog entries are for every tenant:"
+			    " leave out --tenant");
+		o.tenant = APPROVAL_WILDCARD_TENANT;
+	} else if (!need(o.tenant, "tenant", submit_usage) ||
+	    !proto_id_valid((const uint8_t *)o.tenant, strlen(o.tenant))) {
+		die(EXIT_USAGE, "tenant id must be 1-%d of [A-Za-z0-9._-]",
+		    PROTO_ID_MAX);
+	}
+	if (!proto_id_valid((const uint8_t *)o.registration,
+	    strlen(o.registration)))
+		die(EXIT_USAGE, "registration id must be 1-%d of "
+		    "[A-Za-z0-9._-]", PROTO_ID_MAX);
+	if (o.ncmd > PROTO_ARGC_MAX)
+		die(EXIT_USAGE, "more than %d arguments", PROTO_ARGC_MAX);
+	/* sorted, as the token carries them; envpolicy checks each */
+	qsort(o.env, o.envc, sizeof *o.env, str_cmp);
+	for (size_t i = 1; i < o.envc; i++)
+		if (strcmp(o.env[i - 1], o.env[i]) == 0)
+			die(EXIT_USAGE, "--env-key %.128s given twice",
+			    o.env[i]);
+	req = (struct approval_request){ o.tenant, o.registration, o.cmd,
+		o.ncmd, (char *const *)o.env, o.envc };
+	if (approval_payload_len(&req) < 0)
+		die(EXIT_USAGE, "the command is too long to fit an approval "
+		    "token (%d bytes at most, all fields together)",
+		    APPROVAL_PAYLOAD_MAX);
+	guard_or_die((const char *const *)o.cmd, o.ncmd, o.env, o.envc, 0);
+
+	store_or_die(&s, o.store, 1);
+	if (store_lock(&s) != 0)
+		die(EXIT_OSERR, "%s", s.err);
+	if (store_next_id(&s, id) != 0)
+		die(EXIT_DATAERR, "%s", s.err);
+	rec.id = id;
+	rec.tenant = o.tenant;
+	rec.registration = o.registration;
+	rec.source = (enum store_source)src;
+	rec.argc = o.ncmd;
+	for (size_t i = 0; i < o.ncmd; i++)
+		rec.argv[i] = o.cmd[i];
+	rec.envc = o.envc;
+	memcpy(rec.env, o.env, o.envc * sizeof *o.env);
+	rec.token = "";
+	change_audit(&s, &rec, who, "submit", src == STORE_CATALOG ?
+	    STORE_NOT_REQUIRED : STORE_PENDING, "", "");
+	change_write(&s, &rec);
+	printf("%s\n", id);
+	return EXIT_OK;
+}
+
+/* ---- list, show ------------------------------------------------------- */
+
+static const char list_usage[] = "airlock review list --store DIR "
+    "[--status S] [--tenant T] [--json]\n"
+    "List records, oldest first; S is NOT_REQUIRED, PENDING, APPROVED, "
+    "REJECTED\nor REVOKED.\n";
+
+static int
+cmd_list(int argc, char **argv)
+{
+	struct store s;
+	struct opts o;
+	char **ids;
+	size_t n, shown = 0;
+	int status = -1;
+
+	opts_parse(argc, argv, " store status tenant json ", list_usage, &o);
+	need(o.store, "store", list_usage);
+	if (o.npos || o.has_cmd)
+		usage_die(list_usage);
+	if (o.status && (status = store_status_parse(o.status)) < 0)
+		die(EXIT_USAGE, "unknown status %s", o.status);
+	store_or_die(&s, o.store, 0);
+	if (store_list(&s, &ids, &n) != 0)
+		die(EXIT_DATAERR, "%s", s.err);
+	if (o.json)
+		printf("[");
+	else
+		rfmt_list_header(stdout);
+	for (size_t i = 0; i < n; i++) {
+		struct store_rec rec;
+
+		if (store_read(&s, ids[i], &rec) != 0)
+			die(EXIT_DATAERR, "%s", s.err);
+		if ((status < 0 || (int)rec.status == status) &&
+		    (!o.tenant || strcmp(o.tenant, rec.tenant) == 0)) {
+			if (o.json) {
+				printf(shown ? ",\n" : "\n");
+				rfmt_record_json(stdout, &rec);
+			} else {
+				rfmt_list_line(stdout, &rec);
+			}
+			shown++;
+		}
+		store_rec_free(&rec);
+	}
+	if (o.json)
+		printf("%s]\n", shown ? "\n" : "");
+	store_list_free(ids, n);
+	return EXIT_OK;
+}
+
+static const char show_usage[] = "airlock review show --store DIR ID "
+    "[--json]\n"
+    "Show one record: exact argv, env key names (never values), tenant,\n"
+    "source, status, the token issued, and its history.\n";
+
+static int
+cmd_show(int argc, char **argv)
+{
+	struct store_rec rec;
+	struct store s;
+	struct opts o;
+
+	opts_parse(argc, argv, " store json ", show_usage, &o);
+	need(o.store, "store", show_usage);
+	if (o.npos != 1 || o.has_cmd)
+		usage_die(show_usage);
+	store_or_die(&s, o.store, 0);
+	if (store_read(&s, o.pos[0], &rec) != 0)
+		die(EXIT_DATAERR, "%s", s.err);
+	if (o.json) {
+		rfmt_record_json(stdout, &rec);
+		putchar('\n');
+	} else {
+		rfmt_record(stdout, &rec);
+	}
+	store_rec_free(&rec);
+	return EXIT_OK;
+}
+
+/* ---- approve, reject, revoke ------------------------------------------ */
+
+static const char approve_usage[] = "airlock review approve --store DIR ID "
+    "--key PRIVATE.pem [--expires 30d]\n    [--note TEXT] [--as NAME]\n"
+    "Approve a PENDING record and print its approval token, valid for "
+    "--expires\n(s, m, h or d; default 30d). A NOT_REQUIRED catalog record "
+    "gets a token\nfor every tenant and stays NOT_REQUIRED. Unpinned "
+    "packages are refused:\nnpx needs name@exact-version, uvx and uv need "
+    "==exact-version.\n";
+
+static uint64_t
+expiry_seconds(const char *v)
+{
+	uint64_t ms;
+
+	if (!v)
+		return DEFAULT_EXPIRY_S;
+	if (cli_duration_ms(v, &ms) != 0 || ms < 1000)
+		die(EXIT_USAGE, "bad --expires %s (like 3600s, 12h or 30d)", v);
+	return ms / 1000;
+}
+
+static int
+cmd_approve(int argc, char **argv)
+{
+	static char token[APPROVAL_TOKEN_MAX + 1];
+	char detail[256], tid[ECKEY_ID_TEXT], kid[ECKEY_ID_TEXT];
+	struct approval_request req;
+	struct store_rec rec;
+	struct eckey_priv key;
+	struct store s;
+	struct opts o;
+	uint8_t id[APPROVAL_ID_LEN];
+	const char *who, *note, *why;
+	uint64_t life, now;
+	int catalog;
+	long n;
+
+	opts_parse(argc, argv, " store key expires note as ", approve_usage,
+	    &o);
+	need(o.store, "store", approve_usage);
+	need(o.key, "key", approve_usage);
+	if (o.npos != 1 || o.has_cmd)
+		usage_die(approve_usage);
+	life = expiry_seconds(o.expires);
+	who = actor(&o);
+	note = text_arg(o.note, "--note");
+	change_begin(&s, o.store, o.pos[0], &rec);
+	catalog = rec.status == STORE_NOT_REQUIRED && !rec.token[0];
+	if (rec.status != STORE_PENDING && !catalog)
+		die(EXIT_NOPERM, "record %s is %s%s: only PENDING records (and "
+		    "catalog records without a token) can be approved", rec.id,
+		    store_status_name(rec.status), rec.token[0] ?
+		    " with a token" : "");
+	/* Policy may have changed since submit: check again, pins too. */
+	guard_or_die(rec.argv, rec.argc, rec.env, rec.envc, 1);
+	/* The key is loaded only now and wiped right after signing. */
+	if (eckey_priv_load(o.key, &key, &why) != 0)
+		die(EXIT_CONFIG, "%s: %s", o.key, why);
+	now = now_s();
+	req = (struct approval_request){ rec.tenant, rec.registration,
+		(char *const *)rec.argv, rec.argc, (char *const *)rec.env,
+		rec.envc };
+	n = approval_sign(&key, &req, now, now + life, token, sizeof token);
+	eckey_id_text(key.pub.id, kid);
+	eckey_wipe(&key);
+	if (n < 0)
+		die(EXIT_SOFTWARE, "cannot sign an approval for %s", rec.id);
+	if (approval_token_id(token, (size_t)n, id) != 0)
+		die(EXIT_SOFTWARE, "cannot read back the token");
+	eckey_id_text(id, tid);
+	snprintf(detail, sizeof detail, "token=%s key=%s expires=%llu", tid,
+	    kid, (unsigned long long)(now + life));
+	rec.token = token;
+	change_audit(&s, &rec, who, "approve", catalog ? STORE_NOT_REQUIRED :
+	    STORE_APPROVED, note, detail);
+	change_write(&s, &rec);
+	store_rec_free(&rec);
+	printf("%s\n", token);
+	return EXIT_OK;
+}
+
+static const char reject_usage[] = "airlock review reject --store DIR ID "
+    "--reason TEXT [--as NAME]\nReject a PENDING record.\n";
+
+static int
+cmd_reject(int argc, char **argv)
+{
+	struct store_rec rec;
+	struct store s;
+	struct opts o;
+	const char *who, *reason;
+
+	opts_parse(argc, argv, " store reason as ", reject_usage, &o);
+	need(o.store, "store", reject_usage);
+	reason = text_arg(need(o.reason, "reason", reject_usage), "--reason");
+	if (o.npos != 1 || o.has_cmd || !reason[0])
+		usage_die(reject_usage);
+	who = actor(&o);
+	change_begin(&s, o.store, o.pos[0], &rec);
+	if (rec.status != STORE_PENDING)
+		die(EXIT_NOPERM, "record %s is %s: only PENDING records can be "
+		    "rejected (revoke an approval instead)", rec.id,
+		    store_status_name(rec.status));
+	change_audit(&s, &rec, who, "reject", STORE_REJECTED, reason, reason);
+	change_write(&s, &rec);
+	store_rec_free(&rec);
+	return EXIT_OK;
+}
+
+static const char revoke_usage[] = "airlock review revoke --store DIR ID "
+    "--reason TEXT [--as NAME]\nRevoke the approval of a record: its token "
+    "id joins STORE/revoked, the\nrevocation list runners check.\n";
+
+static int
+cmd_revoke(int argc, char **argv)
+{
+	char detail[64], tid[ECKEY_ID_TEXT], path[PATH_MAX];
+	uint8_t id[APPROVAL_ID_LEN];
+	struct store_rec rec;
+	struct store s;
+	struct opts o;
+	const char *who, *reason, *why;
+
+	opts_parse(argc, argv, " store reason as ", revoke_usage, &o);
+	need(o.store, "store", revoke_usage);
+	reason = text_arg(need(o.reason, "reason", revoke_usage), "--reason");
+	if (o.npos != 1 || o.has_cmd || !reason[0])
+		usage_die(revoke_usage);
+	who = actor(&o);
+	change_begin(&s, o.store, o.pos[0], &rec);
+	if (rec.status != STORE_APPROVED && !(rec.status == STORE_NOT_REQUIRED
+	    && rec.token[0]))
+		die(EXIT_NOPERM, "record %s is %s without a token: nothing to "
+		    "revoke", rec.id, store_status_name(rec.status));
+	if (approval_token_id(rec.token, strlen(rec.token), id) != 0)
+		die(EXIT_DATAERR, "record %s holds a malformed token", rec.id);
+	eckey_id_text(id, tid);
+	snprintf(detail, sizeof detail, "token=%s", tid);
+	change_audit(&s, &rec, who, "revoke", STORE_REVOKED, reason, detail);
+	if (store_path(&s, "revoked", path, sizeof path) != 0)
+		die(EXIT_IOERR, "%s", s.err);
+	if (revocation_append(path, id, now_s(), rec.id, &why) != 0)
+		die(EXIT_IOERR, "%s: %s", path, why);
+	change_write(&s, &rec);
+	store_rec_free(&rec);
+	return EXIT_OK;
+}
+
+/* ---- verify ----------------------------------------------------------- */
+
+static const char verify_usage[] = "airlock review verify --pub PUBLIC.pem "
+    "TOKEN|- [--at UNIX] [--skew S]\n"
+    "    [--revoked FILE] [--tenant T --registration R [--env-key NAME]... "
+    "-- ARGV...]\n"
+    "Check a token offline and print what it binds. With -- ARGV it makes "
+    "the\nrunner's whole check: tenant, registration, exact argv and the "
+    "exact set of\nenv key names. --at checks as of another time (unix "
+    "seconds), --skew\nallows that much clock difference. Exit 0 valid, 77 "
+    "refused, 65 not a token.\n";
+
+static int
+cmd_verify(int argc, char **argv)
+{
+	static char buf[APPROVAL_TOKEN_MAX + 2];
+	static struct approval a;
+	struct revocation_set rev;
+	struct approval_request req;
+	struct eckey_pub pub;
+	enum approval_result r;
+	struct opts o;
+	const char *tok, *why;
+	uint64_t now, skew = 0;
+	size_t len;
+
+	opts_parse(argc, argv, " pub at skew revoked tenant registration "
+	    "env-key ", verify_usage, &o);
+	need(o.pub, "pub", verify_usage);
+	if (o.npos != 1)
+		usage_die(verify_usage);
+	if (!o.has_cmd && (o.tenant || o.registration || o.envc))
+		die(EXIT_USAGE, "--tenant, --registration and --env-key need "
+		    "-- ARGV: the check is all or nothing");
+	if (o.has_cmd && (!need(o.tenant, "tenant", verify_usage) ||
+	    !need(o.registration, "registration", verify_usage) || !o.ncmd))
+		usage_die(verify_usage);
+	now = now_s();
+	if (o.at && cli_count(o.at, 0, UINT64_MAX, &now) != 0)
+		die(EXIT_USAGE, "bad --at %s (unix seconds)", o.at);
+	if (o.skew && cli_count(o.skew, 0, 86400, &skew) != 0)
+		die(EXIT_USAGE, "bad --skew %s (0 to 86400 seconds)", o.skew);
+	if (eckey_pub_load(o.pub, &pub, &why) != 0)
+		die(EXIT_CONFIG, "%s: %s", o.pub, why);
+	if (o.revoked) {
+		revocation_init(&rev, o.revoked);
+		if (revocation_reload(&rev, &why) != 0)
+			die(EXIT_CONFIG, "%s: %s", o.revoked, why);
+	}
+	tok = o.pos[0];
+	len = strlen(tok);
+	if (strcmp(tok, "-") == 0) {
+		len = fread(buf, 1, sizeof buf - 1, stdin);
+		if (len > 0 && buf[len - 1] == '\n')
+			len--;
+		tok = buf;
+	}
+	r = approval_open(&pub, tok, len, &a);
+	if (r == APPROVAL_OK) {
+		rfmt_approval(stdout, &a);
+		if (o.has_cmd) {
+			req = (struct approval_request){ o.tenant,
+				o.registration, o.cmd, o.ncmd,
+				(char *const *)o.env, o.envc };
+			r = approval_check(&a, &req, now, skew,
+			    o.revoked ? &rev : NULL);
+		} else {
+			/* the token's own bindings: time and list only */
+			r = approval_check_time(&a, now, skew,
+			    o.revoked ? &rev : NULL);
+			printf("%-14s%s\n", "request", "not checked (give "
+			    "--tenant, --registration, -- ARGV)");
+		}
+	}
+	printf("%-14s%s\n", "result", approval_result_name(r));
+	if (o.revoked)
+		revocation_free(&rev);
+	return r == APPROVAL_OK ? EXIT_OK : r == APPROVAL_BAD_FORMAT ?
+	    EXIT_DATAERR : EXIT_NOPERM;
+}
+
+/* ---- audit ------------------------------------------------------------ */
+
+#define AUDIT_FILE_MAX (256u << 20)
+
+static const char audit_usage[] = "airlock review audit --store DIR "
+    "[--verify]\n"
+    "Print the audit log, checking its hash chain on the way; with "
+    "--verify,\nonly check it and print the entry count and head hash "
+    "(keep that\nelsewhere to notice entries cut off the end later). An "
+    "edited, inserted\nor removed entry is reported with its line "
+    "number (exit 65).\n";
+
+static void
+print_entry(void *ctx, const struct audit_view *v)
+{
+	rfmt_audit_entry(ctx, v);
+}
+
+static int
+cmd_audit(int argc, char **argv)
+{
+	char path[PATH_MAX], hex[2 * AUDIT_HASH_LEN + 1];
+	uint8_t head[AUDIT_HASH_LEN], *buf;
+	size_t len, count, line;
+	const char *why;
+	struct store s;
+	struct opts o;
+
+	opts_parse(argc, argv, " store verify ", audit_usage, &o);
+	need(o.store, "store", audit_usage);
+	if (o.npos || o.has_cmd)
+		usage_die(audit_usage);
+	store_or_die(&s, o.store, 0);
+	if (store_path(&s, "audit.log", path, sizeof path) != 0)
+		die(EXIT_USAGE, "%s", s.err);
+	if (file_read(path, AUDIT_FILE_MAX, &buf, &len) != 0)
+		die_errno(EXIT_IOERR, "cannot read %s", path);
+	if (audit_verify(buf, len, &count, head, &line, &why,
+	    o.verify ? NULL : print_entry, stdout) != 0) {
+		fflush(stdout);
+		die(EXIT_DATAERR, "%s: line %zu: %s", path, line, why);
+	}
+	free(buf);
+	for (size_t i = 0; i < AUDIT_HASH_LEN; i++)
+		snprintf(hex + 2 * i, 3, "%02x", head[i]);
+	if (o.verify)
+		printf("ok: %zu entries, head %s\n", count, hex);
+	return EXIT_OK;
+}
+
+/* ---- dispatch --------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "keygen", cmd_keygen, "make a reviewer key pair" },
+	{ "submit", cmd_submit, "queue a registration for review" },
+	{ "list", cmd_list, "list records" },
+	{ "show", cmd_show, "show one record and its history" },
+	{ "approve", cmd_approve, "approve and print an approval token" },
+	{ "reject", cmd_reject, "reject a pending record" },
+	{ "revoke", cmd_revoke, "revoke an approval" },
+	{ "verify", cmd_verify, "check a token offline" },
+	{ "audit", cmd_audit, "print or verify the audit log" },
+};
+
+static void
+help(FILE *f)
+{
+	fprintf(f, "usage: airlock review COMMAND [OPTIONS]\n\n"
+	    "The staff review gate for STDIO registrations: a queue, an audit "
+	    "trail,\nand approval tokens (ECDSA P-256) that runners verify "
+	    "themselves.\nThe acting reviewer is --as NAME, else the login "
+	    "name. See docs/REVIEW.md.\n\nCommands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name,
+		    commands[i].summary);
+	fprintf(f, "\n'airlock review COMMAND --help' describes each.\n%s",
+	    EXIT_CODES);
+}
+
+int
+review_main(int argc, char **argv)
+{
+	if (argc < 2) {
+		help(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		help(stdout);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	log_msg(LOG_ERROR, "unknown command '%s'", argv[1]);
+	help(stderr);
+	return EXIT_USAGE;
+}

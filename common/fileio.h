@@ -1,0 +1,30 @@
+/* fileio.h - whole-file reads with a size cap, and writes that a crash
+ * can never leave half done: the old bytes or the new, never a mix. */
+#ifndef AIRLOCK_FILEIO_H
+#define AIRLOCK_FILEIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Read the regular file path (symlinks followed) as it is when opened
+ * into a new buffer the caller frees; a NUL is appended but not counted
+ * in *len. Returns 0, or -1 with errno (EFBIG: larger than cap, EINVAL:
+ * not a regular file). */
+int file_read(const char *path, size_t cap, uint8_t **buf, size_t *len);
+
+/* Replace path with data: write DIR/.NAME.tmp, fsync, rename over path,
+ * fsync DIR. The caller serialises writers of one path (a lock).
+ * Returns 0, or -1 with errno; path is unchanged on failure. */
+int file_replace(const char *path, const void *data, size_t len,
+    mode_t mode);
+
+/* Create path with exactly mode and data; EEXIST if anything is there
+ * (a symlink included). Returns 0, or -1 with errno and nothing left. */
+int file_create(const char *path, const void *data, size_t len,
+    mode_t mode);
+
+/* fsync the directory holding path, so a rename or create is durable. */
+int file_sync_dir(const char *path);
+
+#endif

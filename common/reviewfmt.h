@@ -1,0 +1,36 @@
+/* reviewfmt.h - what `airlock review` prints: records, approvals and
+ * audit entries, as aligned text for people or JSON for programs. Every
+ * stored or signed string is untrusted output: text escapes anything but
+ * printable ASCII as \xNN, JSON escapes it as \u00NN (bytes, not
+ * characters). */
+#ifndef AIRLOCK_REVIEWFMT_H
+#define AIRLOCK_REVIEWFMT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "approval.h"
+#include "audit.h"
+#include "store.h"
+
+#define RFMT_TIME_LEN 21	/* "2006-01-02T15:04:05Z" and NUL */
+
+void rfmt_esc(FILE *f, const void *p, size_t n);
+void rfmt_json_str(FILE *f, const void *p, size_t n);
+void rfmt_time(uint64_t t, char out[RFMT_TIME_LEN]);
+
+/* `show`: every field and the history. */
+void rfmt_record(FILE *f, const struct store_rec *rec);
+void rfmt_record_json(FILE *f, const struct store_rec *rec);
+
+/* `list`: a header, then one line per record. */
+void rfmt_list_header(FILE *f);
+void rfmt_list_line(FILE *f, const struct store_rec *rec);
+
+/* `verify`: what a token binds. */
+void rfmt_approval(FILE *f, const struct approval *a);
+
+/* `audit`: one entry per line. */
+void rfmt_audit_entry(FILE *f, const struct audit_view *v);
+
+#endif

@@ -1,0 +1,347 @@
+/* approval_test.c - approval tokens: a pinned known-answer token, every
+ * failure code from the runner's verify call, strict format checks, the
+ * revocation list (parse, reload, fail closed) and why the token id
+ * hashes the payload (a re-encoded signature cannot dodge revocation). */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/approval.h"
+#include "common/b64url.h"
+#include "common/eckey.h"
+#include "common/revocation.h"
+#include "tap.h"
+
+/* the key of pem_test.c, made by OpenSSL */
+static const char sec1[] =
+    "-----BEGIN EC PRIVATE KEY-----\n"
+    "MHcCAQEEILA/ckw3QQD4fWC8LvktMyTak7fPTMlPQCSJeA5YCnj8oAoGCCqGSM49\n"
+    "AwEHoUQDQgAEiuG0R+AsxjXm61b6xtmvnHlTKhcZXDMsfvlyzPuRxE1NCqJ2vEqc\n"
+    "loWAfRQ2oqM64ajTInGKyBFyyTMJyS08AA==\n"
+    "-----END EC PRIVATE KEY-----\n";
+
+/* approval_sign(sec1, req below, 1700000000, 1702592000): signing is
+ * deterministic (RFC 6979), so any change to the format shows here. */
+static const char golden[] =
+    "ATyNfe__vqNI-ud7_kdY_D4ABGFjbWUABmdpdGh1YgADAANucHgAAi15ABNAc2NvcGUv"
+    "c2VydmVyQDEuMi4zAAIAB0FQSV9LRVkAAUIAAAAAZVPxAAAAAABle34A.aOa9fA0p9pu"
+    "9nnNeOJG3pzd_q13sUue7AseLjOsd3MGpe7jSSd8NR3z42KNqAxlVTJsnyUjSN-DZQxm"
+    "yrHgjxw";
+
+#define T0 1700000000ull
+#define T1 1702592000ull
+
+static char *argv_ok[] = { "npx", "-y", "@scope/server@1.2.3", NULL };
+static char *env_ok[] = { "API_KEY", "B" };
+
+static struct approval_request
+request(void)
+{
+	return (struct approval_request){ "acme", "github", argv_ok, 3,
+		env_ok, 2 };
+}
+
+static struct eckey_priv key, other;
+static char token[APPROVAL_TOKEN_MAX + 1];
+static size_t token_len;
+
+static enum approval_result
+check(const char *tok, size_t len, const struct approval_request *req,
+    uint64_t now, uint64_t skew, const struct revocation_set *rev)
+{
+	return approval_verify(&key.pub, tok, len, req, now, skew, rev);
+}
+
+static void
+test_golden(void)
+{
+	struct approval_request req = request();
+	uint8_t payload[APPROVAL_PAYLOAD_MAX];
+	const char *dot;
+	long n;
+
+	n = approval_sign(&key, &req, T0, T1, token, sizeof token);
+	ok(n > 0 && (size_t)n == strlen(token), "sign a request");
+	token_len = (size_t)n;
+	if (!ok(strcmp(token, golden) == 0, "the token is the pinned one"))
+		printf("# got %s\n", token);
+	dot = strchr(token, '.');
+	n = dot ? b64url_decode(token, (size_t)(dot - token), payload,
+	    sizeof payload) : -1;
+	ok(n == 1 + 16 + 6 + 8 + 2 + 5 + 4 + 21 + 2 + 9 + 3 + 16 &&
+	    payload[0] == 1 && memcmp(payload + 1, key.pub.id, 16) == 0 &&
+	    payload[17] == 0 && payload[18] == 4 &&
+	    memcmp(payload + 19, "acme", 4) == 0,
+	    "payload: version 1, key id, then str16 tenant");
+	ok(n > 0 && memcmp(payload + n - 16,
+	    "\0\0\0\0\x65\x53\xf1\x00\0\0\0\0\x65\x7b\x7e\x00", 16) == 0,
+	    "payload ends with issued_at and expires_at, u64 big-endian");
+	ok(dot && strlen(dot + 1) == 86,
+	    "signature part is 64 bytes, raw r||s");
+}
+
+static void
+test_codes(void)
+{
+	struct approval_request req = request();
+	char *argv_byte[] = { "npx", "-y", "@scope/server@1.2.4", NULL };
+	char *argv_more[] = { "npx", "-y", "@scope/server@1.2.3", "x", NULL };
+	char *env_more[] = { "API_KEY", "B", "C" };
+	char *env_swap[] = { "B", "API_KEY" };
+	char *env_dup[] = { "API_KEY", "API_KEY" };
+	char *env_other[] = { "API_KEY", "C" };
+	char bad[APPROVAL_TOKEN_MAX + 2];
+	const uint64_t now = T0 + 100;
+
+	ok(check(token, token_len, &req, now, 0, NULL) == APPROVAL_OK, "ok");
+	req.tenant = "acme2";
+	ok(check(token, token_len, &req, now, 0, NULL) ==
+	    APPROVAL_TENANT_MISMATCH, "another tenant: tenant_mismatch");
+	req = request();
+	req.registration = "gitlab";
+	ok(check(token, token_len, &req, now, 0, NULL) ==
+	    APPROVAL_REGISTRATION_MISMATCH, "another registration: "
+	    "registration_mismatch");
+	req = request();
+	req.argv = argv_byte;
+	ok(check(token, token_len, &req, now, 0, NULL) ==
+	    APPROVAL_ARGV_MISMATCH, "argv one byte off: argv_mismatch");
+	req.argv = argv_more;
+	req.argc = 4;
+	ok(check(token, token_len, &req, now, 0, NULL) ==
+	    APPROVAL_ARGV_MISMATCH, "one argument more: argv_mismatch");
+	req = request();
+	req.argc = 2;
+	ok(check(token, token_len, &req, now, 0, NULL) ==
+	    APPROVAL_ARGV_MISMATCH, "one argument less: argv_mismatch");
+	req = request();
+	req.env_keys = env_more;
+	req.envc = 3;
+	ok(check(token, token_len, &req, now, 0, NULL) ==
+	    APPROVAL_ENV_MISMATCH, "an added env key: env_mismatch");
+	req.envc = 1;
+	ok(check(token, token_len, &req, now, 0, NULL) ==
+	    APPROVAL_ENV_MISMATCH, "a missing env key: env_mismatch");
+	req.env_keys = env_dup;
+	req.envc = 2;
+	ok(check(token, token_len, &req, now, 0, NULL) ==
+	    APPROVAL_ENV_MISMATCH, "a duplicated key for a missing one: "
+	    "env_mismatch");
+	req.env_keys = env_other;
+	ok(check(token, token_len, &req, now, 0, NULL) ==
+	    APPROVAL_ENV_MISMATCH, "a swapped key: env_mismatch");
+	req.env_keys = env_swap;
+	ok(check(token, token_len, &req, now, 0, NULL) == APPROVAL_OK,
+	    "env keys in another order: ok");
+	req = request();
+	ok(check(token, token_len, &req, T1, 0, NULL) == APPROVAL_OK,
+	    "valid through the expiry second");
+	ok(check(token, token_len, &req, T1 + 1, 0, NULL) == APPROVAL_EXPIRED,
+	    "a second later: expired");
+	ok(check(token, token_len, &req, T1 + 60, 60, NULL) == APPROVAL_OK,
+	    "within the skew allowance: ok");
+	ok(check(token, token_len, &req, UINT64_MAX, UINT64_MAX - 1, NULL) ==
+	    APPROVAL_OK && check(token, token_len, &req, UINT64_MAX, 60, NULL)
+	    == APPROVAL_EXPIRED, "extreme times do not wrap");
+	ok(check(token, token_len, &req, T0 - 61, 60, NULL) ==
+	    APPROVAL_NOT_YET_VALID, "before issue beyond skew: not_yet_valid");
+	ok(check(token, token_len, &req, T0 - 60, 60, NULL) == APPROVAL_OK,
+	    "before issue within skew: ok");
+	ok(approval_verify(&other.pub, token, token_len, &req, now, 0, NULL)
+	    == APPROVAL_WRONG_KEY, "checked with another key: wrong_key");
+
+	memcpy(bad, token, token_len);
+	bad[token_len - 10] = bad[token_len - 10] == 'A' ? 'B' : 'A';
+	ok(check(bad, token_len, &req, now, 0, NULL) ==
+	    APPROVAL_BAD_SIGNATURE, "a changed signature: bad_signature");
+	memcpy(bad, token, token_len);
+	bad[40] = bad[40] == 'A' ? 'B' : 'A';
+	ok(check(bad, token_len, &req, now, 0, NULL) ==
+	    APPROVAL_BAD_SIGNATURE, "a changed payload: bad_signature");
+	ok(check(token, token_len - 1, &req, now, 0, NULL) ==
+	    APPROVAL_BAD_FORMAT, "truncated by one: bad_format");
+	ok(check(token, 30, &req, now, 0, NULL) == APPROVAL_BAD_FORMAT,
+	    "truncated to 30: bad_format");
+	memcpy(bad, token, token_len);
+	bad[token_len] = 'A';
+	ok(check(bad, token_len + 1, &req, now, 0, NULL) ==
+	    APPROVAL_BAD_FORMAT, "a byte appended: bad_format");
+	ok(check("", 0, &req, now, 0, NULL) == APPROVAL_BAD_FORMAT &&
+	    check(".", 1, &req, now, 0, NULL) == APPROVAL_BAD_FORMAT &&
+	    check("a.b.c", 5, &req, now, 0, NULL) == APPROVAL_BAD_FORMAT,
+	    "empty and garbage: bad_format");
+	memcpy(bad, token, token_len);
+	bad[5] = '\0';
+	ok(check(bad, token_len, &req, now, 0, NULL) == APPROVAL_BAD_FORMAT,
+	    "an embedded NUL: bad_format");
+}
+
+static void
+test_sign_refusals(void)
+{
+	struct approval_request req = request();
+	char *unsorted[] = { "B", "API_KEY" };
+	static char big[PROTO_ARG_MAX + 1];
+	char *argv_big[] = { big, big, NULL };
+	char tok[APPROVAL_TOKEN_MAX + 1];
+
+	req.env_keys = unsorted;
+	ok(approval_sign(&key, &req, T0, T1, tok, sizeof tok) == -1,
+	    "sign refuses env keys out of order");
+	req = request();
+	req.tenant = "a/b";
+	ok(approval_sign(&key, &req, T0, T1, tok, sizeof tok) == -1,
+	    "sign refuses a bad tenant id");
+	req = request();
+	ok(approval_sign(&key, &req, T1, T0, tok, sizeof tok) == -1,
+	    "sign refuses an expiry before issue");
+	memset(big, 'x', PROTO_ARG_MAX);
+	req.argv = argv_big;
+	req.argc = 2;
+	ok(approval_payload_len(&req) == -1 && approval_sign(&key, &req, T0,
+	    T1, tok, sizeof tok) == -1, "a payload over %d bytes is refused",
+	    APPROVAL_PAYLOAD_MAX);
+	req = request();
+	req.tenant = APPROVAL_WILDCARD_TENANT;
+	ok(approval_sign(&key, &req, T0, T1, tok, sizeof tok) > 0, "sign for "
+	    "tenant *");
+	req.tenant = "anyone";
+	ok(approval_verify(&key.pub, tok, strlen(tok), &req, T0, 0, NULL) ==
+	    APPROVAL_OK, "a tenant * token matches any tenant");
+	ok(approval_verify(&key.pub, token, token_len, &req, T0, 0, NULL) ==
+	    APPROVAL_TENANT_MISMATCH, "a tenant token matches no other");
+}
+
+/* n - s for the P-256 order n: the other valid s of every signature. */
+static void
+negate_s(uint8_t sig[ECKEY_SIG_LEN])
+{
+	static const uint8_t n[32] = {
+		0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xbc, 0xe6, 0xfa, 0xad,
+		0xa7, 0x17, 0x9e, 0x84, 0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63,
+		0x25, 0x51 };
+	unsigned borrow = 0;
+
+	for (int i = 31; i >= 0; i--) {
+		unsigned d = (unsigned)n[i] - sig[32 + i] - borrow;
+
+		sig[32 + i] = (uint8_t)d;
+		borrow = (d >> 8) & 1;
+	}
+}
+
+static void
+test_revocation(void)
+{
+	char path[] = "/tmp/approval_test.XXXXXX", twin[APPROVAL_TOKEN_MAX + 1];
+	struct approval_request req = request();
+	struct revocation_set rev;
+	struct approval a;
+	uint8_t sig[ECKEY_SIG_LEN], (*ids)[REVOCATION_ID_LEN], id[16];
+	const char *why, *dot = strchr(token, '.');
+	size_t head = (size_t)(dot - token), count, line;
+	int fd = mkstemp(path);
+
+	ok(fd >= 0 && write(fd, REVOCATION_HEADER, sizeof REVOCATION_HEADER -
+	    1) > 0 && close(fd) == 0, "an empty revocation list");
+	revocation_init(&rev, path);
+	ok(check(token, token_len, &req, T0, 0, &rev) == APPROVAL_REVOKED,
+	    "a list never loaded refuses everything");
+	ok(revocation_reload(&rev, &why) == 0 && rev.n == 0, "load it");
+	ok(check(token, token_len, &req, T0, 0, &rev) == APPROVAL_OK,
+	    "not listed: ok");
+	approval_open(&key.pub, token, token_len, &a);
+	ok(revocation_append(path, a.token_id, T0, "r000001", &why) == 0,
+	    "append the token id");
+	ok(revocation_reload(&rev, &why) == 0 && rev.n == 1,
+	    "reload sees the change");
+	ok(check(token, token_len, &req, T0, 0, &rev) == APPROVAL_REVOKED,
+	    "listed: revoked");
+
+	/* The same payload with s replaced by n - s still verifies; its id
+	 * must be the same, or revocation could be dodged. */
+	memcpy(twin, token, token_len + 1);
+	b64url_decode(dot + 1, 86, sig, sizeof sig);
+	negate_s(sig);
+	b64url_encode(sig, sizeof sig, twin + head + 1, 87);
+	ok(strcmp(twin, token) != 0 && approval_verify(&key.pub, twin,
+	    token_len, &req, T0, 0, NULL) == APPROVAL_OK,
+	    "a re-encoded signature (n - s) verifies");
+	ok(check(twin, token_len, &req, T0, 0, &rev) == APPROVAL_REVOKED,
+	    "and is revoked all the same: the id hashes the payload");
+	ok(approval_token_id(twin, token_len, id) == 0 &&
+	    memcmp(id, a.token_id, 16) == 0, "approval_token_id agrees");
+
+	fd = open(path, O_WRONLY | O_APPEND);
+	ok(fd >= 0 && write(fd, "junk\n", 5) == 5 && close(fd) == 0 &&
+	    revocation_reload(&rev, &why) == -1 && strstr(why, "line 3"),
+	    "a malformed list fails to reload, naming the line");
+	ok(check(token, token_len, &req, T0, 0, &rev) == APPROVAL_REVOKED &&
+	    check(golden, strlen(golden), &req, T0, 0, &rev) ==
+	    APPROVAL_REVOKED, "and then refuses every token");
+	ok(revocation_append(path, id, T0, "r000002", &why) == -1,
+	    "nothing is appended to a malformed list");
+	unlink(path);
+	ok(revocation_reload(&rev, &why) == -1, "a missing list fails");
+	revocation_free(&rev);
+
+	static const char *const bad[] = {
+		"", "airlock-revocations 2\n",
+		REVOCATION_HEADER "AAAAAAAAAAAAAAAAAAAAAA 1 r/1\n",
+		REVOCATION_HEADER "AAAAAAAAAAAAAAAAAAAAAA 1 r000001",
+		REVOCATION_HEADER "AAAAAAAAAAAAAAAAAAAAA 1 r000001\n",
+		REVOCATION_HEADER "AAAAAAAAAAAAAAAAAAAAAA 01 r000001\n",
+		REVOCATION_HEADER "AAAAAAAAAAAAAAAAAAAAAA  r000001\n",
+		REVOCATION_HEADER "AAAAAAAAAAAAAAAAAAAAA= 1 r000001\n",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		ok(revocation_parse((const uint8_t *)bad[i], strlen(bad[i]),
+		    &ids, &count, &line, &why) == -1, "bad list %zu refused",
+		    i);
+	static const char good[] = REVOCATION_HEADER
+	    "AAAAAAAAAAAAAAAAAAAAAA 1 r000001\n";
+	ids = NULL;
+	ok(revocation_parse((const uint8_t *)good, sizeof good - 1, &ids,
+	    &count, &line, &why) == 0 && count == 1, "a good list parses");
+	free(ids);
+}
+
+static void
+test_names(void)
+{
+	static const char *const names[] = { "ok", "bad_format",
+		"bad_signature", "wrong_key", "expired", "not_yet_valid",
+		"revoked", "tenant_mismatch", "registration_mismatch",
+		"argv_mismatch", "env_mismatch" };
+	size_t i;
+
+	for (i = 0; i < sizeof names / sizeof *names; i++)
+		if (strcmp(approval_result_name((enum approval_result)i),
+		    names[i]) != 0)
+			break;
+	ok(i == APPROVAL_RESULT_MAX_ && i == sizeof names / sizeof *names,
+	    "failure codes keep their stable names");
+	ok(strcmp(approval_result_name(APPROVAL_RESULT_MAX_), "unknown") == 0,
+	    "an out-of-range code is unknown");
+}
+
+int
+main(void)
+{
+	const char *why;
+
+	if (eckey_priv_parse(sec1, strlen(sec1), &key, &why) != 0 ||
+	    eckey_generate(&other, &why) != 0) {
+		printf("Bail out! key setup: %s\n", why);
+		return 1;
+	}
+	test_golden();
+	test_codes();
+	test_sign_refusals();
+	test_revocation();
+	test_names();
+	return tap_done();
+}
