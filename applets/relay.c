@@ -241,6 +241,10 @@ struct relay {
 	int stdin_open;
 	int exit_status;	/* -1 until EXIT arrives */
 	int64_t last_heard_ms;
+	int64_t last_ping_ms;
+	uint64_t pings;
+	uint32_t ping_ms;	/* from STARTED; defaults until then */
+	uint32_t liveness_ms;
 };
 
 static int64_t
@@ -293,11 +297,15 @@ on_frame(struct relay *r, uint8_t type, const uint8_t *p, size_t n)
 		if (n != PROTO_PING_LEN)
 			break;
 		return channel_queue(&r->ch, FRAME_PONG, p, n);
+	case FRAME_PONG:
+		return 0;	/* hearing it is the point */
 	case FRAME_STARTED:
 		if (proto_started_parse(&s, p, n) != PROTO_OK)
 			break;
 		log_event(LOG_DEBUG, "lease started", (struct log_field[]){
 		    LF_STR("lease", s.lease_id), LF_STR("jail", s.jail) }, 2);
+		r->ping_ms = s.ping_ms;
+		r->liveness_ms = s.liveness_ms;
 		return 0;
 	case FRAME_ERROR:
 		if (proto_error_parse(&e, p, n) != PROTO_OK)
@@ -367,17 +375,37 @@ deliver(struct relay *r)
 	return 0;
 }
 
+/* Keep-alive: a PING every ping_ms tells the runner we are alive even
+ * when stdin is quiet; its PONG tells us the runner is. */
+static int
+keepalive(struct relay *r, int64_t now)
+{
+	uint8_t p[PROTO_PING_LEN];
+
+	if (now - r->last_ping_ms < r->ping_ms || !channel_can_queue(&r->ch))
+		return 0;
+	r->pings++;
+	for (int i = 0; i < PROTO_PING_LEN; i++)
+		p[i] = (uint8_t)(r->pings >> (56 - 8 * i));
+	r->last_ping_ms = now;
+	return channel_queue(&r->ch, FRAME_PING, p, sizeof p);
+}
+
 /* The lease's main loop: until EXIT, ERROR, a signal or a lost runner. */
 static int
-relay_loop(struct relay *r, uint64_t liveness_ms)
+relay_loop(struct relay *r)
 {
 	for (;;) {
 		struct pollfd pf[5];
 		int busy, stdin_slot = -1, timeout;
+		int64_t now, next_ping;
 		nfds_t n = 0;
 
 		if (deliver(r) != 0)
 			return r->exit_status;
+		now = mono_ms();
+		if (keepalive(r, now) != 0)
+			return RELAY_PROTOCOL;
 		if (channel_pending(&r->ch) && channel_flush(&r->ch) != 0) {
 			log_msg(LOG_ERROR, "connection to the runner lost: %s",
 			    strerror(errno));
@@ -385,7 +413,7 @@ relay_loop(struct relay *r, uint64_t liveness_ms)
 		}
 		busy = outq_busy(&r->out) || outq_busy(&r->err);
 		if (busy)	/* our reader is slow, not the runner */
-			r->last_heard_ms = mono_ms();
+			r->last_heard_ms = now;
 		pf[n++] = (struct pollfd){ r->ch.fd,
 		    (short)((busy ? 0 : POLLIN) |
 		    (channel_pending(&r->ch) ? POLLOUT : 0)), 0 };
@@ -398,13 +426,15 @@ relay_loop(struct relay *r, uint64_t liveness_ms)
 			stdin_slot = (int)n;
 			pf[n++] = (struct pollfd){ STDIN_FILENO, POLLIN, 0 };
 		}
-		timeout = (int)(r->last_heard_ms + (int64_t)liveness_ms -
-		    mono_ms());
+		timeout = (int)(r->last_heard_ms + r->liveness_ms - now);
 		if (timeout <= 0) {
-			log_msg(LOG_ERROR, "runner silent for %llu ms; giving "
-			    "up the lease", (unsigned long long)liveness_ms);
+			log_msg(LOG_ERROR, "runner silent for %u ms; giving "
+			    "up the lease", r->liveness_ms);
 			return RELAY_UNREACHABLE;
 		}
+		next_ping = r->last_ping_ms + r->ping_ms - now;
+		if (next_ping < timeout)
+			timeout = next_ping > 0 ? (int)next_ping : 1;
 		if (poll(pf, n, timeout) < 0 && errno != EINTR)
 			die_errno(EXIT_OSERR, "poll");
 		if (pf[1].revents & POLLIN) {
@@ -615,8 +645,10 @@ relay_main(int argc, char **argv)
 	output_init(&r.err, STDERR_FILENO);
 	r.stdin_open = 1;
 	r.exit_status = -1;
-	r.last_heard_ms = mono_ms();
-	status = relay_loop(&r, 60000);
+	r.last_heard_ms = r.last_ping_ms = mono_ms();
+	r.ping_ms = 10000;	/* until STARTED says otherwise */
+	r.liveness_ms = 60000;
+	status = relay_loop(&r);
 	outq_drain(&r.out);
 	outq_drain(&r.err);
 	channel_close(&r.ch);

@@ -1,0 +1,520 @@
+/* runner.c - the lease service: accept, admit, fork one handler per
+ * connection (common/lease), keep the caps, drain on SIGTERM. */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/cli.h"
+#include "common/guard.h"
+#include "common/lease.h"
+#include "common/log.h"
+#include "common/netaddr.h"
+#include "common/proto.h"
+#include "common/secret.h"
+#include "common/spawn.h"
+#include "common/xwrap.h"
+#include "common/fsutil.h"
+#include "applets/applet.h"
+
+#define LISTEN_MAX 8
+#define REFUSAL_SLOTS 16	/* handlers that only say "no" past the cap */
+
+static const char usage[] =
+"usage: airlock runner --listen ADDR [--listen ADDR]... [OPTIONS]\n"
+"\n"
+"Serve leases: each accepted connection authenticates (Noise, keyed by\n"
+"the shared secret), sends one spawn request, and owns the child it\n"
+"starts; when the connection ends the child's whole tree is killed.\n"
+"\n"
+"  --listen ADDR             HOST:PORT, [IPV6]:PORT or unix:/PATH\n"
+"                            (repeatable, at most 8)\n"
+"  --secret-file FILE        shared secret, at least 32 bytes\n"
+"                            (AIRLOCK_SECRET_FILE, or AIRLOCK_SECRET)\n"
+"  --jail none               jail mode; 'none' is for development only\n"
+"  --allow LIST              launchers allowed as argv[0], comma-separated\n"
+"                            (default npx,node,uvx,uv,python,python3)\n"
+"  --max-leases N            live leases in all (default 64)\n"
+"  --max-leases-per-tenant N (default 16)\n"
+"  --max-conns-per-peer N    connections from one address (default 32)\n"
+"  --handshake-timeout DUR   handshake + spawn request (default 5s)\n"
+"  --kill-grace DUR          SIGTERM to SIGKILL at lease end (default 2s)\n"
+"  --ping-interval DUR       the relay's keep-alive interval (default 10s)\n"
+"  --liveness-timeout DUR    silence that ends a lease (default 30s)\n"
+"  --state-dir DIR           per-lease HOME directories\n"
+"                            (default /tmp/airlock-runner)\n"
+"  --log-format human|json   one line per lease event on stderr\n"
+"  --help\n"
+"\n"
+"Refusals reach the relay as ERROR frames with stable codes (see\n"
+"docs/PROTOCOL.md). SIGTERM/SIGINT drain: every lease ends as above.\n"
+"\n"
+"Exit status: 0 after a drain, 64 usage, 71 system error, 78\n"
+"configuration (secret, listen address, state directory).\n";
+
+struct runner_config {
+	const char *listen[LISTEN_MAX];
+	size_t nlisten;
+	const char *secret_file;
+	const char *jail;
+	char *allow;
+	uint64_t max_leases, max_per_tenant, max_per_peer;
+	uint64_t handshake_ms, grace_ms, ping_ms, liveness_ms;
+	const char *state_dir;
+};
+
+struct handler {
+	pid_t pid;
+	int ctl;			/* SEQPACKET to the handler */
+	int refusing;			/* forked only to send a refusal */
+	char peer[64];			/* peer host: the per-peer cap key */
+	char tenant[PROTO_ID_MAX + 1];	/* "" until admitted */
+};
+
+struct runner {
+	struct runner_config cfg;
+	struct lease_config lease;
+	struct guard_policy guard;
+	uint8_t psk[32];
+	int listeners[LISTEN_MAX];
+	struct netaddr addrs[LISTEN_MAX];
+	size_t nlisteners;
+	int sigfd;
+	struct handler *h;
+	size_t nh, cap_h;
+	int draining;
+};
+
+static void
+duration_opt(const char *name, const char *val, uint64_t *ms)
+{
+	if (cli_duration_ms(val, ms) || *ms > 86400000)
+		die(EXIT_USAGE, "--%s: '%s' is not a duration up to 1d (e.g. "
+		    "500ms, 5s, 2m)", name, val);
+}
+
+static void
+count_opt(const char *name, const char *val, uint64_t *n)
+{
+	if (cli_count(val, 1, 100000, n))
+		die(EXIT_USAGE, "--%s: '%s' is not a count from 1 to 100000",
+		    name, val);
+}
+
+static void
+parse_args(struct runner_config *c, int argc, char **argv)
+{
+	enum { O_ALLOW = 256, O_MAXL, O_MAXT, O_MAXP, O_HS, O_GRACE, O_PING,
+		O_LIVE, O_STATE, O_LOG, O_JAIL, O_SECRET };
+	static const struct option opts[] = {
+		{ "listen", required_argument, NULL, 'l' },
+		{ "secret-file", required_argument, NULL, O_SECRET },
+		{ "jail", required_argument, NULL, O_JAIL },
+		{ "allow", required_argument, NULL, O_ALLOW },
+		{ "max-leases", required_argument, NULL, O_MAXL },
+		{ "max-leases-per-tenant", required_argument, NULL, O_MAXT },
+		{ "max-conns-per-peer", required_argument, NULL, O_MAXP },
+		{ "handshake-timeout", required_argument, NULL, O_HS },
+		{ "kill-grace", required_argument, NULL, O_GRACE },
+		{ "ping-interval", required_argument, NULL, O_PING },
+		{ "liveness-timeout", required_argument, NULL, O_LIVE },
+		{ "state-dir", required_argument, NULL, O_STATE },
+		{ "log-format", required_argument, NULL, O_LOG },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int o;
+
+	c->max_leases = 64;
+	c->max_per_tenant = 16;
+	c->max_per_peer = 32;
+	c->handshake_ms = 5000;
+	c->grace_ms = 2000;
+	c->ping_ms = 10000;
+	c->liveness_ms = 30000;
+	c->state_dir = "/tmp/airlock-runner";
+	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (o) {
+		case 'l':
+			if (c->nlisten == LISTEN_MAX)
+				die(EXIT_USAGE, "at most %d --listen addresses",
+				    LISTEN_MAX);
+			c->listen[c->nlisten++] = optarg;
+			break;
+		case O_SECRET: c->secret_file = optarg; break;
+		case O_JAIL: c->jail = optarg; break;
+		case O_ALLOW: c->allow = optarg; break;
+		case O_MAXL: count_opt("max-leases", optarg, &c->max_leases); break;
+		case O_MAXT:
+			count_opt("max-leases-per-tenant", optarg,
+			    &c->max_per_tenant);
+			break;
+		case O_MAXP:
+			count_opt("max-conns-per-peer", optarg, &c->max_per_peer);
+			break;
+		case O_HS: duration_opt("handshake-timeout", optarg,
+		    &c->handshake_ms); break;
+		case O_GRACE: duration_opt("kill-grace", optarg, &c->grace_ms);
+			break;
+		case O_PING: duration_opt("ping-interval", optarg, &c->ping_ms);
+			break;
+		case O_LIVE: duration_opt("liveness-timeout", optarg,
+		    &c->liveness_ms); break;
+		case O_STATE: c->state_dir = optarg; break;
+		case O_LOG:
+			if (log_set_format(optarg))
+				die(EXIT_USAGE, "--log-format: human or json");
+			break;
+		case 'h': fputs(usage, stdout); exit(EXIT_OK);
+		default: fputs(usage, stderr); exit(EXIT_USAGE);
+		}
+	}
+	if (optind < argc)
+		die(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (c->nlisten == 0)
+		die(EXIT_USAGE, "no --listen address given");
+	if (!c->jail)
+		die(EXIT_USAGE, "no --jail mode given; this build offers only "
+		    "--jail none (development: no isolation between leases)");
+	if (strcmp(c->jail, "none") != 0)
+		die(EXIT_USAGE, "--jail %s: unknown mode (available: none)",
+		    c->jail);
+	if (c->liveness_ms <= c->ping_ms)
+		die(EXIT_USAGE, "--liveness-timeout must exceed "
+		    "--ping-interval");
+}
+
+static void
+setup_signals(struct runner *r)
+{
+	sigset_t set;
+
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	r->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (r->sigfd < 0)
+		die_errno(EXIT_OSERR, "signalfd");
+}
+
+static void
+lease_id(char out[17])
+{
+	uint8_t b[8];
+
+	if (getrandom(b, sizeof b, 0) != sizeof b)
+		die_errno(EXIT_OSERR, "getrandom");
+	for (int i = 0; i < 8; i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
+static size_t
+count_peer(const struct runner *r, const char *peer)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nh; i++)
+		n += strcmp(r->h[i].peer, peer) == 0;
+	return n;
+}
+
+static size_t
+count_serving(const struct runner *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nh; i++)
+		n += !r->h[i].refusing;
+	return n;
+}
+
+/* In the forked handler: leave the supervisor's fds and signals behind
+ * and serve the lease. Never returns. */
+static _Noreturn void
+handler_run(struct runner *r, int conn, int ctl, const char *peer,
+    const char *id, uint16_t refuse)
+{
+	struct lease_config lc = r->lease;
+	sigset_t none;
+
+	/* the runner's death (even kill -9) ends this lease like a close */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() == 1)
+		_exit(EXIT_OSERR);
+	for (size_t i = 0; i < r->nlisteners; i++)
+		close(r->listeners[i]);
+	for (size_t i = 0; i < r->nh; i++)
+		close(r->h[i].ctl);
+	close(r->sigfd);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (spawn_become_subreaper() != 0)
+		_exit(EXIT_OSERR);
+	lc.control_fd = ctl;
+	lc.refuse_code = refuse;
+	lc.refuse_message = refuse == LERR_CAPACITY ?
+	    "the runner is at its lease limit" : refuse == LERR_PEER_CAPACITY ?
+	    "too many connections from this address" : refuse == LERR_SHUTDOWN
+	    ? "the runner is shutting down" : "";
+	_exit(lease_serve(&lc, conn, peer, id));
+}
+
+static void
+accept_one(struct runner *r, int lfd)
+{
+	char peer[96], host[64], id[17];
+	uint16_t refuse = 0;
+	int conn, sp[2];
+	pid_t pid;
+
+	conn = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (conn < 0)
+		return;		/* EAGAIN, or the peer gave up: nothing to do */
+	netaddr_peer_text(conn, peer, sizeof peer);
+	netaddr_peer_host(conn, host, sizeof host);
+	if (r->nh >= r->cfg.max_leases + REFUSAL_SLOTS) {
+		log_event(LOG_WARN, "connection dropped: no refusal slot left",
+		    (struct log_field[]){ LF_STR("peer", peer) }, 1);
+		close(conn);
+		return;
+	}
+	if (count_serving(r) >= r->cfg.max_leases)
+		refuse = LERR_CAPACITY;
+	else if (count_peer(r, host) >= r->cfg.max_per_peer)
+		refuse = LERR_PEER_CAPACITY;
+	lease_id(id);
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0) {
+		log_msg(LOG_ERROR, "socketpair: %s", strerror(errno));
+		close(conn);
+		return;
+	}
+	if (r->nh == r->cap_h) {
+		size_t cap = r->cap_h ? 2 * r->cap_h : 16;
+		struct handler *nh = realloc(r->h, cap * sizeof *nh);
+
+		if (!nh) {
+			log_msg(LOG_ERROR, "out of memory for handlers");
+			close(conn);
+			close(sp[0]);
+			close(sp[1]);
+			return;
+		}
+		r->h = nh;
+		r->cap_h = cap;
+	}
+	log_event(LOG_INFO, "lease accepted", (struct log_field[]){
+	    LF_STR("lease", id), LF_STR("peer", peer) }, 2);
+	pid = fork();
+	if (pid == 0) {
+		close(sp[0]);
+		handler_run(r, conn, sp[1], peer, id, refuse);
+	}
+	close(conn);
+	close(sp[1]);
+	if (pid < 0) {
+		log_msg(LOG_ERROR, "fork: %s", strerror(errno));
+		close(sp[0]);
+		return;
+	}
+	r->h[r->nh] = (struct handler){ .pid = pid, .ctl = sp[0],
+	    .refusing = refuse != 0 };
+	snprintf(r->h[r->nh].peer, sizeof r->h[r->nh].peer, "%s", host);
+	r->nh++;
+}
+
+/* A handler asks to admit its tenant: answer 0 or the refusal code. */
+static void
+admit(struct runner *r, struct handler *h)
+{
+	char tenant[PROTO_ID_MAX + 1];
+	ssize_t n = recv(h->ctl, tenant, sizeof tenant, MSG_DONTWAIT);
+	uint8_t answer = 0;
+	size_t same = 0;
+
+	if (n <= 0)
+		return;	/* handler gone; SIGCHLD will clean up */
+	if (h->tenant[0] || !proto_id_valid((uint8_t *)tenant, (size_t)n)) {
+		answer = LERR_PROTOCOL;
+	} else {
+		tenant[n] = '\0';
+		for (size_t i = 0; i < r->nh; i++)
+			same += strcmp(r->h[i].tenant, tenant) == 0;
+		if (same >= r->cfg.max_per_tenant)
+			answer = LERR_TENANT_CAPACITY;
+		else if (r->draining)
+			answer = LERR_SHUTDOWN;
+		else
+			memcpy(h->tenant, tenant, (size_t)n + 1);
+	}
+	(void)send(h->ctl, &answer, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+static void
+reap_handlers(struct runner *r)
+{
+	pid_t pid;
+	int status;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		for (size_t i = 0; i < r->nh; i++) {
+			if (r->h[i].pid != pid)
+				continue;
+			close(r->h[i].ctl);
+			r->h[i] = r->h[--r->nh];
+			break;
+		}
+	}
+}
+
+static void
+stop_listening(struct runner *r)
+{
+	for (size_t i = 0; i < r->nlisteners; i++) {
+		close(r->listeners[i]);
+		if (r->addrs[i].is_unix)
+			unlink(r->addrs[i].host);
+	}
+	r->nlisteners = 0;
+}
+
+/* Drain: every handler ends its lease (SIGTERM, grace, SIGKILL); handlers
+ * that outlive the grace by far are killed. */
+static int
+drain(struct runner *r)
+{
+	struct timespec pause = { 0, 10 * 1000 * 1000 };
+	int64_t waited = 0, limit = (int64_t)r->cfg.grace_ms + 3000;
+
+	r->draining = 1;
+	stop_listening(r);
+	log_event(LOG_INFO, "runner draining", (struct log_field[]){
+	    LF_NUM("leases", r->nh) }, 1);
+	for (size_t i = 0; i < r->nh; i++)
+		kill(r->h[i].pid, SIGTERM);
+	while (r->nh > 0) {
+		reap_handlers(r);
+		if (r->nh == 0)
+			break;
+		if (waited >= limit)
+			for (size_t i = 0; i < r->nh; i++)
+				kill(r->h[i].pid, SIGKILL);
+		nanosleep(&pause, NULL);
+		waited += 10;
+	}
+	log_msg(LOG_INFO, "runner stopped");
+	return EXIT_OK;
+}
+
+static int
+serve(struct runner *r)
+{
+	struct pollfd *pf = NULL;
+	size_t cap = 0;
+
+	for (;;) {
+		size_t n = 0, need = r->nlisteners + 1 + r->nh;
+
+		if (need > cap) {
+			free(pf);
+			cap = need * 2;
+			pf = xcalloc(cap, sizeof *pf);
+		}
+		pf[n++] = (struct pollfd){ r->sigfd, POLLIN, 0 };
+		for (size_t i = 0; i < r->nlisteners; i++)
+			pf[n++] = (struct pollfd){ r->listeners[i], POLLIN, 0 };
+		for (size_t i = 0; i < r->nh; i++)
+			pf[n++] = (struct pollfd){ r->h[i].ctl, POLLIN, 0 };
+		if (poll(pf, n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			die_errno(EXIT_OSERR, "poll");
+		}
+		for (size_t i = 0; i < r->nh; i++)
+			if (pf[1 + r->nlisteners + i].revents & POLLIN)
+				admit(r, &r->h[i]);
+		for (size_t i = 0; i < r->nlisteners; i++)
+			if (pf[1 + i].revents & POLLIN)
+				accept_one(r, r->listeners[i]);
+		if (pf[0].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			while (read(r->sigfd, &si, sizeof si) == sizeof si) {
+				if (si.ssi_signo == SIGCHLD)
+					continue;
+				free(pf);
+				return drain(r);
+			}
+			reap_handlers(r);
+		}
+	}
+}
+
+static void
+setup(struct runner *r)
+{
+	char err[512];
+
+	if (secret_load_psk(r->cfg.secret_file, r->psk, err, sizeof err) != 0)
+		die(EXIT_CONFIG, "%s", err);
+	guard_policy_default(&r->guard);
+	if (r->cfg.allow && guard_policy_parse(&r->guard, r->cfg.allow) != 0)
+		die(EXIT_USAGE, "--allow: '%s' is not a list of launchers the "
+		    "guard understands (%s)", r->cfg.allow,
+		    GUARD_DEFAULT_LAUNCHERS);
+	if (fs_mkdir_private(r->cfg.state_dir, 0700) != 0)
+		die_errno(EXIT_CONFIG, "state directory %s", r->cfg.state_dir);
+	for (size_t i = 0; i < r->cfg.nlisten; i++) {
+		if (netaddr_parse(&r->addrs[i], r->cfg.listen[i], err,
+		    sizeof err))
+			die(EXIT_USAGE, "--listen: %s", err);
+		r->listeners[i] = netaddr_listen(&r->addrs[i], err, sizeof err);
+		if (r->listeners[i] < 0)
+			die(EXIT_CONFIG, "%s", err);
+		r->nlisteners++;
+	}
+	r->lease = (struct lease_config){
+		.psk = r->psk,
+		.handshake_ms = (uint32_t)r->cfg.handshake_ms,
+		.kill_grace_ms = (uint32_t)r->cfg.grace_ms,
+		.ping_ms = (uint32_t)r->cfg.ping_ms,
+		.liveness_ms = (uint32_t)r->cfg.liveness_ms,
+		.jail_name = r->cfg.jail,
+		.guard = &r->guard,
+		.path = getenv("PATH") ? getenv("PATH") :
+		    "/usr/local/bin:/usr/bin:/bin",
+		.lang = "C.UTF-8",
+		.state_dir = r->cfg.state_dir,
+	};
+}
+
+int
+runner_main(int argc, char **argv)
+{
+	static struct runner r;
+
+	parse_args(&r.cfg, argc, argv);
+	setup_signals(&r);
+	setup(&r);
+	for (size_t i = 0; i < r.cfg.nlisten; i++)
+		log_event(LOG_INFO, "runner listening", (struct log_field[]){
+		    LF_STR("address", r.cfg.listen[i]),
+		    LF_STR("jail", r.cfg.jail),
+		    LF_NUM("max_leases", r.cfg.max_leases) }, 3);
+	if (strcmp(r.cfg.jail, "none") == 0)
+		log_msg(LOG_WARN, "jail mode none: leases are NOT isolated "
+		    "from each other or from this runner (development only)");
+	return serve(&r);
+}

@@ -1,0 +1,587 @@
+/* lease.c - serve one runner connection: the lease of one child. */
+#include "lease.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "channel.h"
+#include "envpolicy.h"
+#include "fsutil.h"
+#include "log.h"
+#include "outq.h"
+#include "proto.h"
+#include "spawn.h"
+
+#define STDERR_CHUNK 4096	/* a stderr frame ends at a newline or here */
+
+struct lease {
+	const struct lease_config *cfg;
+	const char *id, *peer;
+	struct channel ch;
+	struct spawn_req req;
+	struct spawn_child child;
+	struct outq in;			/* towards the child's stdin */
+	int spawned, in_open, eof_pending, out_open, err_open;
+	int exited, wait_status;
+	int sigfd;
+	int64_t t_start, t_exited, last_heard;
+	uint64_t bytes_out, bytes_err;
+	uint8_t err_buf[STDERR_CHUNK];
+	size_t err_len;
+	char tail[PROTO_TEXT_MAX];	/* the last stderr bytes, for EXIT */
+	size_t tail_len;
+	char home[PATH_MAX];
+	const char *end_reason;
+};
+
+static int64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+log_refusal(const struct lease *l, unsigned code, const char *msg)
+{
+	log_event(LOG_WARN, "lease refused", (struct log_field[]){
+	    LF_STR("lease", l->id), LF_STR("peer", l->peer),
+	    LF_STR("code", proto_error_name(code)), LF_STR("reason", msg) }, 4);
+}
+
+/* Send ERROR and end; the relay prints the message. */
+static int
+refuse(struct lease *l, unsigned code, const char *msg)
+{
+	uint8_t buf[PROTO_TEXT_MAX + 8];
+	long n = proto_error_encode(buf, sizeof buf, code, msg);
+
+	log_refusal(l, code, msg);
+	if (n >= 0)
+		(void)channel_send_wait(&l->ch, FRAME_ERROR, buf, (size_t)n,
+		    1000);
+	channel_close(&l->ch);
+	return 1;
+}
+
+/* Ask the supervisor to count this lease against its tenant's cap. */
+static unsigned
+admit_tenant(const struct lease *l)
+{
+	uint8_t answer = LERR_INTERNAL;
+	struct pollfd pf = { l->cfg->control_fd, POLLIN, 0 };
+	size_t n = strlen(l->req.tenant);
+
+	if (send(l->cfg->control_fd, l->req.tenant, n, MSG_NOSIGNAL) !=
+	    (ssize_t)n || poll(&pf, 1, 5000) != 1 ||
+	    recv(l->cfg->control_fd, &answer, 1, 0) != 1)
+		return LERR_INTERNAL;
+	return answer;
+}
+
+/* The per-lease HOME (with tmp/ inside) under the state directory. */
+static int
+make_home(struct lease *l, char *err, size_t errlen)
+{
+	char tmp[PATH_MAX + 8];
+
+	if ((size_t)snprintf(l->home, sizeof l->home, "%s/lease-%s",
+	    l->cfg->state_dir, l->id) >= sizeof l->home ||
+	    (size_t)snprintf(tmp, sizeof tmp, "%s/tmp", l->home) >= sizeof tmp) {
+		snprintf(err, errlen, "state directory path too long");
+		l->home[0] = '\0';
+		return -1;
+	}
+	if (fs_mkdir_private(l->home, 0700) != 0 ||
+	    fs_mkdir_private(tmp, 0700) != 0) {
+		snprintf(err, errlen, "cannot create the lease home: %s",
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+tail_append(struct lease *l, const uint8_t *p, size_t n)
+{
+	if (n >= sizeof l->tail) {
+		memcpy(l->tail, p + n - sizeof l->tail, sizeof l->tail);
+		l->tail_len = sizeof l->tail;
+		return;
+	}
+	if (l->tail_len + n > sizeof l->tail) {
+		size_t drop = l->tail_len + n - sizeof l->tail;
+
+		memmove(l->tail, l->tail + drop, l->tail_len - drop);
+		l->tail_len -= drop;
+	}
+	memcpy(l->tail + l->tail_len, p, n);
+	l->tail_len += n;
+}
+
+/* Queue the buffered stderr up to its last newline (all of it when full
+ * or at end of stream) as one STDERR frame. */
+static int
+flush_stderr(struct lease *l, int all)
+{
+	size_t n = l->err_len;
+
+	if (!all && n < sizeof l->err_buf) {
+		while (n > 0 && l->err_buf[n - 1] != '\n')
+			n--;
+	}
+	if (n == 0)
+		return 0;
+	if (channel_queue(&l->ch, FRAME_STDERR, l->err_buf, n) != 0)
+		return -1;
+	tail_append(l, l->err_buf, n);
+	l->bytes_err += n;
+	memmove(l->err_buf, l->err_buf + n, l->err_len - n);
+	l->err_len -= n;
+	return 0;
+}
+
+static void
+pump_stdout(struct lease *l)
+{
+	static uint8_t buf[FRAME_PAYLOAD_MAX];
+	ssize_t n = read(l->child.out, buf, sizeof buf);
+
+	if (n > 0) {
+		if (channel_queue(&l->ch, FRAME_STDOUT, buf, (size_t)n) == 0)
+			l->bytes_out += (uint64_t)n;
+	} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+		l->out_open = 0;
+	}
+}
+
+static void
+pump_stderr(struct lease *l)
+{
+	ssize_t n = read(l->child.err, l->err_buf + l->err_len,
+	    sizeof l->err_buf - l->err_len);
+
+	if (n > 0) {
+		l->err_len += (size_t)n;
+		(void)flush_stderr(l, 0);
+	} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+		l->err_open = 0;
+		(void)flush_stderr(l, 1);
+	}
+}
+
+static void
+close_child_stdin(struct lease *l)
+{
+	if (l->in_open) {
+		close(l->child.in);
+		l->in_open = 0;
+	}
+}
+
+/* One frame from the relay. Returns -1 when the lease must end. */
+static int
+on_frame(struct lease *l, uint8_t type, const uint8_t *p, size_t n)
+{
+	switch (type) {
+	case FRAME_STDIN:
+		if (l->eof_pending)
+			break;
+		if (!l->in_open || n == 0)
+			return 0;	/* the child closed its stdin: drop */
+		if (outq_write(&l->in, p, n) != 0)
+			close_child_stdin(l);
+		return 0;
+	case FRAME_STDIN_EOF:
+		if (n != 0)
+			break;
+		l->eof_pending = 1;
+		if (!outq_busy(&l->in))
+			close_child_stdin(l);
+		return 0;
+	case FRAME_PING:
+		if (n != PROTO_PING_LEN)
+			break;
+		if (channel_can_queue(&l->ch))
+			(void)channel_queue(&l->ch, FRAME_PONG, p, n);
+		return 0;
+	case FRAME_PONG:
+		return 0;
+	default:
+		break;
+	}
+	l->end_reason = "protocol error: unexpected frame from the relay";
+	return -1;
+}
+
+static void
+reap(struct lease *l)
+{
+	int found = 0;
+
+	spawn_reap(l->child.pid, &l->wait_status, &found);
+	if (found && !l->exited) {
+		l->exited = 1;
+		l->t_exited = mono_ms();
+	}
+}
+
+/* SIGTERM the tree, give it the grace, then SIGKILL whatever is left. */
+static void
+teardown(struct lease *l)
+{
+	int64_t deadline = mono_ms() + l->cfg->kill_grace_ms;
+
+	if (!l->spawned)
+		return;
+	if (!l->exited) {
+		spawn_signal_tree(l->child.pid, SIGTERM);
+		while (!l->exited && mono_ms() < deadline) {
+			struct pollfd pf = { l->child.pidfd, POLLIN, 0 };
+
+			poll(&pf, 1, (int)(deadline - mono_ms()));
+			reap(l);
+		}
+	}
+	spawn_kill_all(l->child.pid);
+	reap(l);
+}
+
+static void
+send_exit(struct lease *l, unsigned reason)
+{
+	struct exit_info x;
+	uint8_t buf[PROTO_TEXT_MAX + 64];
+	long n;
+
+	memset(&x, 0, sizeof x);
+	if (WIFSIGNALED(l->wait_status)) {
+		x.kind = EXIT_KIND_SIGNAL;
+		x.status = (uint8_t)WTERMSIG(l->wait_status);
+	} else {
+		x.status = (uint8_t)WEXITSTATUS(l->wait_status);
+	}
+	x.reason = (uint8_t)reason;
+	x.duration_ms = (uint64_t)(mono_ms() - l->t_start);
+	x.bytes_in = l->in.total;
+	x.bytes_out = l->bytes_out;
+	x.bytes_err = l->bytes_err;
+	memcpy(x.detail, l->tail, l->tail_len);
+	x.detail[l->tail_len] = '\0';
+	for (size_t i = 0; i < l->tail_len; i++)	/* text field: no NUL */
+		if (x.detail[i] == '\0')
+			x.detail[i] = '?';
+	n = proto_exit_encode(buf, sizeof buf, &x);
+	if (n >= 0)
+		(void)channel_send_wait(&l->ch, FRAME_EXIT, buf, (size_t)n,
+		    (int)l->cfg->liveness_ms);
+}
+
+/* Relay until the child is gone and its pipes are drained (0), or the
+ * connection ends (-1 with end_reason set). */
+static int
+relay(struct lease *l)
+{
+	for (;;) {
+		struct pollfd pf[6];
+		int64_t now = mono_ms(), deadline;
+		int stdin_blocked;
+		const uint8_t *p;
+		const char *why = "";
+		uint8_t type;
+		size_t len;
+		enum channel_next nx = CHANNEL_NEED;
+
+		while (!outq_busy(&l->in) &&
+		    (nx = channel_next(&l->ch, &type, &p, &len, &why)) ==
+		    CHANNEL_FRAME)
+			if (on_frame(l, type, p, len) != 0)
+				return -1;
+		if (!outq_busy(&l->in) && nx == CHANNEL_BAD) {
+			l->end_reason = why;
+			return -1;
+		}
+		if (l->exited && !l->out_open && !l->err_open)
+			return 0;
+		stdin_blocked = outq_busy(&l->in);
+		if (channel_pending(&l->ch) && channel_flush(&l->ch) != 0) {
+			l->end_reason = "connection lost";
+			return -1;
+		}
+		if (stdin_blocked)	/* the relay did talk; we are not
+					 * listening because the child is slow */
+			l->last_heard = now;
+		deadline = l->last_heard + l->cfg->liveness_ms;
+		if (l->exited && l->t_exited + l->cfg->kill_grace_ms < deadline)
+			deadline = l->t_exited + l->cfg->kill_grace_ms;
+		if (now >= l->last_heard + l->cfg->liveness_ms) {
+			l->end_reason = "relay silent past the liveness limit";
+			return -1;
+		}
+		if (l->exited && now >= l->t_exited + l->cfg->kill_grace_ms) {
+			/* leftovers keep the pipes open: end them */
+			spawn_kill_all(l->child.pid);
+			l->t_exited = now + 3600 * 1000;
+		}
+		pf[0] = (struct pollfd){ l->ch.fd, (short)((stdin_blocked ? 0 :
+		    POLLIN) | (channel_pending(&l->ch) ? POLLOUT : 0)), 0 };
+		pf[1] = (struct pollfd){ l->sigfd, POLLIN, 0 };
+		pf[2] = (struct pollfd){ l->out_open && channel_can_queue(&l->ch)
+		    ? l->child.out : -1, POLLIN, 0 };
+		pf[3] = (struct pollfd){ l->err_open && channel_can_queue(&l->ch)
+		    ? l->child.err : -1, POLLIN, 0 };
+		pf[4] = (struct pollfd){ l->in_open && stdin_blocked ?
+		    l->child.in : -1, POLLOUT, 0 };
+		pf[5] = (struct pollfd){ l->exited ? -1 : l->child.pidfd,
+		    POLLIN, 0 };
+		if (poll(pf, 6, (int)(deadline - now) + 1) < 0 &&
+		    errno != EINTR) {
+			l->end_reason = "poll failed";
+			return -1;
+		}
+		if (pf[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			(void)!read(l->sigfd, &si, sizeof si);
+			l->end_reason = "runner shutting down";
+			return -2;
+		}
+		if (pf[5].revents & POLLIN)
+			reap(l);
+		if (pf[4].revents & (POLLOUT | POLLERR | POLLHUP)) {
+			if (outq_flush(&l->in) != 0)
+				close_child_stdin(l);
+			else if (!outq_busy(&l->in) && l->eof_pending)
+				close_child_stdin(l);
+		}
+		if (pf[2].revents & (POLLIN | POLLHUP | POLLERR))
+			pump_stdout(l);
+		if (pf[3].revents & (POLLIN | POLLHUP | POLLERR))
+			pump_stderr(l);
+		if (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			long got = channel_fill(&l->ch);
+
+			if (got == 0 || (got < 0 && errno != EAGAIN)) {
+				l->end_reason = "connection closed by the relay";
+				return -1;
+			}
+			l->last_heard = mono_ms();
+		}
+	}
+}
+
+static void
+log_end(const struct lease *l)
+{
+	struct log_field f[8];
+	size_t n = 0;
+
+	f[n++] = LF_STR("lease", l->id);
+	f[n++] = LF_STR("reason", l->end_reason);
+	if (WIFSIGNALED(l->wait_status))
+		f[n++] = LF_NUM("signal", WTERMSIG(l->wait_status));
+	else
+		f[n++] = LF_NUM("exit", WEXITSTATUS(l->wait_status));
+	f[n++] = LF_NUM("bytes_in", l->in.total);
+	f[n++] = LF_NUM("bytes_out", l->bytes_out);
+	f[n++] = LF_NUM("bytes_err", l->bytes_err);
+	f[n++] = LF_NUM("duration_ms", mono_ms() - l->t_start);
+	f[n++] = LF_STR("jail", l->cfg->jail_name);
+	log_event(LOG_INFO, "lease ended", f, n);
+}
+
+static int
+lease_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+static unsigned
+guard_error_code(enum guard_verdict v)
+{
+	switch (v) {
+	case GUARD_BAD_LAUNCHER:
+		return LERR_LAUNCHER;
+	case GUARD_INLINE_CODE:
+	case GUARD_STDIN_PROGRAM:
+	case GUARD_DEBUGGER:
+		return LERR_INLINE_CODE;
+	default:
+		return LERR_ARGV;
+	}
+}
+
+/* Guard and env policy; on success envp is the child's environment. */
+static int
+check_request(struct lease *l, char **envp, size_t envp_cap, char *buf,
+    size_t buf_cap)
+{
+	static struct env_entry map[PROTO_ENVC_MAX];
+	struct guard_result g;
+	struct env_result e;
+	struct env_base base;
+	char tmp[PATH_MAX + 8], msg[PROTO_TEXT_MAX];
+
+	if (guard_check(l->cfg->guard, (const char *const *)l->req.argv,
+	    l->req.argc, &g) != GUARD_OK) {
+		snprintf(msg, sizeof msg, "%s", g.reason);
+		return refuse(l, guard_error_code(g.verdict), msg);
+	}
+	for (size_t i = 0; i < l->req.envc; i++)
+		map[i] = (struct env_entry){ l->req.env_key[i],
+		    strlen(l->req.env_key[i]), l->req.env_value[i],
+		    strlen(l->req.env_value[i]) };
+	snprintf(tmp, sizeof tmp, "%s/tmp", l->home);
+	base = (struct env_base){ l->cfg->path, l->home, l->cfg->lang, tmp };
+	if (envpolicy_build(&base, map, l->req.envc, envp, envp_cap, buf,
+	    buf_cap, &e) != ENV_OK) {
+		snprintf(msg, sizeof msg, "%s", e.reason);
+		return refuse(l, LERR_ENV, msg);
+	}
+	return 0;
+}
+
+static void
+log_spawned(const struct lease *l)
+{
+	log_event(LOG_INFO, "lease spawned", (struct log_field[]){
+	    LF_STR("lease", l->id), LF_STR("tenant", l->req.tenant),
+	    LF_STR("registration", l->req.registration),
+	    LF_STR("argv0", l->req.argv[0]), LF_NUM("argc", l->req.argc),
+	    LF_NUM("env_keys", l->req.envc), LF_NUM("pid", l->child.pid),
+	    LF_STR("jail", l->cfg->jail_name) }, 8);
+}
+
+/* Handshake and the spawn request, within the handshake deadline. */
+static int
+open_lease(struct lease *l, int conn_fd)
+{
+	char err[512];
+	const uint8_t *p;
+	const char *why;
+	uint8_t type;
+	size_t len;
+	enum proto_status st;
+	int64_t left;
+
+	if (channel_handshake(&l->ch, conn_fd, CHANNEL_RESPONDER,
+	    l->cfg->psk, (int)l->cfg->handshake_ms, err, sizeof err) != 0) {
+		log_event(LOG_WARN, "lease handshake failed", (struct log_field[]){
+		    LF_STR("lease", l->id), LF_STR("peer", l->peer),
+		    LF_STR("reason", err) }, 3);
+		close(conn_fd);
+		return 1;
+	}
+	if (l->cfg->refuse_code)
+		return refuse(l, l->cfg->refuse_code, l->cfg->refuse_message);
+	left = l->t_start + l->cfg->handshake_ms - mono_ms();
+	switch (channel_recv_wait(&l->ch, &type, &p, &len,
+	    left > 0 ? (int)left : 0, &why)) {
+	case CHANNEL_FRAME:
+		break;
+	case CHANNEL_NEED:
+		return refuse(l, LERR_TIMEOUT, "no spawn request before the "
+		    "handshake deadline");
+	default:
+		snprintf(err, sizeof err, "no valid spawn request: %s", why);
+		return refuse(l, LERR_PROTOCOL, err);
+	}
+	if (type != FRAME_SPAWN)
+		return refuse(l, LERR_PROTOCOL, "the first frame must be SPAWN");
+	st = proto_spawn_parse(&l->req, p, len);
+	if (st != PROTO_OK)
+		return refuse(l, LERR_BAD_REQUEST, proto_status_text(st));
+	return 0;
+}
+
+int
+lease_serve(const struct lease_config *cfg, int conn_fd, const char *peer,
+    const char *lease_id)
+{
+	static struct lease l;
+	static char *envp[ENV_ENVP_CAP];
+	static char envbuf[ENV_BUF_CAP];
+	struct started_info s;
+	struct spawn_spec spec;
+	uint8_t buf[256];
+	char err[512];
+	unsigned code;
+	long n;
+	int rc;
+
+	l.cfg = cfg;
+	l.id = lease_id;
+	l.peer = peer;
+	l.t_start = mono_ms();
+	l.end_reason = "exited";
+	if ((l.sigfd = lease_signals()) < 0)
+		return 1;
+	if (open_lease(&l, conn_fd) != 0)
+		return 1;
+	if ((code = admit_tenant(&l)) != 0)
+		return refuse(&l, code, code == LERR_TENANT_CAPACITY ?
+		    "the tenant is at its lease limit" : code == LERR_SHUTDOWN ?
+		    "the runner is shutting down" : "admission failed");
+	if (make_home(&l, err, sizeof err) != 0) {
+		refuse(&l, LERR_INTERNAL, err);
+		goto out;
+	}
+	if (check_request(&l, envp, ENV_ENVP_CAP, envbuf, sizeof envbuf))
+		goto out;
+	spec = (struct spawn_spec){ l.req.argv, envp, NULL, NULL };
+	if (spawn_start(&spec, &l.child, err, sizeof err) != 0) {
+		refuse(&l, strncmp(err, "jail", 4) == 0 ? LERR_JAIL : LERR_SPAWN,
+		    err);
+		goto out;
+	}
+	l.spawned = l.in_open = l.out_open = l.err_open = 1;
+	memset(&l.in, 0, offsetof(struct outq, buf));
+	l.in.fd = l.child.in;
+	log_spawned(&l);
+	memset(&s, 0, sizeof s);
+	snprintf(s.lease_id, sizeof s.lease_id, "%s", l.id);
+	snprintf(s.jail, sizeof s.jail, "%s", cfg->jail_name);
+	s.ping_ms = cfg->ping_ms;
+	s.liveness_ms = cfg->liveness_ms;
+	n = proto_started_encode(buf, sizeof buf, &s);
+	if (n < 0 || channel_queue(&l.ch, FRAME_STARTED, buf, (size_t)n)) {
+		l.end_reason = "cannot send STARTED";
+		rc = -1;
+	} else {
+		l.last_heard = mono_ms();
+		rc = relay(&l);
+	}
+	teardown(&l);
+	if (rc == 0)
+		send_exit(&l, EXIT_REASON_EXITED);
+	else if (rc == -2)
+		send_exit(&l, EXIT_REASON_SHUTDOWN);
+	log_end(&l);
+out:
+	channel_close(&l.ch);
+	if (l.home[0] && fs_remove_tree(l.home) != 0)
+		log_msg(LOG_WARN, "cannot remove lease home %s: %s", l.home,
+		    strerror(errno));
+	return 0;
+}

@@ -1,0 +1,36 @@
+/* lease.h - one runner connection from handshake to teardown, run in its
+ * own process (forked by the runner per accepted connection):
+ *   handshake (deadline) -> SPAWN -> admission (supervisor: tenant caps)
+ *   -> guard -> env policy -> spawn -> STARTED -> relay -> EXIT -> end.
+ * The connection is the child's lease: when it ends, errors or goes silent,
+ * the child's whole tree gets SIGTERM, then SIGKILL after the grace. */
+#ifndef AIRLOCK_LEASE_H
+#define AIRLOCK_LEASE_H
+
+#include <stdint.h>
+
+#include "guard.h"
+
+struct lease_config {
+	const uint8_t *psk;		/* 32 bytes */
+	uint32_t handshake_ms;		/* handshake + SPAWN deadline */
+	uint32_t kill_grace_ms;		/* SIGTERM -> SIGKILL */
+	uint32_t ping_ms;		/* the relay's PING interval */
+	uint32_t liveness_ms;		/* silence that ends the lease */
+	const char *jail_name;		/* reported in STARTED and logs */
+	const struct guard_policy *guard;
+	const char *path;		/* PATH given to every child */
+	const char *lang;		/* LANG given to every child */
+	const char *state_dir;		/* per-lease HOME and TMPDIR below */
+	int control_fd;			/* SEQPACKET to the supervisor */
+	uint16_t refuse_code;		/* non-zero: refuse after handshake */
+	const char *refuse_message;
+};
+
+/* Serve the connection conn_fd; returns the handler's exit status. The
+ * caller has made this process a subreaper and set its parent-death
+ * signal. lease_id is a short printable id for logs. */
+int lease_serve(const struct lease_config *cfg, int conn_fd,
+    const char *peer, const char *lease_id);
+
+#endif
