@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "common/cli.h"
+#include "common/eckey.h"
+#include "common/revocation.h"
 #include "common/guard.h"
 #include "common/lease.h"
 #include "common/log.h"
@@ -51,6 +53,11 @@ static const char usage[] =
 "  --kill-grace DUR          SIGTERM to SIGKILL at lease end (default 2s)\n"
 "  --ping-interval DUR       the relay's keep-alive interval (default 10s)\n"
 "  --liveness-timeout DUR    silence that ends a lease (default 30s)\n"
+"  --review-pubkey FILE      enforce approvals: every spawn must carry a\n"
+"                            token signed by this reviewer key that binds\n"
+"                            its tenant, registration, argv and env keys\n"
+"  --revocations FILE        revoked tokens (airlock review revoke); re-read\n"
+"                            when it changes, unusable = refuse everything\n"
 "  --state-dir DIR           per-lease HOME directories\n"
 "                            (default /tmp/airlock-runner)\n"
 "  --log-format human|json   one line per lease event on stderr\n"
@@ -71,6 +78,8 @@ struct runner_config {
 	uint64_t max_leases, max_per_tenant, max_per_peer;
 	uint64_t handshake_ms, grace_ms, ping_ms, liveness_ms;
 	const char *state_dir;
+	const char *review_pubkey;
+	const char *revocations;
 };
 
 struct handler {
@@ -85,6 +94,8 @@ struct runner {
 	struct runner_config cfg;
 	struct lease_config lease;
 	struct guard_policy guard;
+	struct eckey_pub review_key;
+	struct revocation_set revoked;
 	uint8_t psk[32];
 	int listeners[LISTEN_MAX];
 	struct netaddr addrs[LISTEN_MAX];
@@ -115,7 +126,7 @@ static void
 parse_args(struct runner_config *c, int argc, char **argv)
 {
 	enum { O_ALLOW = 256, O_MAXL, O_MAXT, O_MAXP, O_HS, O_GRACE, O_PING,
-		O_LIVE, O_STATE, O_LOG, O_JAIL, O_SECRET };
+		O_LIVE, O_STATE, O_LOG, O_JAIL, O_SECRET, O_PUBKEY, O_REVOKED };
 	static const struct option opts[] = {
 		{ "listen", required_argument, NULL, 'l' },
 		{ "secret-file", required_argument, NULL, O_SECRET },
@@ -129,6 +140,8 @@ parse_args(struct runner_config *c, int argc, char **argv)
 		{ "ping-interval", required_argument, NULL, O_PING },
 		{ "liveness-timeout", required_argument, NULL, O_LIVE },
 		{ "state-dir", required_argument, NULL, O_STATE },
+		{ "review-pubkey", required_argument, NULL, O_PUBKEY },
+		{ "revocations", required_argument, NULL, O_REVOKED },
 		{ "log-format", required_argument, NULL, O_LOG },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -171,6 +184,8 @@ parse_args(struct runner_config *c, int argc, char **argv)
 		case O_LIVE: duration_opt("liveness-timeout", optarg,
 		    &c->liveness_ms); break;
 		case O_STATE: c->state_dir = optarg; break;
+		case O_PUBKEY: c->review_pubkey = optarg; break;
+		case O_REVOKED: c->revocations = optarg; break;
 		case O_LOG:
 			if (log_set_format(optarg))
 				die(EXIT_USAGE, "--log-format: human or json");
@@ -189,6 +204,8 @@ parse_args(struct runner_config *c, int argc, char **argv)
 	if (strcmp(c->jail, "none") != 0)
 		die(EXIT_USAGE, "--jail %s: unknown mode (available: none)",
 		    c->jail);
+	if (c->revocations && !c->review_pubkey)
+		die(EXIT_USAGE, "--revocations needs --review-pubkey");
 	if (c->liveness_ms <= c->ping_ms)
 		die(EXIT_USAGE, "--liveness-timeout must exceed "
 		    "--ping-interval");
@@ -462,6 +479,31 @@ serve(struct runner *r)
 	}
 }
 
+/* Approval enforcement: the key and the revocation list must both load
+ * now; a runner told to enforce never starts without them. */
+static void
+load_review(struct runner *r)
+{
+	const char *why;
+
+	if (!r->cfg.review_pubkey) {
+		log_msg(LOG_WARN, "approvals are NOT enforced (no "
+		    "--review-pubkey): any request that passes the guard runs");
+		return;
+	}
+	if (eckey_pub_load(r->cfg.review_pubkey, &r->review_key, &why) != 0)
+		die(EXIT_CONFIG, "--review-pubkey %s: %s", r->cfg.review_pubkey,
+		    why);
+	if (r->cfg.revocations) {
+		revocation_init(&r->revoked, r->cfg.revocations);
+		if (revocation_reload(&r->revoked, &why) != 0)
+			die(EXIT_CONFIG, "--revocations %s: %s",
+			    r->cfg.revocations, why);
+	}
+	log_msg(LOG_INFO, "approvals enforced with reviewer key %s",
+	    r->cfg.review_pubkey);
+}
+
 static void
 setup(struct runner *r)
 {
@@ -485,6 +527,7 @@ setup(struct runner *r)
 			die(EXIT_CONFIG, "%s", err);
 		r->nlisteners++;
 	}
+	load_review(r);
 	r->lease = (struct lease_config){
 		.psk = r->psk,
 		.handshake_ms = (uint32_t)r->cfg.handshake_ms,
@@ -497,6 +540,8 @@ setup(struct runner *r)
 		    "/usr/local/bin:/usr/bin:/bin",
 		.lang = "C.UTF-8",
 		.state_dir = r->cfg.state_dir,
+		.review_key = r->cfg.review_pubkey ? &r->review_key : NULL,
+		.revoked = r->cfg.revocations ? &r->revoked : NULL,
 	};
 }
 

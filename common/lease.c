@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "approval.h"
 #include "channel.h"
 #include "envpolicy.h"
 #include "fsutil.h"
@@ -432,6 +433,36 @@ guard_error_code(enum guard_verdict v)
 	}
 }
 
+#define APPROVAL_SKEW_S 60	/* clock skew tolerated between reviewer and us */
+
+/* With a reviewer key, the token must bind exactly this request. */
+static int
+check_approval(struct lease *l)
+{
+	struct approval_request ar = { l->req.tenant, l->req.registration,
+		l->req.argv, l->req.argc, l->req.env_key, l->req.envc };
+	enum approval_result res;
+	char msg[PROTO_TEXT_MAX];
+	const char *why;
+
+	if (!l->cfg->review_key)
+		return 0;
+	if (l->cfg->revoked && revocation_reload(l->cfg->revoked, &why) != 0)
+		log_msg(LOG_WARN, "revocation list unusable, refusing every "
+		    "token: %s", why);
+	if (l->req.approval_len == 0)
+		return refuse(l, LERR_APPROVAL, "approval_required: this "
+		    "runner only spawns reviewed registrations");
+	res = approval_verify(l->cfg->review_key, l->req.approval,
+	    l->req.approval_len, &ar, (uint64_t)time(NULL), APPROVAL_SKEW_S,
+	    l->cfg->revoked);
+	if (res == APPROVAL_OK)
+		return 0;
+	snprintf(msg, sizeof msg, "%s: the approval token does not allow "
+	    "this spawn", approval_result_name(res));
+	return refuse(l, LERR_APPROVAL, msg);
+}
+
 /* Guard and env policy; on success envp is the child's environment. */
 static int
 check_request(struct lease *l, char **envp, size_t envp_cap, char *buf,
@@ -459,7 +490,7 @@ check_request(struct lease *l, char **envp, size_t envp_cap, char *buf,
 		snprintf(msg, sizeof msg, "%s", e.reason);
 		return refuse(l, LERR_ENV, msg);
 	}
-	return 0;
+	return check_approval(l);
 }
 
 static void

@@ -1,7 +1,7 @@
 /* lease.h - one runner connection from handshake to teardown, run in its
  * own process (forked by the runner per accepted connection):
  *   handshake (deadline) -> SPAWN -> admission (supervisor: tenant caps)
- *   -> guard -> env policy -> spawn -> STARTED -> relay -> EXIT -> end.
+ *   -> guard -> env policy -> approval -> spawn -> STARTED -> relay -> EXIT -> end.
  * The connection is the child's lease: when it ends, errors or goes silent,
  * the child's whole tree gets SIGTERM, then SIGKILL after the grace. */
 #ifndef AIRLOCK_LEASE_H
@@ -9,7 +9,9 @@
 
 #include <stdint.h>
 
+#include "eckey.h"
 #include "guard.h"
+#include "revocation.h"
 
 struct lease_config {
 	const uint8_t *psk;		/* 32 bytes */
@@ -22,6 +24,8 @@ struct lease_config {
 	const char *path;		/* PATH given to every child */
 	const char *lang;		/* LANG given to every child */
 	const char *state_dir;		/* per-lease HOME and TMPDIR below */
+	const struct eckey_pub *review_key;	/* NULL: approvals not enforced */
+	struct revocation_set *revoked;	/* NULL: no revocation list */
 	int control_fd;			/* SEQPACKET to the supervisor */
 	uint16_t refuse_code;		/* non-zero: refuse after handshake */
 	const char *refuse_message;

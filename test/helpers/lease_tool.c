@@ -9,7 +9,9 @@
  *                        pid to PIDFILE and sleeps; the server sleeps too
  *   ignore-term PIDFILE  ignore SIGTERM, write own pid, sleep
  *   sleep                sleep forever (a server waiting for input)
- *   zeros N              write N zero bytes to stdout, exit 0 */
+ *   zeros N              write N zero bytes to stdout, exit 0
+ * Called as "npx" it first drops "-y PACKAGE" (a stand-in for a pinned
+ * package run through npx), then does the rest. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +46,13 @@ main(int argc, char **argv)
 	char buf[65536];
 	ssize_t n;
 
+	const char *base = strrchr(argv[0], '/');
+
+	if (strcmp(base ? base + 1 : argv[0], "npx") == 0 && argc >= 3 &&
+	    strcmp(argv[1], "-y") == 0) {
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc < 2)
 		return 64;
 	if (strcmp(argv[1], "echo") == 0) {
