@@ -375,6 +375,25 @@ deliver(struct relay *r)
 	return 0;
 }
 
+/* The runner hung up: deliver what is buffered (EXIT may be in it),
+ * blocking on our outputs now that nothing else can happen. */
+static int
+drain_to_end(struct relay *r)
+{
+	for (;;) {
+		if (outq_drain(&r->out) != 0)
+			return 128 + SIGPIPE;
+		(void)outq_drain(&r->err);
+		if (deliver(r) != 0)
+			return r->exit_status;
+		if (!outq_busy(&r->out) && !outq_busy(&r->err))
+			break;
+	}
+	log_msg(LOG_ERROR, "connection to the runner lost before the server "
+	    "exited");
+	return RELAY_UNREACHABLE;
+}
+
 /* Keep-alive: a PING every ping_ms tells the runner we are alive even
  * when stdin is quiet; its PONG tells us the runner is. */
 static int
@@ -454,13 +473,8 @@ relay_loop(struct relay *r)
 		if (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) {
 			long got = channel_fill(&r->ch);
 
-			if (got == 0 || (got < 0 && errno != EAGAIN)) {
-				if (deliver(r) != 0)	/* EXIT may be buffered */
-					return r->exit_status;
-				log_msg(LOG_ERROR, "connection to the runner "
-				    "lost before the server exited");
-				return RELAY_UNREACHABLE;
-			}
+			if (got == 0 || (got < 0 && errno != EAGAIN))
+				return drain_to_end(r);
 			r->last_heard_ms = mono_ms();
 		}
 	}

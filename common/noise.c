@@ -89,6 +89,25 @@ noise_hkdf(const uint8_t ck[NOISE_HASH_LEN], const uint8_t *ikm,
 	secure_wipe(prk, sizeof prk);
 }
 
+/* The fastest constant-time BearSSL implementations this CPU runs (SSE2
+ * ChaCha20, 64-bit-multiply Poly1305), else the portable ones; all give
+ * the same bytes. */
+static br_chacha20_run chacha_impl;
+static br_poly1305_run poly_impl;
+
+static void
+pick_impls(void)
+{
+	if (poly_impl)
+		return;
+	chacha_impl = br_chacha20_sse2_get();
+	if (!chacha_impl)
+		chacha_impl = br_chacha20_ct_run;
+	poly_impl = br_poly1305_ctmulq_get();
+	if (!poly_impl)
+		poly_impl = br_poly1305_ctmul_run;
+}
+
 /* ChaCha20-Poly1305 with Noise's nonce: 4 zero bytes, then n as 64-bit
  * little-endian. Encrypts or decrypts data in place and computes the tag
  * over the ciphertext. */
@@ -101,8 +120,9 @@ chachapoly(const uint8_t k[NOISE_KEY_LEN], uint64_t n, const uint8_t *ad,
 
 	for (int i = 0; i < 8; i++)
 		iv[4 + i] = (uint8_t)(n >> (8 * i));
-	br_poly1305_ctmul_run(k, iv, data, len, ad_len ? ad : no_bytes,
-	    ad_len, tag, br_chacha20_ct_run, encrypt);
+	pick_impls();
+	poly_impl(k, iv, data, len, ad_len ? ad : no_bytes, ad_len, tag,
+	    chacha_impl, encrypt);
 }
 
 static void
