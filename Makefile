@@ -47,9 +47,12 @@ $(OBJ)/main.o: main.c VERSION $(DEPSTAMP)
 	  -DBEARSSL_DEB_VERSION="\"$$(cat $(DEPS)/.stamp-bearssl)\"" \
 	  -c main.c -o $@
 
-airlock: $(OBJ)/main.o $(APPLET_OBJ) $(COMMON_OBJ)
+# relinks when a library changes (LGPL-2.1: users may swap libseccomp)
+$(DEPS)/lib/libseccomp.a $(DEPS)/lib/libbearssl.a: $(DEPSTAMP) ;
+
+airlock: $(OBJ)/main.o $(APPLET_OBJ) $(COMMON_OBJ) $(DEPS)/lib/libseccomp.a $(DEPS)/lib/libbearssl.a
 	@echo "LD $@"
-	@$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
+	@$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIBS) -o $@
 
 build/test/%_test: $(OBJ)/test/unit/%_test.o $(COMMON_OBJ)
 	@mkdir -p $(@D)
@@ -78,7 +81,12 @@ repro:
 fuzz:
 	sh scripts/fuzz.sh $(FUZZERS)
 
-bench: airlock
+# The README's first command: build, then one MCP server run through a
+# relay and a runner on loopback, with the official SDK as the client.
+demo: airlock
+	sh scripts/demo.sh
+
+bench: airlock $(HELPER_BIN)
 	sh bench/run.sh
 
 clean:
@@ -87,6 +95,6 @@ clean:
 distclean:
 	rm -rf build airlock
 
-.PHONY: all check repro fuzz bench clean distclean
+.PHONY: all check repro fuzz bench demo clean distclean
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 .SECONDARY:
