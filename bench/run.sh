@@ -1,0 +1,266 @@
+#!/bin/sh
+# bench/run.sh - `make bench`: what airlock's relay -> runner hop costs,
+# measured against direct stdio and against a plain socat TCP hop in the
+# same run on the same machine. Not a test: nothing here is asserted.
+#
+#   (a) MCP: the official SDK client (test/e2e/mcp_client.mjs --bench) calls
+#       server-everything's echo tool: RTT p50/p90/p99, calls/s, 1 MiB echo.
+#         direct   the client spawns `node server stdio`
+#         socat    the client spawns `socat STDIO TCP:127.0.0.1:P`, and
+#                  `socat TCP-LISTEN:P,fork EXEC:"node server stdio"` serves
+#         airlock  the client spawns `airlock relay -- node server stdio`,
+#                  `airlock runner --jail none` serves
+#       "added" = hop - direct; printed ratios airlock_added / socat_added
+#       for the p50 RTT (target <= 0.35) and the 1 MiB echo (target <= 0.5).
+#   (b) no Node: build/test/helpers/pingpong (C) drives a `cat` the same
+#       three ways: 16-byte line round trips, and a 64 MiB stream. The cat
+#       is bench/cat.py under python3, because the runner's launcher guard
+#       admits interpreters only (not /bin/cat); every path runs the same.
+#   (c) start-up: pingpong firstbyte, the time from fork of the relay (or
+#       socat) to the first byte it sends to a listener; and hyperfine (or a
+#       shell loop) over one whole lease: cat.py with stdin at EOF, run
+#       directly, behind socat, and behind relay -> runner.
+#
+# Every row runs with the same minimal environment (PATH with the system
+# directories first, HOME, the AIRLOCK_* settings): the relay forwards its
+# environment to the runner, which refuses keys its policy forbids
+# (NODE_*, npm_config_*, ...), and all paths should see the same python3.
+#
+# Knobs (environment): BENCH_ROUNDS (3; rows are interleaved, medians over
+# rounds reported), BENCH_CALLS (2000), BENCH_BIG_RUNS (5), BENCH_PINGS
+# (20000), BENCH_BULK (67108864), BENCH_FIRST (50), BENCH_LEASES (100);
+# AIRLOCK (the binary, default ./airlock). Raw lines go to
+# build/bench/raw.txt, the report (markdown) to stdout and
+# build/bench/report.md.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+AIRLOCK=${AIRLOCK:-$top/airlock}
+ROUNDS=${BENCH_ROUNDS:-3}
+CALLS=${BENCH_CALLS:-2000}
+BIG_RUNS=${BENCH_BIG_RUNS:-5}
+PINGS=${BENCH_PINGS:-20000}
+BULK=${BENCH_BULK:-67108864}
+FIRST=${BENCH_FIRST:-50}
+LEASES=${BENCH_LEASES:-100}
+PINGPONG=$top/build/test/helpers/pingpong
+export PATH="/usr/local/bin:/usr/bin:/bin:$PATH"
+CAT="python3 $top/bench/cat.py"
+AIRLOCK_RUNNER= AIRLOCK_SECRET_FILE=
+out=$top/build/bench
+mkdir -p "$out"
+raw=$out/raw.txt
+: >"$raw"
+work=$(mktemp -d /tmp/airlock-bench.XXXXXX)
+socat_pids=
+
+note() {
+	echo "bench: $*" >&2
+}
+
+cleanup() {
+	for p in $socat_pids; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	command -v runner_stop >/dev/null 2>&1 && runner_stop >/dev/null 2>&1
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+	node -e 'const s = require("net").createServer();
+		s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });' 2>/dev/null ||
+		python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# clean CMD...: CMD in the minimal environment every row gets.
+clean() {
+	env -i PATH="$PATH" HOME="$HOME" LANG=C.UTF-8 \
+		AIRLOCK_RUNNER="$AIRLOCK_RUNNER" AIRLOCK_SECRET_FILE="$AIRLOCK_SECRET_FILE" \
+		AIRLOCK_TENANT=bench AIRLOCK_REGISTRATION=bench "$@"
+}
+
+# socat_serve CMD: a socat listener on loopback that runs CMD for each
+# connection; sets port. Waits (bounded: 5 s) until it listens.
+socat_serve() {
+	port=$(free_port)
+	clean socat "TCP-LISTEN:$port,bind=127.0.0.1,reuseaddr,fork" EXEC:"$1" \
+		</dev/null >/dev/null 2>>"$work/socat.log" &
+	socat_pids="$socat_pids $!"
+	hex=$(printf '%04X' "$port")
+	i=0
+	while [ "$i" -lt 100 ] && ! awk -v a="0100007F:$hex" \
+	    '$2 == a && $4 == "0A" { f = 1 } END { exit !f }' /proc/net/tcp; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
+# row GROUP LABEL CMD...: runs CMD (clean) and appends "GROUP LABEL" and
+# the last line it printed (key=value pairs) to the raw file.
+row() {
+	g=$1 l=$2
+	shift 2
+	if res=$(clean "$@" 2>>"$work/stderr.log" | tail -n 1) && [ -n "$res" ]; then
+		echo "$g $l $res" >>"$raw"
+	else
+		note "$g/$l failed: $(tail -n 3 "$work/stderr.log" | tr '\n' ' ')"
+		echo "$g $l failed=1" >>"$raw"
+	fi
+}
+
+# --- what is available --------------------------------------------------
+have_node=0 have_airlock=0 have_socat=0 have_hyperfine=0 have_direct=1
+command -v socat >/dev/null 2>&1 && have_socat=1
+command -v hyperfine >/dev/null 2>&1 && have_hyperfine=1
+command -v python3 >/dev/null 2>&1 || note "python3 not found: the cat rows will fail"
+if command -v node >/dev/null 2>&1; then
+	if sh scripts/e2e-setup.sh --check >/dev/null 2>&1 || sh scripts/e2e-setup.sh >&2; then
+		have_node=1
+	else
+		note "MCP packages could not be installed: skipping (a)"
+	fi
+else
+	note "node not found: skipping (a)"
+fi
+[ "$have_socat" = 1 ] || note "socat not found (apt-get install socat): skipping the socat rows"
+if [ ! -x "$PINGPONG" ]; then
+	make -s build/test/helpers/pingpong >&2 || note "could not build $PINGPONG"
+fi
+list=$("$AIRLOCK" --list 2>/dev/null)
+if printf '%s\n' "$list" | grep -q '^relay ' && printf '%s\n' "$list" | grep -q '^runner '; then
+	have_airlock=1
+else
+	note "airlock has no relay/runner applet yet (airlock --list): skipping the airlock rows"
+fi
+
+server=$top/build/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+if [ "$have_airlock" = 1 ]; then
+	. "$top/test/e2e/runner.sh"
+	# The runner's own environment is clean too: its PATH is the lease's.
+	if runner_start "$AIRLOCK" "$work"; then
+		AIRLOCK_RUNNER="tcp://127.0.0.1:$RUNNER_PORT"
+		AIRLOCK_SECRET_FILE=$RUNNER_SECRET
+	else
+		note "runner did not start: $(tail -n 3 "$RUNNER_LOG" | tr '\n' ' ')"
+		have_airlock=0
+	fi
+fi
+if [ "$have_socat" = 1 ]; then
+	if [ "$have_node" = 1 ]; then
+		socat_serve "node $server stdio"
+		mcp_port=$port
+	fi
+	socat_serve "$CAT"
+	cat_port=$port
+fi
+
+# --- machine ------------------------------------------------------------
+{
+	echo "## Machine"
+	echo
+	echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
+	echo "- cpu: $(nproc) x $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+	echo "- kernel: $(uname -sr)"
+	echo "- airlock: $("$AIRLOCK" --version 2>/dev/null | head -n 1) (relay/runner: $([ "$have_airlock" = 1 ] && echo yes || echo no); runner --jail none)"
+	echo "- node: $(node --version 2>/dev/null || echo none); python3: $(python3 -c 'import sys; print(sys.version.split()[0])' 2>/dev/null || echo none) ($(command -v python3)); socat: $(socat -V 2>/dev/null | sed -n 's/^socat version \([^ ]*\).*/\1/p'); hyperfine: $(hyperfine --version 2>/dev/null | cut -d' ' -f2)"
+	[ "$have_node" = 1 ] && echo "- MCP: $(node -p 'const d = require(process.argv[1]).dependencies; Object.entries(d).map(([k, v]) => k + "@" + v).join(", ")' "$top/test/e2e/package.json")"
+	echo "- rounds: $ROUNDS (medians over rounds); MCP calls: $CALLS, 1 MiB runs: $BIG_RUNS; pings: $PINGS; stream: $BULK bytes; first-byte runs: $FIRST; leases: $LEASES"
+	echo
+} >"$out/machine.md"
+cat "$out/machine.md" >&2
+
+# --- (a) MCP ------------------------------------------------------------
+if [ "$have_node" = 1 ]; then
+	note "(a) MCP echo through the SDK: $ROUNDS rounds"
+	mcp="node test/e2e/mcp_client.mjs --calls $CALLS --big-runs $BIG_RUNS --timeout 300"
+	r=1
+	while [ "$r" -le "$ROUNDS" ]; do
+		# shellcheck disable=SC2086
+		row mcp direct $mcp --bench direct -- node "$server" stdio
+		# shellcheck disable=SC2086
+		[ "$have_socat" = 1 ] && row mcp socat $mcp --bench socat -- \
+			socat STDIO "TCP:127.0.0.1:$mcp_port"
+		# shellcheck disable=SC2086
+		[ "$have_airlock" = 1 ] && row mcp airlock $mcp --bench airlock -- \
+			"$AIRLOCK" relay -- node "$server" stdio
+		r=$((r + 1))
+	done
+fi
+
+# --- (b) no Node: cat ---------------------------------------------------
+if [ -x "$PINGPONG" ]; then
+	note "(b) line ping-pong and stream through cat.py: $ROUNDS rounds"
+	r=1
+	while [ "$r" -le "$ROUNDS" ]; do
+		# shellcheck disable=SC2086
+		row rtt direct "$PINGPONG" rtt -n "$PINGS" -- $CAT
+		[ "$have_socat" = 1 ] && row rtt socat "$PINGPONG" rtt -n "$PINGS" -- \
+			socat STDIO "TCP:127.0.0.1:$cat_port"
+		# shellcheck disable=SC2086
+		[ "$have_airlock" = 1 ] && row rtt airlock "$PINGPONG" rtt -n "$PINGS" -- \
+			"$AIRLOCK" relay -- $CAT
+		# shellcheck disable=SC2086
+		row bulk direct "$PINGPONG" bulk -b "$BULK" -- $CAT
+		[ "$have_socat" = 1 ] && row bulk socat "$PINGPONG" bulk -b "$BULK" -- \
+			socat STDIO "TCP:127.0.0.1:$cat_port"
+		# shellcheck disable=SC2086
+		[ "$have_airlock" = 1 ] && row bulk airlock "$PINGPONG" bulk -b "$BULK" -- \
+			"$AIRLOCK" relay -- $CAT
+		r=$((r + 1))
+	done
+fi
+
+# --- (c) start-up ---------------------------------------------------------
+if [ -x "$PINGPONG" ]; then
+	note "(c) start-up: fork to first byte on the wire, $FIRST times"
+	# pingpong's own listener stands in for the runner (AIRLOCK_RUNNER, and
+	# @ADDR@ for socat, name it); it takes the first byte and hangs up.
+	[ "$have_socat" = 1 ] && row first socat "$PINGPONG" firstbyte -n "$FIRST" -- \
+		socat STDIO TCP:@ADDR@
+	# shellcheck disable=SC2086
+	[ "$have_airlock" = 1 ] && row first airlock "$PINGPONG" firstbyte -n "$FIRST" \
+		-e AIRLOCK_RUNNER -- "$AIRLOCK" relay -- $CAT
+fi
+note "(c) one whole lease of cat.py with stdin at EOF, $LEASES times"
+lease_direct=$CAT
+lease_socat="socat /dev/null TCP:127.0.0.1:${cat_port:-0}"
+lease_airlock="$AIRLOCK relay -- $CAT"
+if [ "$have_hyperfine" = 1 ]; then
+	set -- -n direct "$lease_direct"
+	[ "$have_socat" = 1 ] && set -- "$@" -n socat "$lease_socat"
+	[ "$have_airlock" = 1 ] && set -- "$@" -n airlock "$lease_airlock"
+	if clean hyperfine -N --style none --warmup 5 --runs "$LEASES" \
+	    --export-json "$work/lease.json" "$@" </dev/null >"$work/hyperfine.txt" 2>&1; then
+		node -e 'for (const r of require(process.argv[1]).results)
+			console.log(`lease ${r.command} tool=hyperfine mean_ms=${(r.mean * 1e3).toFixed(3)} median_ms=${(r.median * 1e3).toFixed(3)} stddev_ms=${(r.stddev * 1e3).toFixed(3)}`);' \
+			"$work/lease.json" >>"$raw" 2>/dev/null ||
+			note "could not read hyperfine's JSON"
+	else
+		note "hyperfine failed: $(tail -n 3 "$work/hyperfine.txt" | tr '\n' ' ')"
+	fi
+else
+	note "hyperfine not installed (apt-get install hyperfine): timing a shell loop"
+	for l in direct socat airlock; do
+		eval "[ \"\$have_$l\" = 1 ]" || continue
+		eval "cmd=\$lease_$l"
+		t0=$(date +%s%N)
+		i=0
+		while [ "$i" -lt "$LEASES" ]; do
+			# shellcheck disable=SC2086
+			clean $cmd >/dev/null 2>&1 </dev/null
+			i=$((i + 1))
+		done
+		t1=$(date +%s%N)
+		echo "lease $l tool=loop mean_ms=$(awk -v a="$t0" -v b="$t1" -v n="$LEASES" \
+			'BEGIN { printf "%.3f", (b - a) / n / 1e6 }')" >>"$raw"
+	done
+fi
+
+awk -f bench/summary.awk "$raw" >"$out/results.md"
+cat "$out/machine.md" "$out/results.md" >"$out/report.md"
+cat "$out/report.md"
+echo
+echo "raw: $raw; report: $out/report.md"

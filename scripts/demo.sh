@@ -1,0 +1,84 @@
+#!/bin/sh
+# demo.sh - `make demo`: one MCP server run away from its client, on this
+# machine. Starts `airlock runner` on loopback with a fresh shared secret,
+# has a real MCP client (the official SDK) spawn `airlock relay` in place of
+# the server, lists the server's tools, calls two of them, shows the
+# runner's lease log and stops everything. Builds nothing (make does);
+# installs the pinned npm packages into build/node on first use.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+AIRLOCK=${AIRLOCK:-$top/airlock}	# the binary to demo (default ./airlock)
+
+die() {
+	echo "demo: $*" >&2
+	exit 1
+}
+step() {
+	printf '\n== %s\n' "$*"
+}
+
+[ -x "$AIRLOCK" ] || die "no ./airlock here; run make first"
+list=$("$AIRLOCK" --list)
+printf '%s\n' "$list" | grep -q '^relay ' && printf '%s\n' "$list" | grep -q '^runner ' ||
+	die "this airlock has no relay/runner applet yet (airlock --list)"
+command -v node >/dev/null 2>&1 || die "the demo needs Node.js 20 and npm"
+sh scripts/e2e-setup.sh --check >/dev/null 2>&1 || sh scripts/e2e-setup.sh >&2 ||
+	die "could not install the MCP packages (scripts/e2e-setup.sh)"
+. "$top/test/e2e/runner.sh"
+
+tmp=$(mktemp -d /tmp/airlock-demo.XXXXXX)
+cleanup() {
+	runner_stop >/dev/null 2>&1 || :
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+server=$top/build/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+version=$(node -p 'require(process.argv[1]).version' "${server%/dist/index.js}/package.json")
+
+step "1. a shared secret for runner and relay"
+echo "   48 random bytes in $tmp/secret, mode $(umask 077; head -c 48 /dev/urandom >"$tmp/secret"; stat -c %a "$tmp/secret")"
+echo "   (the runner refuses to start without one; it never crosses the wire)"
+
+step "2. the runner: where MCP servers run (here: loopback, no jail)"
+RUNNER_LOG_FORMAT=human runner_start "$AIRLOCK" "$tmp" || {
+	sed 's/^/   | /' "$RUNNER_LOG" >&2
+	die "the runner did not start listening"
+}
+echo "   airlock runner --listen 127.0.0.1:$RUNNER_PORT --listen unix:$RUNNER_SOCK \\"
+echo "       --secret-file $RUNNER_SECRET --state-dir $tmp/state --jail none"
+echo "   running as pid $RUNNER_PID"
+
+step "3. an MCP client spawns the relay instead of the server"
+echo "   The host's server config, e.g. in an MCP client's settings file:"
+echo "     command: $AIRLOCK"
+echo "     args:    relay -- node .../server-everything/dist/index.js stdio"
+echo "     env:     AIRLOCK_RUNNER=tcp://127.0.0.1:$RUNNER_PORT"
+echo "              AIRLOCK_SECRET_FILE=$RUNNER_SECRET"
+echo "   (@modelcontextprotocol/server-everything $version; in production the"
+echo "    args would be: relay -- npx -y @modelcontextprotocol/server-everything@$version)"
+echo
+AIRLOCK_RUNNER=tcp://127.0.0.1:$RUNNER_PORT AIRLOCK_SECRET_FILE=$RUNNER_SECRET \
+AIRLOCK_TENANT=demo AIRLOCK_REGISTRATION=everything \
+	node test/e2e/demo_client.mjs -- "$AIRLOCK" relay -- node "$server" stdio ||
+	die "the client failed; runner log: $(tail -n 5 "$RUNNER_LOG")"
+
+step "4. what the runner logged (one line per lease event; --log-format json for machines)"
+# Give the runner a moment to write the lease's end (bounded: 2 s).
+i=0
+while [ "$i" -lt 20 ] && ! grep -q 'lease ended' "$RUNNER_LOG" 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sed 's/^/   /' "$RUNNER_LOG"
+
+step "5. stop"
+if runner_stop; then
+	echo "   runner stopped on SIGTERM; nothing left running"
+else
+	echo "   runner had to be killed"
+fi
+echo
+echo "Next: airlock relay --help, airlock runner --help, and docs/."

@@ -1,0 +1,76 @@
+// demo_client.mjs - the client half of `make demo`: an MCP host in a few
+// lines. It spawns the server command it is given, as any MCP host does,
+// and shows what it finds and one tool call.
+//
+//   node test/e2e/demo_client.mjs -- COMMAND [ARGS...]
+//
+// Like a host's server config, it hands the spawned command only the SDK's
+// default environment (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus the
+// AIRLOCK_* variables of its own environment.
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { dirname, join, resolve } from "node:path";
+import process from "node:process";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const nodeDir = process.env.AIRLOCK_E2E_NODE_DIR || resolve(here, "..", "..", "build", "node");
+const sdk = join(nodeDir, "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm");
+const { Client } = await import(pathToFileURL(join(sdk, "client", "index.js")).href);
+const { StdioClientTransport } = await import(pathToFileURL(join(sdk, "client", "stdio.js")).href);
+
+const dd = process.argv.indexOf("--");
+const cmd = dd >= 0 ? process.argv.slice(dd + 1) : [];
+if (cmd.length === 0) {
+	process.stderr.write("usage: node demo_client.mjs -- COMMAND [ARGS...]\n");
+	process.exit(2);
+}
+const env = {};
+for (const [k, v] of Object.entries(process.env))
+	if (k.startsWith("AIRLOCK_") && k !== "AIRLOCK_E2E_NODE_DIR")
+		env[k] = v;
+
+const say = (s) => process.stdout.write(`${s}\n`);
+const text = (res) => res.content.filter((c) => c.type === "text").map((c) => c.text).join(" ");
+
+const watchdog = setTimeout(() => {
+	say("demo: no answer within 60 s");
+	process.exit(1);
+}, 60000);
+const transport = new StdioClientTransport({
+	command: cmd[0], args: cmd.slice(1), env, stderr: "pipe",
+});
+// The server's stderr arrives too (through the relay, as STDERR frames).
+let errBuf = "";
+transport.stderr.on("data", (d) => {
+	errBuf += d.toString();
+	let nl;
+	while ((nl = errBuf.indexOf("\n")) >= 0) {
+		say(`   [server stderr] ${errBuf.slice(0, nl)}`);
+		errBuf = errBuf.slice(nl + 1);
+	}
+});
+const client = new Client({ name: "airlock-demo", version: "1.0.0" });
+try {
+	const t0 = Date.now();
+	await client.connect(transport);
+	const info = client.getServerVersion();
+	say(`   connected to ${info.name} ${info.version} in ${Date.now() - t0} ms`);
+	const { tools } = await client.listTools();
+	say(`   ${tools.length} tools:`);
+	for (const t of tools)
+	{
+		const d = (t.description ?? "").split("\n")[0];
+		say(`     ${t.name.padEnd(31)} ${d.length > 50 ? d.slice(0, 49) + "…" : d}`);
+	}
+	const args = { a: 40, b: 2 };
+	say(`   call get-sum ${JSON.stringify(args)}`);
+	say(`     -> ${text(await client.callTool({ name: "get-sum", arguments: args }))}`);
+	const msg = "hello through the airlock";
+	say(`   call echo ${JSON.stringify({ message: msg })}`);
+	say(`     -> ${text(await client.callTool({ name: "echo", arguments: { message: msg } }))}`);
+	await client.close();
+	clearTimeout(watchdog);
+	process.exit(0);
+} catch (e) {
+	say(`demo: ${e?.message ?? e}`);
+	process.exit(1);
+}
