@@ -163,6 +163,8 @@ netaddr_listen(const struct netaddr *a, char *err, size_t errlen)
 		if (fd < 0)
 			continue;
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+		/* accepted sockets inherit it: no Nagle delay on frames */
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
 		    listen(fd, 128) == 0)
 			break;
