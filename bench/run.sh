@@ -46,7 +46,7 @@ LEASES=${BENCH_LEASES:-100}
 PINGPONG=$top/build/test/helpers/pingpong
 export PATH="/usr/local/bin:/usr/bin:/bin:$PATH"
 CAT="python3 $top/bench/cat.py"
-AIRLOCK_RUNNER= AIRLOCK_SECRET_FILE=
+AIRLOCK_RUNNER='' AIRLOCK_SECRET_FILE=''
 out=$top/build/bench
 mkdir -p "$out"
 raw=$out/raw.txt
@@ -86,7 +86,9 @@ clean() {
 # connection; sets port. Waits (bounded: 5 s) until it listens.
 socat_serve() {
 	port=$(free_port)
-	clean socat "TCP-LISTEN:$port,bind=127.0.0.1,reuseaddr,fork" EXEC:"$1" \
+	# Not through clean(): $! must be socat itself, not a subshell.
+	env -i PATH="$PATH" HOME="$HOME" LANG=C.UTF-8 \
+		socat "TCP-LISTEN:$port,bind=127.0.0.1,reuseaddr,fork" EXEC:"$1" \
 		</dev/null >/dev/null 2>>"$work/socat.log" &
 	socat_pids="$socat_pids $!"
 	hex=$(printf '%04X' "$port")
@@ -112,7 +114,9 @@ row() {
 }
 
 # --- what is available --------------------------------------------------
-have_node=0 have_airlock=0 have_socat=0 have_hyperfine=0 have_direct=1
+have_node=0 have_airlock=0 have_socat=0 have_hyperfine=0
+# shellcheck disable=SC2034 # read through eval in the lease loop
+have_direct=1
 command -v socat >/dev/null 2>&1 && have_socat=1
 command -v hyperfine >/dev/null 2>&1 && have_hyperfine=1
 command -v python3 >/dev/null 2>&1 || note "python3 not found: the cat rows will fail"
@@ -234,6 +238,7 @@ if [ "$have_hyperfine" = 1 ]; then
 	[ "$have_airlock" = 1 ] && set -- "$@" -n airlock "$lease_airlock"
 	if clean hyperfine -N --style none --warmup 5 --runs "$LEASES" \
 	    --export-json "$work/lease.json" "$@" </dev/null >"$work/hyperfine.txt" 2>&1; then
+		# shellcheck disable=SC2016 # JavaScript template literals
 		node -e 'for (const r of require(process.argv[1]).results)
 			console.log(`lease ${r.command} tool=hyperfine mean_ms=${(r.mean * 1e3).toFixed(3)} median_ms=${(r.median * 1e3).toFixed(3)} stddev_ms=${(r.stddev * 1e3).toFixed(3)}`);' \
 			"$work/lease.json" >>"$raw" 2>/dev/null ||
@@ -245,6 +250,7 @@ else
 	note "hyperfine not installed (apt-get install hyperfine): timing a shell loop"
 	for l in direct socat airlock; do
 		eval "[ \"\$have_$l\" = 1 ]" || continue
+		cmd=
 		eval "cmd=\$lease_$l"
 		t0=$(date +%s%N)
 		i=0

@@ -20,8 +20,10 @@ step() {
 
 [ -x "$AIRLOCK" ] || die "no ./airlock here; run make first"
 list=$("$AIRLOCK" --list)
-printf '%s\n' "$list" | grep -q '^relay ' && printf '%s\n' "$list" | grep -q '^runner ' ||
+if ! printf '%s\n' "$list" | grep -q '^relay ' ||
+    ! printf '%s\n' "$list" | grep -q '^runner '; then
 	die "this airlock has no relay/runner applet yet (airlock --list)"
+fi
 command -v node >/dev/null 2>&1 || die "the demo needs Node.js 20 and npm"
 sh scripts/e2e-setup.sh --check >/dev/null 2>&1 || sh scripts/e2e-setup.sh >&2 ||
 	die "could not install the MCP packages (scripts/e2e-setup.sh)"

@@ -36,7 +36,7 @@ runner_start() {
 	r_bin=$1 r_dir=$2
 	shift 2
 	RUNNER_SECRET=$r_dir/secret RUNNER_LOG=$r_dir/runner.log
-	RUNNER_SOCK=$r_dir/runner.sock RUNNER_PID= RUNNER_PORT=
+	RUNNER_SOCK=$r_dir/runner.sock RUNNER_PID='' RUNNER_PORT=''
 	(umask 077 && head -c 48 /dev/urandom >"$RUNNER_SECRET") || return 1
 	# A port picked here can be taken before the runner binds it: retry.
 	for r_try in 1 2 3; do
