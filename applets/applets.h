@@ -4,4 +4,5 @@
 APPLET(relay, "stand in for an MCP server: relay its stdio to a runner lease")
 APPLET(review, "staff review gate: queue, audit log, signed approvals")
 APPLET(runner, "serve leases: authenticate, check, spawn in a jail, relay stdio")
+APPLET(sandbox, "run tenant code tools (Python, Java) once per request in a fresh jail")
 APPLET(seccomp, "the syscall policy: list, explain, export for Docker, run a command under it")

@@ -17,6 +17,8 @@
 
 #include "common/cli.h"
 #include "common/eckey.h"
+#include "common/jail.h"
+#include "common/seccomp_policy.h"
 #include "common/revocation.h"
 #include "common/guard.h"
 #include "common/lease.h"
@@ -33,7 +35,8 @@
 #define REFUSAL_SLOTS 16	/* handlers that only say "no" past the cap */
 
 static const char usage[] =
-"usage: airlock runner --listen ADDR [--listen ADDR]... [OPTIONS]\n"
+"usage: airlock runner --listen ADDR [--listen ADDR]... --jail MODE [OPTIONS]\n"
+"       airlock runner --check [--json] [--jail MODE] [OPTIONS]\n"
 "\n"
 "Serve leases: each accepted connection authenticates (Noise, keyed by\n"
 "the shared secret), sends one spawn request, and owns the child it\n"
@@ -43,7 +46,6 @@ static const char usage[] =
 "                            (repeatable, at most 8)\n"
 "  --secret-file FILE        shared secret, at least 32 bytes\n"
 "                            (AIRLOCK_SECRET_FILE, or AIRLOCK_SECRET)\n"
-"  --jail none               jail mode; 'none' is for development only\n"
 "  --allow LIST              launchers allowed as argv[0], comma-separated\n"
 "                            (default npx,node,uvx,uv,python,python3)\n"
 "  --max-leases N            live leases in all (default 64)\n"
@@ -58,16 +60,46 @@ static const char usage[] =
 "                            its tenant, registration, argv and env keys\n"
 "  --revocations FILE        revoked tokens (airlock review revoke); re-read\n"
 "                            when it changes, unusable = refuse everything\n"
-"  --state-dir DIR           per-lease HOME directories\n"
+"  --state-dir DIR           lease HOMEs, package caches, the uid table\n"
 "                            (default /tmp/airlock-runner)\n"
 "  --log-format human|json   one line per lease event on stderr\n"
+"\n"
+"Jail (see docs/JAIL.md; there is no default mode, on purpose):\n"
+"  --jail uid|ns|none        uid: a uid of the range per lease, no caps,\n"
+"                            no_new_privs, rlimits, Landlock, seccomp\n"
+"                            (needs CAP_SETUID, CAP_SETGID, CAP_KILL);\n"
+"                            ns: uid + user/pid/mount/ipc/uts/cgroup\n"
+"                            namespaces and a read-only root view;\n"
+"                            none: development only, no isolation\n"
+"  --uid-range FIRST-LAST    uids for leases (uid/ns; required): a range\n"
+"                            no other process on the host uses\n"
+"  --uid-unit registration|lease  one stable uid per (tenant,\n"
+"                            registration) with a persistent package\n"
+"                            cache (default), or a fresh uid per lease\n"
+"  --landlock auto|require|off  (default auto: what the kernel offers)\n"
+"  --allow-bind              let leases bind TCP ports (Landlock)\n"
+"  --egress-ports LIST       TCP connect only to these ports, e.g. 443,80\n"
+"                            (Landlock ABI 4; UDP is not governed)\n"
+"  --ro-path DIR             also readable+executable (repeatable); the\n"
+"                            system dirs, PATH dirs and launcher prefixes\n"
+"                            are always in (see --check)\n"
+"  --cgroup DIR              a delegated cgroup v2 directory; default:\n"
+"                            the v1 hierarchies when writable\n"
+"  --memory SIZE             per lease, cgroup, no swap (default 1G; 0 off)\n"
+"  --pids N                  tasks per lease, cgroup (default 512; 0 off)\n"
+"  --cpu CPUS                CPU bandwidth per lease, e.g. 0.5 (default off)\n"
+"  --nproc N --nofile N --fsize SIZE  rlimits (default 512, 4096, 1G)\n"
+"  --tmpfs SIZE              ns mode: size of the lease's /tmp (default 64M)\n"
+"  --check [--json]          report what this host supports and exit:\n"
+"                            0 when --jail MODE (default: uid) can run\n"
 "  --help\n"
 "\n"
 "Refusals reach the relay as ERROR frames with stable codes (see\n"
 "docs/PROTOCOL.md). SIGTERM/SIGINT drain: every lease ends as above.\n"
 "\n"
 "Exit status: 0 after a drain, 64 usage, 71 system error, 78\n"
-"configuration (secret, listen address, state directory).\n";
+"configuration (secret, listen address, state directory, a jail mode or\n"
+"layer this host cannot honour).\n";
 
 struct runner_config {
 	const char *listen[LISTEN_MAX];
@@ -80,6 +112,11 @@ struct runner_config {
 	const char *state_dir;
 	const char *review_pubkey;
 	const char *revocations;
+	struct jail_config jail_cfg;
+	const char *ro_paths[JAIL_PATHS_MAX];
+	uint16_t ports[JAIL_PORTS_MAX];
+	int check, check_json;
+	int limits_given;		/* a limit flag was used */
 };
 
 struct handler {
@@ -96,6 +133,8 @@ struct runner {
 	struct guard_policy guard;
 	struct eckey_pub review_key;
 	struct revocation_set revoked;
+	struct jail jail;
+	struct sock_fprog seccomp;
 	uint8_t psk[32];
 	int listeners[LISTEN_MAX];
 	struct netaddr addrs[LISTEN_MAX];
@@ -123,10 +162,72 @@ count_opt(const char *name, const char *val, uint64_t *n)
 }
 
 static void
+size_opt(const char *name, const char *val, uint64_t *bytes)
+{
+	if (strcmp(val, "0") == 0) {
+		*bytes = 0;
+		return;
+	}
+	if (cli_size_bytes(val, bytes))
+		die(EXIT_USAGE, "--%s: '%s' is not a size (e.g. 512M, 2G, or "
+		    "0 for none)", name, val);
+}
+
+static void
+limit_opt(const char *name, const char *val, uint64_t *n)
+{
+	if (strcmp(val, "0") == 0) {
+		*n = 0;
+		return;
+	}
+	if (cli_count(val, 1, 1000000, n))
+		die(EXIT_USAGE, "--%s: '%s' is not a count from 0 to 1000000",
+		    name, val);
+}
+
+/* "1.5" CPUs in thousandths. */
+static void
+cpu_opt(const char *val, uint64_t *milli)
+{
+	char *end;
+	double v = strtod(val, &end);
+
+	if (end == val || *end || v < 0 || v > 1024)
+		die(EXIT_USAGE, "--cpu: '%s' is not a number of CPUs (e.g. "
+		    "0.5, 2; 0 for none)", val);
+	*milli = (uint64_t)(v * 1000 + 0.5);
+	if (v > 0 && *milli < 10)
+		die(EXIT_USAGE, "--cpu: at least 0.01");
+}
+
+static void
+uid_range_opt(const char *val, struct jail_config *j)
+{
+	char *end;
+	unsigned long a = strtoul(val, &end, 10), b;
+
+	if (end == val || *end != '-')
+		goto bad;
+	val = end + 1;
+	b = strtoul(val, &end, 10);
+	if (end == val || *end || a == 0 || b < a || b > 0xfffffffdUL)
+		goto bad;
+	j->uid_first = (uint32_t)a;
+	j->uid_last = (uint32_t)b;
+	return;
+bad:
+	die(EXIT_USAGE, "--uid-range: '%s' is not FIRST-LAST (e.g. "
+	    "200000-265535)", val);
+}
+
+static void
 parse_args(struct runner_config *c, int argc, char **argv)
 {
 	enum { O_ALLOW = 256, O_MAXL, O_MAXT, O_MAXP, O_HS, O_GRACE, O_PING,
-		O_LIVE, O_STATE, O_LOG, O_JAIL, O_SECRET, O_PUBKEY, O_REVOKED };
+		O_LIVE, O_STATE, O_LOG, O_JAIL, O_SECRET, O_PUBKEY, O_REVOKED,
+		O_UIDS, O_UNIT, O_LANDLOCK, O_BIND, O_EGRESS, O_RO, O_CGROUP,
+		O_MEM, O_PIDS, O_CPU, O_NPROC, O_NOFILE, O_FSIZE, O_TMPFS,
+		O_CHECK, O_JSON };
 	static const struct option opts[] = {
 		{ "listen", required_argument, NULL, 'l' },
 		{ "secret-file", required_argument, NULL, O_SECRET },
@@ -143,9 +244,28 @@ parse_args(struct runner_config *c, int argc, char **argv)
 		{ "review-pubkey", required_argument, NULL, O_PUBKEY },
 		{ "revocations", required_argument, NULL, O_REVOKED },
 		{ "log-format", required_argument, NULL, O_LOG },
+		{ "uid-range", required_argument, NULL, O_UIDS },
+		{ "uid-unit", required_argument, NULL, O_UNIT },
+		{ "landlock", required_argument, NULL, O_LANDLOCK },
+		{ "allow-bind", no_argument, NULL, O_BIND },
+		{ "egress-ports", required_argument, NULL, O_EGRESS },
+		{ "ro-path", required_argument, NULL, O_RO },
+		{ "cgroup", required_argument, NULL, O_CGROUP },
+		{ "memory", required_argument, NULL, O_MEM },
+		{ "pids", required_argument, NULL, O_PIDS },
+		{ "cpu", required_argument, NULL, O_CPU },
+		{ "nproc", required_argument, NULL, O_NPROC },
+		{ "nofile", required_argument, NULL, O_NOFILE },
+		{ "fsize", required_argument, NULL, O_FSIZE },
+		{ "tmpfs", required_argument, NULL, O_TMPFS },
+		{ "check", no_argument, NULL, O_CHECK },
+		{ "json", no_argument, NULL, O_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct jail_config *j = &c->jail_cfg;
+	struct jail_limits *lim = &j->limits;
+	long np;
 	int o;
 
 	c->max_leases = 64;
@@ -156,6 +276,9 @@ parse_args(struct runner_config *c, int argc, char **argv)
 	c->ping_ms = 10000;
 	c->liveness_ms = 30000;
 	c->state_dir = "/tmp/airlock-runner";
+	*lim = (struct jail_limits){ .memory = 1ull << 30, .pids = 512,
+		.nproc = 512, .nofile = 4096, .fsize = 1ull << 30,
+		.tmpfs = 64ull << 20 };
 	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'l':
@@ -190,20 +313,75 @@ parse_args(struct runner_config *c, int argc, char **argv)
 			if (log_set_format(optarg))
 				die(EXIT_USAGE, "--log-format: human or json");
 			break;
+		case O_UIDS: uid_range_opt(optarg, j); break;
+		case O_UNIT:
+			if (jail_unit_parse(optarg, &j->unit))
+				die(EXIT_USAGE, "--uid-unit: registration or "
+				    "lease");
+			break;
+		case O_LANDLOCK:
+			if (jail_landlock_parse(optarg, &j->landlock))
+				die(EXIT_USAGE, "--landlock: auto, require or "
+				    "off");
+			break;
+		case O_BIND: j->allow_bind = 1; break;
+		case O_EGRESS:
+			np = jail_ports_parse(optarg, c->ports, JAIL_PORTS_MAX);
+			if (np < 0)
+				die(EXIT_USAGE, "--egress-ports: '%s' is not a "
+				    "list of ports (e.g. 443,80)", optarg);
+			j->egress_ports = c->ports;
+			j->negress = (size_t)np;
+			break;
+		case O_RO:
+			if (j->nro == JAIL_PATHS_MAX)
+				die(EXIT_USAGE, "at most %d --ro-path",
+				    JAIL_PATHS_MAX);
+			c->ro_paths[j->nro++] = optarg;
+			break;
+		case O_CGROUP: j->cgroup_dir = optarg; break;
+		case O_MEM: size_opt("memory", optarg, &lim->memory);
+			c->limits_given = 1; break;
+		case O_PIDS: limit_opt("pids", optarg, &lim->pids);
+			c->limits_given = 1; break;
+		case O_CPU: cpu_opt(optarg, &lim->cpu_millicpus);
+			c->limits_given = 1; break;
+		case O_NPROC: limit_opt("nproc", optarg, &lim->nproc); break;
+		case O_NOFILE: limit_opt("nofile", optarg, &lim->nofile); break;
+		case O_FSIZE: size_opt("fsize", optarg, &lim->fsize); break;
+		case O_TMPFS: size_opt("tmpfs", optarg, &lim->tmpfs); break;
+		case O_CHECK: c->check = 1; break;
+		case O_JSON: c->check_json = 1; break;
 		case 'h': fputs(usage, stdout); exit(EXIT_OK);
 		default: fputs(usage, stderr); exit(EXIT_USAGE);
 		}
 	}
+	j->ro_paths = c->ro_paths;
 	if (optind < argc)
 		die(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (c->check_json && !c->check)
+		die(EXIT_USAGE, "--json goes with --check");
+	if (c->jail && jail_mode_parse(c->jail, &j->mode))
+		die(EXIT_USAGE, "--jail %s: unknown mode (uid, ns or none)",
+		    c->jail);
+	if (c->check)
+		return;
 	if (c->nlisten == 0)
 		die(EXIT_USAGE, "no --listen address given");
 	if (!c->jail)
-		die(EXIT_USAGE, "no --jail mode given; this build offers only "
-		    "--jail none (development: no isolation between leases)");
-	if (strcmp(c->jail, "none") != 0)
-		die(EXIT_USAGE, "--jail %s: unknown mode (available: none)",
-		    c->jail);
+		die(EXIT_USAGE, "no --jail mode given: choose uid or ns (see "
+		    "'airlock runner --check' for what this host supports), or "
+		    "none for development (no isolation between leases)");
+	if (j->mode != JAIL_NONE && !j->uid_first)
+		die(EXIT_USAGE, "--jail %s needs --uid-range FIRST-LAST: uids "
+		    "no other process on this host uses", c->jail);
+	if (j->mode == JAIL_NONE) {
+		if (c->limits_given || j->cgroup_dir || j->negress ||
+		    j->allow_bind || j->landlock == JAIL_LANDLOCK_REQUIRE)
+			die(EXIT_USAGE, "--jail none applies no jail: limits, "
+			    "--cgroup, Landlock options need uid or ns");
+		*lim = (struct jail_limits){ 0 };
+	}
 	if (c->revocations && !c->review_pubkey)
 		die(EXIT_USAGE, "--revocations needs --review-pubkey");
 	if (c->liveness_ms <= c->ping_ms)
@@ -504,10 +682,54 @@ load_review(struct runner *r)
 	    r->cfg.review_pubkey);
 }
 
+static const char *const launcher_names[] = {
+	"npx", "node", "uvx", "uv", "python", "python3"
+};
+
+/* The jail's configuration from the flags; seccomp compiled once here. */
+static void
+jail_config(struct runner *r, const char *path)
+{
+	struct jail_config *j = &r->cfg.jail_cfg;
+	const char *cap = getenv("AIRLOCK_TEST_LANDLOCK_ABI");
+	char err[512];
+
+	j->state_dir = r->cfg.state_dir;
+	j->path = path;
+	j->launchers = launcher_names;
+	j->nlaunchers = sizeof launcher_names / sizeof *launcher_names;
+	/* test hook: behave as if the kernel offered at most this ABI */
+	if (cap && *cap)
+		j->landlock_abi_cap = (unsigned)strtoul(cap, NULL, 10);
+	if (j->mode != JAIL_NONE || r->cfg.check) {
+		if (seccomp_policy_compile(seccomp_policy, seccomp_policy_len,
+		    &r->seccomp, err, sizeof err) != 0)
+			die(EXIT_SOFTWARE, "seccomp: %s", err);
+		j->seccomp = &r->seccomp;
+	}
+}
+
+/* --check: the report, and whether the asked mode (uid by default) runs. */
+static int
+check(struct runner *r)
+{
+	struct jail_host h;
+	struct jail_config *j = &r->cfg.jail_cfg;
+	enum jail_mode want = r->cfg.jail ? j->mode : JAIL_UID;
+
+	if (!j->uid_last)
+		j->uid_last = 65534;	/* a probe uid when no range given */
+	jail_probe(j, &h);
+	jail_host_print(stdout, j, &h, r->cfg.check_json);
+	return h.mode_ok[want] ? EXIT_OK : EXIT_CONFIG;
+}
+
 static void
 setup(struct runner *r)
 {
 	char err[512];
+	const char *path = getenv("PATH") ? getenv("PATH") :
+	    "/usr/local/bin:/usr/bin:/bin";
 
 	if (secret_load_psk(r->cfg.secret_file, r->psk, err, sizeof err) != 0)
 		die(EXIT_CONFIG, "%s", err);
@@ -518,6 +740,8 @@ setup(struct runner *r)
 		    GUARD_DEFAULT_LAUNCHERS);
 	if (fs_mkdir_private(r->cfg.state_dir, 0700) != 0)
 		die_errno(EXIT_CONFIG, "state directory %s", r->cfg.state_dir);
+	if (jail_init(&r->jail, &r->cfg.jail_cfg, err, sizeof err) != 0)
+		die(EXIT_CONFIG, "%s", err);
 	for (size_t i = 0; i < r->cfg.nlisten; i++) {
 		if (netaddr_parse(&r->addrs[i], r->cfg.listen[i], err,
 		    sizeof err))
@@ -535,9 +759,9 @@ setup(struct runner *r)
 		.ping_ms = (uint32_t)r->cfg.ping_ms,
 		.liveness_ms = (uint32_t)r->cfg.liveness_ms,
 		.jail_name = r->cfg.jail,
+		.jail = &r->jail,
 		.guard = &r->guard,
-		.path = getenv("PATH") ? getenv("PATH") :
-		    "/usr/local/bin:/usr/bin:/bin",
+		.path = path,
 		.lang = "C.UTF-8",
 		.state_dir = r->cfg.state_dir,
 		.review_key = r->cfg.review_pubkey ? &r->review_key : NULL,
@@ -545,21 +769,70 @@ setup(struct runner *r)
 	};
 }
 
+/* Say once, loudly, what the jail does not do here. */
+static void
+log_jail(const struct runner *r)
+{
+	const struct jail *j = &r->jail;
+	char names[256];
+
+	if (j->cfg.mode == JAIL_NONE) {
+		log_msg(LOG_WARN, "jail mode none: leases are NOT isolated "
+		    "from each other or from this runner (development only)");
+		return;
+	}
+	log_event(LOG_INFO, "jail ready", (struct log_field[]){
+	    LF_STR("jail", jail_mode_name(j->cfg.mode)),
+	    LF_STR("unit", jail_unit_name(j->cfg.unit)),
+	    LF_NUM("uid_first", j->cfg.uid_first),
+	    LF_NUM("uid_last", j->cfg.uid_last),
+	    LF_NUM("landlock_abi", j->landlock_abi),
+	    LF_STR("cgroup", j->cg.kind == CGROUP_V2 ? "v2" :
+	        j->cg.kind == CGROUP_V1 ? "v1" : "none"),
+	    LF_NUM("memory", j->cfg.limits.memory),
+	    LF_NUM("pids", j->cfg.limits.pids) }, 8);
+	if (j->cfg.landlock == JAIL_LANDLOCK_OFF)
+		log_msg(LOG_WARN, "Landlock is off (--landlock off): leases may "
+		    "read any world-readable file, bind ports and signal "
+		    "processes of their own uid");
+	else if (j->landlock_lacking)
+		log_msg(LOG_WARN, "Landlock %s: not applied: %s",
+		    j->landlock_abi ? "ABI too old" : "unavailable",
+		    landlock_feature_names(j->landlock_lacking, names,
+		    sizeof names));
+	if (!j->host.cap_setpcap)
+		log_msg(LOG_INFO, "no CAP_SETPCAP: leases keep the bounding "
+		    "set this runner was given; no_new_privs makes it inert");
+	if (j->cfg.unit == JAIL_UNIT_REGISTRATION && j->cfg.mode == JAIL_UID &&
+	    !(j->landlock_features & LANDLOCK_FEAT_SCOPE_SIGNAL))
+		log_msg(LOG_WARN, "--uid-unit registration in uid mode without "
+		    "Landlock scoping: concurrent leases of one registration "
+		    "share a uid and can signal each other");
+}
+
 int
 runner_main(int argc, char **argv)
 {
 	static struct runner r;
+	int rc;
 
 	parse_args(&r.cfg, argc, argv);
+	if (r.cfg.check) {
+		jail_config(&r, getenv("PATH") ? getenv("PATH") :
+		    "/usr/local/bin:/usr/bin:/bin");
+		return check(&r);
+	}
 	setup_signals(&r);
+	jail_config(&r, getenv("PATH") ? getenv("PATH") :
+	    "/usr/local/bin:/usr/bin:/bin");
 	setup(&r);
 	for (size_t i = 0; i < r.cfg.nlisten; i++)
 		log_event(LOG_INFO, "runner listening", (struct log_field[]){
 		    LF_STR("address", r.cfg.listen[i]),
 		    LF_STR("jail", r.cfg.jail),
 		    LF_NUM("max_leases", r.cfg.max_leases) }, 3);
-	if (strcmp(r.cfg.jail, "none") == 0)
-		log_msg(LOG_WARN, "jail mode none: leases are NOT isolated "
-		    "from each other or from this runner (development only)");
-	return serve(&r);
+	log_jail(&r);
+	rc = serve(&r);
+	jail_fini(&r.jail);
+	return rc;
 }

@@ -43,7 +43,9 @@ struct lease {
 	size_t err_len;
 	char tail[PROTO_TEXT_MAX];	/* the last stderr bytes, for EXIT */
 	size_t tail_len;
-	char home[PATH_MAX];
+	struct jail_lease jl;		/* uid, HOME, TMPDIR, cgroup */
+	int jl_open;
+	struct jail_stats stats;
 	const char *end_reason;
 };
 
@@ -92,28 +94,6 @@ admit_tenant(const struct lease *l)
 	    recv(l->cfg->control_fd, &answer, 1, 0) != 1)
 		return LERR_INTERNAL;
 	return answer;
-}
-
-/* The per-lease HOME (with tmp/ inside) under the state directory. */
-static int
-make_home(struct lease *l, char *err, size_t errlen)
-{
-	char tmp[PATH_MAX + 8];
-
-	if ((size_t)snprintf(l->home, sizeof l->home, "%s/lease-%s",
-	    l->cfg->state_dir, l->id) >= sizeof l->home ||
-	    (size_t)snprintf(tmp, sizeof tmp, "%s/tmp", l->home) >= sizeof tmp) {
-		snprintf(err, errlen, "state directory path too long");
-		l->home[0] = '\0';
-		return -1;
-	}
-	if (fs_mkdir_private(l->home, 0700) != 0 ||
-	    fs_mkdir_private(tmp, 0700) != 0) {
-		snprintf(err, errlen, "cannot create the lease home: %s",
-		    strerror(errno));
-		return -1;
-	}
-	return 0;
 }
 
 static void
@@ -241,6 +221,49 @@ reap(struct lease *l)
 	}
 }
 
+/* SIGKILL the tree until no child of ours is left (bounded), recording
+ * the server's status if it is among the reaped. */
+static void
+kill_rest(struct lease *l)
+{
+	struct timespec pause = { 0, 2 * 1000 * 1000 };
+
+	for (int round = 0; round < 500; round++) {
+		int st;
+		pid_t got;
+
+		spawn_signal_tree(l->child.pid, SIGKILL);
+		while ((got = waitpid(-1, &st, WNOHANG)) > 0)
+			if (got == l->child.pid && !l->exited) {
+				l->wait_status = st;
+				l->exited = 1;
+				l->t_exited = mono_ms();
+			}
+		if (got < 0 && errno == ECHILD)
+			return;
+		nanosleep(&pause, NULL);
+	}
+}
+
+/* Everything of the lease: the jail's cgroup and uid sweeps, then our own
+ * children (the process group and orphans reparented to us). */
+static void
+kill_everything(struct lease *l)
+{
+	int st = 0, found = 0;
+
+	if (l->jl_open) {
+		jail_lease_kill(&l->jl, l->exited ? -1 : l->child.pid, &st,
+		    &found);
+		if (found && !l->exited) {
+			l->wait_status = st;
+			l->exited = 1;
+			l->t_exited = mono_ms();
+		}
+	}
+	kill_rest(l);
+}
+
 /* SIGTERM the tree, give it the grace, then SIGKILL whatever is left. */
 static void
 teardown(struct lease *l)
@@ -258,7 +281,7 @@ teardown(struct lease *l)
 			reap(l);
 		}
 	}
-	spawn_kill_all(l->child.pid);
+	kill_everything(l);
 	reap(l);
 }
 
@@ -276,7 +299,16 @@ send_exit(struct lease *l, unsigned reason)
 	} else {
 		x.status = (uint8_t)WEXITSTATUS(l->wait_status);
 	}
+	/* a server the memory limit killed, or one that failed after the
+	 * pids limit refused a fork, ended because of its limits */
+	if (reason == EXIT_REASON_EXITED && l->stats.oom_kills > 0 &&
+	    WIFSIGNALED(l->wait_status) && WTERMSIG(l->wait_status) == SIGKILL)
+		reason = EXIT_REASON_OOM;
+	else if (reason == EXIT_REASON_EXITED && l->stats.pids_max_hits > 0 &&
+	    !(WIFEXITED(l->wait_status) && WEXITSTATUS(l->wait_status) == 0))
+		reason = EXIT_REASON_PIDS;
 	x.reason = (uint8_t)reason;
+	x.peak_memory = l->stats.peak_memory;
 	x.duration_ms = (uint64_t)(mono_ms() - l->t_start);
 	x.bytes_in = l->in.total;
 	x.bytes_out = l->bytes_out;
@@ -335,7 +367,7 @@ relay(struct lease *l)
 		}
 		if (l->exited && now >= l->t_exited + l->cfg->kill_grace_ms) {
 			/* leftovers keep the pipes open: end them */
-			spawn_kill_all(l->child.pid);
+			kill_everything(l);
 			l->t_exited = now + 3600 * 1000;
 		}
 		pf[0] = (struct pollfd){ l->ch.fd, (short)((stdin_blocked ? 0 :
@@ -388,7 +420,7 @@ relay(struct lease *l)
 static void
 log_end(const struct lease *l)
 {
-	struct log_field f[8];
+	struct log_field f[16];
 	size_t n = 0;
 
 	f[n++] = LF_STR("lease", l->id);
@@ -402,6 +434,18 @@ log_end(const struct lease *l)
 	f[n++] = LF_NUM("bytes_err", l->bytes_err);
 	f[n++] = LF_NUM("duration_ms", mono_ms() - l->t_start);
 	f[n++] = LF_STR("jail", l->cfg->jail_name);
+	if (l->cfg->jail && l->cfg->jail->cfg.mode != JAIL_NONE) {
+		f[n++] = LF_NUM("uid", l->jl.uid);
+		f[n++] = LF_NUM("landlock_abi", l->cfg->jail->landlock_abi);
+	}
+	if (l->stats.has_memory) {
+		f[n++] = LF_NUM("peak_memory", l->stats.peak_memory);
+		f[n++] = LF_NUM("oom_kills", l->stats.oom_kills);
+	}
+	if (l->stats.has_pids)
+		f[n++] = LF_NUM("pids_limit_hits", l->stats.pids_max_hits);
+	if (l->stats.has_cpu)
+		f[n++] = LF_NUM("cpu_ms", l->stats.cpu_usec / 1000);
 	log_event(LOG_INFO, "lease ended", f, n);
 }
 
@@ -463,34 +507,57 @@ check_approval(struct lease *l)
 	return refuse(l, LERR_APPROVAL, msg);
 }
 
-/* Guard and env policy; on success envp is the child's environment. */
+/* The guard: is this argv one we may run at all? */
 static int
-check_request(struct lease *l, char **envp, size_t envp_cap, char *buf,
-    size_t buf_cap)
+check_guard(struct lease *l)
 {
-	static struct env_entry map[PROTO_ENVC_MAX];
 	struct guard_result g;
-	struct env_result e;
-	struct env_base base;
-	char tmp[PATH_MAX + 8], msg[PROTO_TEXT_MAX];
+	char msg[PROTO_TEXT_MAX];
 
 	if (guard_check(l->cfg->guard, (const char *const *)l->req.argv,
 	    l->req.argc, &g) != GUARD_OK) {
 		snprintf(msg, sizeof msg, "%s", g.reason);
 		return refuse(l, guard_error_code(g.verdict), msg);
 	}
+	return 0;
+}
+
+/* The jail's uid, directories and cgroup for this lease. */
+static int
+open_jail(struct lease *l)
+{
+	struct jail_request rq = { .id = l->id, .tenant = l->req.tenant,
+		.registration = l->req.registration };
+	char err[512];
+
+	if (jail_lease_open(l->cfg->jail, &rq, &l->jl, err, sizeof err) != 0)
+		return refuse(l, LERR_JAIL, err);
+	l->jl_open = 1;
+	return 0;
+}
+
+/* The env policy; on success envp is the child's environment. */
+static int
+build_env(struct lease *l, char **envp, size_t envp_cap, char *buf,
+    size_t buf_cap)
+{
+	static struct env_entry map[PROTO_ENVC_MAX];
+	struct env_result e;
+	struct env_base base;
+	char msg[PROTO_TEXT_MAX];
+
 	for (size_t i = 0; i < l->req.envc; i++)
 		map[i] = (struct env_entry){ l->req.env_key[i],
 		    strlen(l->req.env_key[i]), l->req.env_value[i],
 		    strlen(l->req.env_value[i]) };
-	snprintf(tmp, sizeof tmp, "%s/tmp", l->home);
-	base = (struct env_base){ l->cfg->path, l->home, l->cfg->lang, tmp };
+	base = (struct env_base){ l->cfg->path, l->jl.home, l->cfg->lang,
+		l->jl.tmpdir };
 	if (envpolicy_build(&base, map, l->req.envc, envp, envp_cap, buf,
 	    buf_cap, &e) != ENV_OK) {
 		snprintf(msg, sizeof msg, "%s", e.reason);
 		return refuse(l, LERR_ENV, msg);
 	}
-	return check_approval(l);
+	return 0;
 }
 
 static void
@@ -501,7 +568,9 @@ log_spawned(const struct lease *l)
 	    LF_STR("registration", l->req.registration),
 	    LF_STR("argv0", l->req.argv[0]), LF_NUM("argc", l->req.argc),
 	    LF_NUM("env_keys", l->req.envc), LF_NUM("pid", l->child.pid),
-	    LF_STR("jail", l->cfg->jail_name) }, 8);
+	    LF_STR("jail", l->cfg->jail_name), LF_NUM("uid", l->jl.uid),
+	    LF_NUM("landlock_abi", l->cfg->jail ?
+	        l->cfg->jail->landlock_abi : 0) }, 10);
 }
 
 /* Handshake and the spawn request, within the handshake deadline. */
@@ -574,13 +643,11 @@ lease_serve(const struct lease_config *cfg, int conn_fd, const char *peer,
 		return refuse(&l, code, code == LERR_TENANT_CAPACITY ?
 		    "the tenant is at its lease limit" : code == LERR_SHUTDOWN ?
 		    "the runner is shutting down" : "admission failed");
-	if (make_home(&l, err, sizeof err) != 0) {
-		refuse(&l, LERR_INTERNAL, err);
+	if (check_guard(&l) || check_approval(&l) || open_jail(&l) ||
+	    build_env(&l, envp, ENV_ENVP_CAP, envbuf, sizeof envbuf))
 		goto out;
-	}
-	if (check_request(&l, envp, ENV_ENVP_CAP, envbuf, sizeof envbuf))
-		goto out;
-	spec = (struct spawn_spec){ l.req.argv, envp, NULL, NULL };
+	spec = (struct spawn_spec){ l.req.argv, envp, jail_lease_enter,
+		&l.jl };
 	if (spawn_start(&spec, &l.child, err, sizeof err) != 0) {
 		refuse(&l, strncmp(err, "jail", 4) == 0 ? LERR_JAIL : LERR_SPAWN,
 		    err);
@@ -604,6 +671,7 @@ lease_serve(const struct lease_config *cfg, int conn_fd, const char *peer,
 		rc = relay(&l);
 	}
 	teardown(&l);
+	jail_lease_stats(&l.jl, &l.stats);
 	if (rc == 0)
 		send_exit(&l, EXIT_REASON_EXITED);
 	else if (rc == -2)
@@ -611,8 +679,10 @@ lease_serve(const struct lease_config *cfg, int conn_fd, const char *peer,
 	log_end(&l);
 out:
 	channel_close(&l.ch);
-	if (l.home[0] && fs_remove_tree(l.home) != 0)
-		log_msg(LOG_WARN, "cannot remove lease home %s: %s", l.home,
-		    strerror(errno));
+	if (l.jl_open && jail_lease_close(&l.jl, -1, NULL, NULL, err,
+	    sizeof err) != 0)
+		log_event(LOG_WARN, "lease cleanup incomplete", (struct
+		    log_field[]){ LF_STR("lease", l.id), LF_STR("reason", err) },
+		    2);
 	return 0;
 }

@@ -11,6 +11,7 @@
 
 #include "eckey.h"
 #include "guard.h"
+#include "jail.h"
 #include "revocation.h"
 
 struct lease_config {
@@ -20,6 +21,7 @@ struct lease_config {
 	uint32_t ping_ms;		/* the relay's PING interval */
 	uint32_t liveness_ms;		/* silence that ends the lease */
 	const char *jail_name;		/* reported in STARTED and logs */
+	const struct jail *jail;	/* the service's jail (jail_init) */
 	const struct guard_policy *guard;
 	const char *path;		/* PATH given to every child */
 	const char *lang;		/* LANG given to every child */

@@ -1,0 +1,108 @@
+/* cgroup.h - per-lease control groups: memory (swap 0), pids and CPU
+ * limits, the lease's peak memory, OOM kills and CPU time, and killing
+ * the whole group. Two back ends:
+ *   v1: the memory, pids, cpu and cpuacct hierarchies found in
+ *       /proc/self/mountinfo; a service directory airlock-<pid> is made
+ *       beneath this process's own cgroup in each (so the container's own
+ *       limits still hold above it), and lease-<id> beneath that;
+ *   v2: a delegated directory given by the operator (--cgroup DIR): the
+ *       service enables the controllers in DIR's subtree and makes
+ *       DIR/lease-<id>; when this process itself lives in DIR it first
+ *       moves into DIR/airlock-<pid> (the "no internal processes" rule).
+ * Only directories this code made are ever written to or removed. */
+#ifndef AIRLOCK_CGROUP_H
+#define AIRLOCK_CGROUP_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum cgroup_kind { CGROUP_NONE = 0, CGROUP_V1 = 1, CGROUP_V2 = 2 };
+
+/* v1 hierarchies (and v2 controllers) by index. */
+enum cgroup_ctl { CG_MEMORY, CG_PIDS, CG_CPU, CG_CPUACCT, CG_NCTL };
+
+struct cgroup_limits {
+	uint64_t memory;	/* bytes; 0 = none */
+	uint64_t pids;		/* 0 = none */
+	uint64_t cpu_millicpus;	/* 1000 = one CPU; 0 = none */
+};
+
+/* What the host offers, for the start-up report. */
+struct cgroup_probe {
+	int v1_mounted[CG_NCTL];	/* a v1 hierarchy has the controller */
+	int v1_writable[CG_NCTL];	/* ... and we may make groups in it */
+	char v1_dir[CG_NCTL][PATH_MAX];	/* our own group in it */
+	int v2_given;			/* a --cgroup DIR was given */
+	int v2_ok;			/* DIR is a writable cgroup2 group */
+	int v2_has[CG_NCTL];		/* controllers DIR can enable */
+	char v2_why[256];		/* why not, when !v2_ok */
+};
+
+struct cgroup_service {
+	enum cgroup_kind kind;
+	struct cgroup_limits lim;
+	int use[CG_NCTL];		/* v1: hierarchies in use */
+	char dir[CG_NCTL][PATH_MAX];	/* v1: service dirs; v2: dir[0] */
+	int made_self;			/* v2: we made DIR/airlock-<pid> */
+	char self_dir[PATH_MAX];
+	int memsw;			/* v1: memory.memsw.* exists */
+};
+
+struct cgroup_lease {
+	enum cgroup_kind kind;
+	int n;				/* directories made */
+	char dir[CG_NCTL][PATH_MAX];	/* v1: per hierarchy; v2: dir[0] */
+	int ctl[CG_NCTL];		/* which controller each dir is */
+	/* "DIR/cgroup.procs" of each, prepared for the child (no
+	 * formatting after fork) */
+	char procs[CG_NCTL][PATH_MAX + 16];
+};
+
+struct cgroup_stats {
+	int has_memory, has_cpu, has_pids;
+	uint64_t peak_memory;	/* bytes */
+	uint64_t oom_kills;
+	uint64_t cpu_usec;
+	uint64_t pids_max_hits;	/* forks refused by pids.max */
+};
+
+/* Look at the host: v1 hierarchies, and v2_dir (NULL: none given). */
+void cgroup_probe(const char *v2_dir, struct cgroup_probe *p);
+
+/* Choose the back end (v2 when v2_dir is given, else v1, else none) and
+ * make the service directories. A limit in lim whose controller is not
+ * available is an error naming it (fail closed); with no limit and no
+ * usable cgroup the kind is CGROUP_NONE. 0, or -1 with a message. */
+int cgroup_setup(struct cgroup_service *s, const char *v2_dir,
+    const struct cgroup_limits *lim, char *err, size_t errlen);
+
+/* Remove the service directories (after every lease is gone). */
+void cgroup_teardown(struct cgroup_service *s);
+
+/* Make lease-<name> with the limits lim (NULL: the service's). A limit
+ * whose controller the service lacks is an error naming it. 0, or -1
+ * with a message. */
+int cgroup_lease_create(const struct cgroup_service *s, const char *name,
+    const struct cgroup_limits *lim, struct cgroup_lease *l, char *err,
+    size_t errlen);
+
+/* In the child, before it drops root: move the calling process into the
+ * lease's groups. Only open/write/close. 0, or -1 with errno. */
+int cgroup_lease_attach(const struct cgroup_lease *l);
+
+/* Kill every process in the lease's groups (v2: cgroup.kill; v1: SIGKILL
+ * each pid of cgroup.procs until it stays empty, bounded). Returns the
+ * number of processes still listed (0 = empty). */
+int cgroup_lease_kill(const struct cgroup_lease *l);
+
+/* Read the counters; fields whose file is missing stay 0 with has_* 0. */
+void cgroup_lease_stats(const struct cgroup_lease *l, struct cgroup_stats *st);
+
+/* Remove the lease's directories (retrying briefly while the last tasks
+ * exit). 0, or -1 with errno when one remains. */
+int cgroup_lease_remove(struct cgroup_lease *l);
+
+const char *cgroup_ctl_name(enum cgroup_ctl c);
+
+#endif

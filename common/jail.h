@@ -1,0 +1,262 @@
+/* jail.h - the jail of one lease (runner) or one execution (sandbox).
+ *
+ * Two levels of state:
+ *   struct jail        one per service, from a struct jail_config at
+ *                      start-up (jail_init): probes the host, refuses a mode
+ *                      it cannot honour, resolves the read-only path list,
+ *                      sets up the uid table and the service cgroup;
+ *   struct jail_lease  one per lease/execution (jail_lease_open): its uid,
+ *                      private HOME and TMPDIR (and work dir), its cgroup.
+ * The child side is jail_lease_enter, a spawn_jail_fn (common/spawn.h):
+ * spawn runs it in the child after closing every other fd, and reports a
+ * failed step by name ("jail step setresuid failed: ..."). Every step is
+ * fatal; none warns and continues.
+ *
+ * Modes:
+ *   none  nothing at all: the child runs as the service's own uid (tests
+ *         and development only; the caller must say so loudly);
+ *   uid   a uid/gid of the range, no supplementary groups, no capabilities
+ *         (bounding set dropped and securebits locked when the service has
+ *         CAP_SETPCAP), no_new_privs, rlimits, Landlock, seccomp. Needs
+ *         only CAP_SETUID, CAP_SETGID and CAP_KILL;
+ *   ns    uid mode inside new user, pid, mount, ipc, uts and cgroup
+ *         namespaces (and net with new_net): a tiny init as pid 1, and a
+ *         pivot_root into a read-only view of the system directories, with
+ *         a fresh /proc, a minimal /dev, a size-capped tmpfs /tmp and the
+ *         lease's HOME (and /work) read-write.
+ * Child steps, in order (STYLE §5): cgroup; [ns: unshare, id maps, fork
+ * init, mounts, pivot_root]; chdir; setgroups, setresgid, setresuid;
+ * capabilities (bounding, ambient, inheritable, securebits); verify that
+ * root cannot be regained; pdeathsig; no_new_privs; rlimits (NOFILE,
+ * NPROC, FSIZE, CPU, CORE=0; never RLIMIT_AS, which breaks V8 and the
+ * JVM: memory is the cgroup's job); Landlock; seccomp last. */
+#ifndef AIRLOCK_JAIL_H
+#define AIRLOCK_JAIL_H
+
+#include <limits.h>
+#include <linux/filter.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "cgroup.h"
+#include "landlock.h"
+#include "uidpool.h"
+
+enum jail_mode { JAIL_NONE = 0, JAIL_UID = 1, JAIL_NS = 2 };
+
+enum jail_landlock {
+	JAIL_LANDLOCK_AUTO = 0,	/* apply what the kernel offers, say what not */
+	JAIL_LANDLOCK_REQUIRE,	/* refuse to start without every feature */
+	JAIL_LANDLOCK_OFF
+};
+
+/* What one uid stands for (see docs/JAIL.md for the trade-off). */
+enum jail_unit {
+	JAIL_UNIT_REGISTRATION = 0,	/* stable per (tenant, registration):
+					 * its package cache persists */
+	JAIL_UNIT_LEASE = 1		/* a fresh uid per lease, no cache */
+};
+
+#define JAIL_PATHS_MAX 48	/* extra read-only paths */
+#define JAIL_PORTS_MAX 64
+#define JAIL_FILES_MAX 16
+#define JAIL_ID_MAX 64
+#define JAIL_LINKS_MAX 32
+
+struct jail_limits {
+	uint64_t memory;	/* bytes, cgroup, swap 0; 0 = no limit */
+	uint64_t pids;		/* cgroup pids.max; 0 = no limit */
+	uint64_t cpu_millicpus;	/* cgroup CPU bandwidth, 1000 = 1 CPU; 0 none */
+	uint64_t nproc;		/* RLIMIT_NPROC (per uid); 0 = unchanged */
+	uint64_t nofile;	/* RLIMIT_NOFILE; 0 = unchanged */
+	uint64_t fsize;		/* RLIMIT_FSIZE, bytes; 0 = unchanged */
+	uint64_t cpu_seconds;	/* RLIMIT_CPU; 0 = unchanged */
+	uint64_t tmpfs;		/* ns: size of /tmp and of /work, bytes;
+				 * 0 = 64 MiB */
+};
+
+/* One service's jail, fixed at start-up. Strings and arrays are borrowed:
+ * they must outlive the struct jail. */
+struct jail_config {
+	enum jail_mode mode;
+	enum jail_unit unit;		/* uid/ns */
+	uint32_t uid_first, uid_last;	/* uid/ns: a range no one else uses */
+	const char *state_dir;		/* HOMEs, caches, the uid table */
+	const char *cgroup_dir;		/* delegated cgroup v2 dir; NULL: v1
+					 * hierarchies if writable */
+	struct jail_limits limits;
+	int new_net;			/* ns: an empty network namespace */
+	enum jail_landlock landlock;
+	int allow_bind;			/* Landlock: allow TCP bind */
+	const uint16_t *egress_ports;	/* Landlock: TCP connect only to
+					 * these; NULL/0: any port */
+	size_t negress;
+	const char *const *ro_paths;	/* read+exec, beyond the system list */
+	size_t nro;
+	const char *path;		/* the children's PATH: its dirs join
+					 * the read-only list */
+	const char *const *launchers;	/* names looked up on path: their
+					 * install prefix joins the list */
+	size_t nlaunchers;
+	const struct sock_fprog *seccomp; /* uid/ns: required */
+	unsigned landlock_abi_cap;	/* test hook: act as if the kernel's
+					 * ABI were at most this; 0 = off */
+};
+
+/* What the host offers (jail_probe), for --check and start-up refusals. */
+struct jail_host {
+	uint32_t uid;			/* our own */
+	int cap_setuid, cap_setgid, cap_kill, cap_setpcap;
+	int max_userns;			/* /proc/sys/user/max_user_namespaces */
+	int userns_clone_sysctl;	/* kernel.unprivileged_userns_clone,
+					 * -1 when absent */
+	int apparmor_userns;		/* kernel.apparmor_restrict_unprivileged
+					 * _userns, -1 when absent */
+	int userns_ok;			/* the real probe created the ns set */
+	char userns_why[256];
+	int seccomp_ok;			/* a filter could be installed */
+	char seccomp_why[160];
+	unsigned landlock_abi;		/* the kernel's (after the test cap) */
+	const char *landlock_why;
+	struct cgroup_probe cg;
+	int mode_ok[3];			/* by enum jail_mode */
+	char mode_why[3][384];		/* why not */
+};
+
+/* One service's jail, filled by jail_init. Read-only afterwards, so the
+ * per-connection processes that inherit it share it safely. */
+struct jail {
+	struct jail_config cfg;
+	struct jail_host host;
+	unsigned landlock_abi;		/* ABI the leases use; 0 = no Landlock */
+	unsigned landlock_features;	/* enum landlock_feature bits applied */
+	unsigned landlock_lacking;	/* wanted but not offered (auto mode) */
+	char *ro[LANDLOCK_PATHS_MAX];	/* resolved read-only list (owned) */
+	size_t nro;
+	char *links[JAIL_LINKS_MAX];	/* ns: symlinks to recreate (/bin) */
+	size_t nlinks;
+	struct uidpool uids;
+	struct cgroup_service cg;
+	char pathbuf[8192];		/* storage of ro[] */
+	size_t pathlen;
+};
+
+/* A file the child finds in its work directory (sandbox programs). */
+struct jail_file {
+	const char *name;		/* a plain name: no '/', not . or .. */
+	const void *data;
+	size_t len;
+	unsigned mode;			/* e.g. 0600 */
+};
+
+/* What one lease/execution is. */
+struct jail_request {
+	const char *id;			/* [A-Za-z0-9_-]{1,64}, unique */
+	const char *tenant;		/* registration unit: with registration,
+					 * the uid and package-cache key */
+	const char *registration;	/* NULL: no cache, a fresh uid */
+	int work;			/* make a work dir, start the child in
+					 * it: ns /work (tmpfs, limits.tmpfs),
+					 * uid <lease>/work (RLIMIT_FSIZE only) */
+	const struct jail_file *files;	/* written into the work dir */
+	size_t nfiles;
+	const struct jail_limits *limits; /* this lease's own limits (the
+					 * sandbox's per-tool budget); NULL:
+					 * the service's cfg.limits */
+};
+
+struct jail_lease {
+	const struct jail *j;
+	char id[JAIL_ID_MAX + 1];
+	uint32_t uid, gid;
+	struct uid_hold hold;
+	char dir[PATH_MAX];		/* <state>/lease-<id> (host) */
+	char home[PATH_MAX];		/* HOME as the child sees it */
+	char tmpdir[PATH_MAX];		/* TMPDIR as the child sees it */
+	char workdir[PATH_MAX];		/* "" without work */
+	char host_home[PATH_MAX], host_tmp[PATH_MAX], host_work[PATH_MAX];
+	char host_cache[PATH_MAX];	/* "" without a cache */
+	char host_root[PATH_MAX];	/* ns: the new root's mount point */
+	struct cgroup_lease cg;
+	struct jail_limits limits;	/* in force for this lease */
+	struct landlock_spec ll;	/* prepared for the child */
+	const struct jail_file *files;
+	size_t nfiles;
+	int dirs_made, cg_made;
+	int swept;			/* every process of the uid killed */
+	pid_t init_pid;			/* ns: unused by callers */
+};
+
+struct jail_stats {
+	int has_memory, has_cpu, has_pids;	/* a cgroup measured it */
+	uint64_t peak_memory;		/* bytes */
+	uint64_t oom_kills;		/* processes killed by the limit */
+	uint64_t cpu_usec;		/* CPU time of the whole lease */
+	uint64_t pids_max_hits;		/* forks refused by the pids limit */
+};
+
+/* "none" "uid" "ns"; parse returns -1 for anything else. */
+const char *jail_mode_name(enum jail_mode m);
+int jail_mode_parse(const char *s, enum jail_mode *m);
+const char *jail_unit_name(enum jail_unit u);
+int jail_unit_parse(const char *s, enum jail_unit *u);
+const char *jail_landlock_name(enum jail_landlock l);
+int jail_landlock_parse(const char *s, enum jail_landlock *l);
+/* "443,80" into ports (cap entries); count, or -1. */
+long jail_ports_parse(const char *s, uint16_t *ports, size_t cap);
+
+/* Look at the host for cfg: capabilities, user namespaces (a real probe
+ * in a child, dropped to the range's last uid), seccomp, Landlock, cgroups;
+ * and which modes could run. Never fails: what it cannot learn is "no". */
+void jail_probe(const struct jail_config *cfg, struct jail_host *h);
+
+/* The --check report: human lines, or one JSON object. */
+void jail_host_print(FILE *out, const struct jail_config *cfg,
+    const struct jail_host *h, int json);
+
+/* Probe, refuse what cannot be honoured (mode, Landlock in require mode,
+ * limits without a cgroup, seccomp missing in uid/ns), resolve the paths,
+ * set up the uid table and cgroups. 0, or -1 with a message in err that
+ * names what is missing and which mode would work. cfg is copied; its
+ * strings are borrowed. */
+int jail_init(struct jail *j, const struct jail_config *cfg, char *err,
+    size_t errlen);
+
+/* Remove the service cgroup directories (at exit, leases gone). */
+void jail_fini(struct jail *j);
+
+/* One line for logs: "uid landlock=abi7 cgroup=v1". Static storage. */
+const char *jail_summary(const struct jail *j);
+
+/* The read-only list, for --check (i < jail->nro). */
+const char *jail_ro_path(const struct jail *j, size_t i);
+
+/* Prepare one lease/execution: uid, directories, cgroup. 0, or -1 with a
+ * message (everything made so far is undone). */
+int jail_lease_open(const struct jail *j, const struct jail_request *rq,
+    struct jail_lease *l, char *err, size_t errlen);
+
+/* The child side: a spawn_jail_fn with ctx = struct jail_lease *. In ns
+ * mode it forks twice (a proxy stays outside, pid 1 inside); only the
+ * process that is to exec returns. */
+int jail_lease_enter(void *ctx, const char **step);
+
+/* Kill everything of the lease: the cgroup, and every process of its uid
+ * when no other lease holds the uid. Reaps the caller's children while it
+ * waits; watch's wait status goes to status and found, as spawn_reap. */
+void jail_lease_kill(struct jail_lease *l, pid_t watch, int *status,
+    int *found);
+
+/* The cgroup's counters (zeros, has_* 0, without a cgroup). */
+void jail_lease_stats(const struct jail_lease *l, struct jail_stats *st);
+
+/* Kill (as jail_lease_kill), remove the directories (as the lease's uid)
+ * and the cgroup, release the uid. 0, or -1 with a message when something
+ * was left behind (the caller logs it). Safe on a lease that failed to
+ * open or was never entered. */
+int jail_lease_close(struct jail_lease *l, pid_t watch, int *status,
+    int *found, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,101 @@
+/* sbx_exec.h - one sandbox execution: a fresh jail (common/jail), the
+ * language's command in it, and one event loop that enforces the limits
+ * and accounts for what the tool did.
+ *
+ * The loop waits on: the child's pidfd (exit), a timerfd at the wall-clock
+ * deadline (absolute, CLOCK_MONOTONIC: millisecond precision, no drift
+ * from the loop's own work), a periodic timerfd that reads the cgroup's
+ * counters (CPU time, OOM kills, forks refused by pids.max), the stdout
+ * and stderr pipes (byte caps: the excess is never read into memory; the
+ * tool is stopped the moment a stream passes its cap), stdin (the input,
+ * written as the tool takes it), an optional receiver fd (the service's
+ * connection: backpressure and disconnects), and a signalfd. Every stop
+ * kills the whole jail (its cgroup, its uid's processes, its pid
+ * namespace), not just the main pid; the reason is the first limit hit.
+ *
+ * Java runs in two stages inside the same jail: `airlock sandbox
+ * _java-stage` (common/sbx_java) compiles, checks every class file and
+ * only then execs java; it writes a stage record at the start of stdout
+ * (before any tool code can run, so the tool cannot forge it). The tool's
+ * limits (wall clock and CPU) start counting at that record; the compile
+ * has its own wall-clock limit. */
+#ifndef AIRLOCK_SBX_EXEC_H
+#define AIRLOCK_SBX_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jail.h"
+#include "sbx_proto.h"
+
+#define SBX_JAVA_LAUNCH_PKG "airlock_sandbox"
+
+struct sbx_file_data {
+	const char *name;	/* sbx_name_valid */
+	const uint8_t *data;
+	size_t len;
+};
+
+struct sbx_job {
+	const char *id;			/* [A-Za-z0-9_-]{1,64}, unique */
+	const char *tenant;
+	unsigned lang;			/* enum sbx_lang */
+	struct sbx_limits lim;		/* final: clamped, no zeros */
+	const struct sbx_file_data *files;	/* files[0] runs */
+	size_t nfiles;
+	const uint8_t *input;
+	size_t input_len;
+	char *const *exec_argv;		/* SBX_LANG_EXEC: the command */
+};
+
+/* Where the tool's output goes. emit gets every byte within the caps, in
+ * order; it returns -1 when the receiver is gone (the execution is then
+ * stopped). While busy() says 1 the loop stops reading the tool (which
+ * then blocks on its pipe: backpressure). fd, when >= 0, is polled with
+ * events(); ready() handles what came (-1: receiver gone). */
+struct sbx_output {
+	void *ctx;
+	int (*emit)(void *ctx, int stream, const uint8_t *p, size_t n);
+	int (*busy)(void *ctx);
+	int fd;
+	short (*events)(void *ctx);
+	int (*ready)(void *ctx, short revents);
+};
+
+struct sbx_exec_env {
+	const struct jail *jail;	/* mode ns with new_net, for real use */
+	const char *python;		/* absolute path of python3 */
+	const char *java_home;		/* JAVA_HOME: bin/java, bin/javac */
+	const char *self_exe;		/* this binary, as the jail sees it */
+	const char *deny_text;		/* custom Java denylist, or NULL */
+	size_t deny_len;
+	uint64_t compile_timeout_ms;	/* javac stage */
+	int sigfd;			/* signals that stop the execution, or -1 */
+	int use_cgroup_limits;		/* per-execution cgroup limits */
+	int java_no_preload;		/* test hook (A/B of the launcher's
+					 * preloading): never in production */
+};
+
+/* Run job; fills res (always, also on failure: reason jail_failed with
+ * the step in detail). Returns 0 when the tool ran or was refused for a
+ * reason res names; -1 when the execution was abandoned (a signal on
+ * sigfd, the receiver gone): res then says what was known. */
+int sbx_exec(const struct sbx_exec_env *env, const struct sbx_job *job,
+    const struct sbx_output *out, struct sbx_result *res);
+
+/* The stage record sbx_java writes first on stdout:
+ *   "\0airlock-stage\0" (15 bytes) | status:u8 | cpu_us:u64 | len:u32 |
+ *   detail[len]                              (integers big-endian)
+ * status 0: compiled and checked, java follows; 1 compile_failed;
+ * 2 verify_failed; 3 stage error. len <= SBX_DETAIL_MAX. */
+#define SBX_STAGE_MAGIC "\0airlock-stage\0"
+#define SBX_STAGE_MAGIC_LEN 15
+#define SBX_STAGE_HEADER_LEN (SBX_STAGE_MAGIC_LEN + 1 + 8 + 4)
+enum sbx_stage_status { SBX_STAGE_OK = 0, SBX_STAGE_COMPILE = 1,
+	SBX_STAGE_VERIFY = 2, SBX_STAGE_ERROR = 3 };
+
+/* Java heap (-Xmx) for a memory limit: half of it, at least 16 MiB, at
+ * most the limit minus 64 MiB when that is larger than half. */
+uint64_t sbx_java_heap(uint64_t memory);
+
+#endif

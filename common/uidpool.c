@@ -1,0 +1,451 @@
+/* uidpool.c - the uid table and the kill-everything-of-a-uid sweep. */
+#include "uidpool.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SWEEP_ROUNDS 5000	/* 1 ms apart: a sweep gives up after ~5 s */
+
+static void
+pause_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static int
+mkdir_0700(const char *path)
+{
+	struct stat st;
+
+	if (mkdir(path, 0700) == 0)
+		return 0;
+	if (errno != EEXIST || lstat(path, &st) != 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 077)) {
+		errno = EPERM;	/* not ours, or open to others: refuse */
+		return -1;
+	}
+	return 0;
+}
+
+int
+uidpool_init(struct uidpool *p, const char *state, uint32_t first,
+    uint32_t last, char *err, size_t errlen)
+{
+	uint32_t me = (uint32_t)getuid();
+
+	memset(p, 0, sizeof *p);
+	if (first == 0 || last < first || last >= 0xfffffffeu) {
+		snprintf(err, errlen, "uid range %u-%u: must be FIRST-LAST "
+		    "with 0 < FIRST <= LAST", first, last);
+		return -1;
+	}
+	if (last - first >= UIDPOOL_RANGE_MAX) {
+		snprintf(err, errlen, "uid range %u-%u: more than %u uids",
+		    first, last, UIDPOOL_RANGE_MAX);
+		return -1;
+	}
+	if (me >= first && me <= last) {
+		snprintf(err, errlen, "uid range %u-%u contains the runner's "
+		    "own uid %u", first, last, me);
+		return -1;
+	}
+	p->first = first;
+	p->last = last;
+	if ((size_t)snprintf(p->dir, sizeof p->dir, "%s/uids", state) >=
+	    sizeof p->dir || (size_t)snprintf(p->regdir, sizeof p->regdir,
+	    "%s/registrations", state) >= sizeof p->regdir) {
+		snprintf(err, errlen, "state directory path too long");
+		return -1;
+	}
+	if (mkdir_0700(p->dir) != 0 || mkdir_0700(p->regdir) != 0) {
+		snprintf(err, errlen, "cannot make the uid table in %s: %s",
+		    state, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
+uid_has_process(uint32_t uid, pid_t except)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int found = 0;
+
+	if (!d)
+		return -1;
+	while (!found && (e = readdir(d))) {
+		char path[64], buf[2048], *u, *s;
+		unsigned long v[4];
+		long pid;
+		int fd;
+		ssize_t n;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		pid = strtol(e->d_name, NULL, 10);
+		if (pid == except)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/status", pid);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;	/* gone meanwhile */
+		n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		s = strstr(buf, "\nState:\t");
+		if (s && (s[8] == 'Z' || s[8] == 'X'))
+			continue;	/* dead, waiting to be reaped */
+		u = strstr(buf, "\nUid:\t");
+		if (!u || sscanf(u + 6, "%lu %lu %lu %lu", &v[0], &v[1], &v[2],
+		    &v[3]) != 4)
+			continue;
+		for (int i = 0; i < 4; i++)
+			found |= v[i] == uid;
+	}
+	closedir(d);
+	return found;
+}
+
+/* Reap the caller's exited children without blocking; 1 if pid was one. */
+static int
+reap_others(pid_t helper, int *helper_status, pid_t watch, int *status,
+    int *found)
+{
+	int st, got_helper = 0;
+	pid_t w;
+
+	while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
+		if (w == helper) {
+			*helper_status = st;
+			got_helper = 1;
+		} else if (w == watch && status && found) {
+			*status = st;
+			*found = 1;
+		}
+	}
+	return got_helper;
+}
+
+int
+uid_kill_all(uint32_t uid, uint32_t gid, pid_t watch, int *status,
+    int *found)
+{
+	int hs = 0;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		/* as the uid, kill(-1) reaches exactly its processes (and no
+		 * other: kill needs a matching uid without CAP_KILL) */
+		if (setgroups(0, NULL) != 0 || setresgid(gid, gid, gid) != 0 ||
+		    setresuid(uid, uid, uid) != 0)
+			_exit(2);
+		for (int round = 0; round < SWEEP_ROUNDS; round++) {
+			kill(-1, SIGKILL);
+			if (uid_has_process(uid, getpid()) == 0)
+				_exit(0);
+			pause_ms(1);
+		}
+		_exit(1);
+	}
+	for (int waited = 0; ; waited++) {
+		if (reap_others(pid, &hs, watch, status, found))
+			break;
+		if (waited == 2 * SWEEP_ROUNDS)
+			kill(pid, SIGKILL);
+		pause_ms(1);
+	}
+	return WIFEXITED(hs) && WEXITSTATUS(hs) == 0 ? 0 : -1;
+}
+
+/* The content of a lock file, NUL-terminated, newline stripped. */
+static void
+read_entry(int fd, char *buf, size_t len)
+{
+	ssize_t n = pread(fd, buf, len - 1, 0);
+
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static int
+write_entry(int fd, const char *kind, const char *name)
+{
+	char line[256];
+	int n = snprintf(line, sizeof line, "%s%s%s\n", kind, name ? " " : "",
+	    name ? name : "");
+
+	if (n < 0 || (size_t)n >= sizeof line || ftruncate(fd, 0) != 0 ||
+	    pwrite(fd, line, (size_t)n, 0) != n)
+		return -1;
+	return 0;
+}
+
+static int
+open_entry(const struct uidpool *p, uint32_t uid)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof path, "%s/%u", p->dir, uid);
+	return open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+}
+
+/* The round-robin cursor, locked: serialises allocations. */
+static int
+lock_cursor(const struct uidpool *p, uint32_t *next)
+{
+	char path[PATH_MAX + 16], buf[32];
+	int fd;
+
+	snprintf(path, sizeof path, "%s/next", p->dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX) != 0) {
+		close(fd);
+		return -1;
+	}
+	read_entry(fd, buf, sizeof buf);
+	*next = (uint32_t)strtoul(buf, NULL, 10);
+	if (*next < p->first || *next > p->last)
+		*next = p->first;
+	return fd;
+}
+
+static void
+unlock_cursor(int fd, uint32_t next)
+{
+	char num[24];
+
+	snprintf(num, sizeof num, "%u", next);
+	(void)write_entry(fd, num, NULL);
+	close(fd);	/* drops the flock */
+}
+
+/* Find a free uid and hold it exclusively with entry "kind name". */
+static int
+allocate(const struct uidpool *p, const char *kind, const char *name,
+    struct uid_hold *h, char *err, size_t errlen)
+{
+	uint32_t next, n = p->last - p->first + 1;
+	int cfd = lock_cursor(p, &next);
+
+	if (cfd < 0) {
+		snprintf(err, errlen, "uid table %s: %s", p->dir,
+		    strerror(errno));
+		return -1;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t uid = p->first + (next - p->first + i) % n;
+		char entry[256];
+		int fd = open_entry(p, uid);
+
+		if (fd < 0)
+			continue;
+		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+			close(fd);	/* a live lease holds it */
+			continue;
+		}
+		read_entry(fd, entry, sizeof entry);
+		if (strncmp(entry, "reg ", 4) == 0) {
+			close(fd);	/* a registration's for good */
+			continue;
+		}
+		/* never used, or its holder died: sweep before reuse */
+		if (strcmp(entry, "free") != 0 &&
+		    uid_has_process(uid, -1) != 0 &&
+		    uid_kill_all(uid, uid, -1, NULL, NULL) != 0) {
+			close(fd);
+			continue;
+		}
+		if (write_entry(fd, kind, name) != 0) {
+			close(fd);
+			continue;
+		}
+		h->uid = uid;
+		h->fd = fd;
+		h->shared = 0;
+		unlock_cursor(cfd, uid == p->last ? p->first : uid + 1);
+		return 0;
+	}
+	close(cfd);
+	snprintf(err, errlen, "every uid of %u-%u is in use", p->first,
+	    p->last);
+	return -1;
+}
+
+int
+uidpool_take(const struct uidpool *p, const char *lease_id,
+    struct uid_hold *h, char *err, size_t errlen)
+{
+	h->fd = -1;
+	return allocate(p, "lease", lease_id, h, err, errlen);
+}
+
+/* The recorded uid of key: 1 found, 0 none, -1 unusable. */
+static int
+lookup_key(const struct uidpool *p, const char *key, uint32_t *uid)
+{
+	char path[PATH_MAX + 80], buf[32];
+	int fd;
+
+	snprintf(path, sizeof path, "%s/%s", p->regdir, key);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	read_entry(fd, buf, sizeof buf);
+	close(fd);
+	*uid = (uint32_t)strtoul(buf, NULL, 10);
+	return *uid >= p->first && *uid <= p->last ? 1 : -1;
+}
+
+static int
+record_key(const struct uidpool *p, const char *key, uint32_t uid)
+{
+	char path[PATH_MAX + 80], tmp[PATH_MAX + 96], num[24];
+	int fd, n = snprintf(num, sizeof num, "%u\n", uid);
+
+	snprintf(path, sizeof path, "%s/%s", p->regdir, key);
+	snprintf(tmp, sizeof tmp, "%s/.%s.tmp", p->regdir, key);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+	    0600);
+	if (fd < 0)
+		return -1;
+	if (write(fd, num, (size_t)n) != n || fsync(fd) != 0) {
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	close(fd);
+	return rename(tmp, path);
+}
+
+int
+uidpool_take_key(const struct uidpool *p, const char *key,
+    struct uid_hold *h, char *err, size_t errlen)
+{
+	char entry[256], want[256];
+	uint32_t uid = 0;
+	int rc, fd;
+
+	h->fd = -1;
+	snprintf(want, sizeof want, "reg %s", key);
+	rc = lookup_key(p, key, &uid);
+	if (rc < 0) {
+		snprintf(err, errlen, "uid table: the record of %s is unusable",
+		    key);
+		return -1;
+	}
+	if (rc == 0) {
+		uint32_t cur;
+		int cfd;
+
+		/* allocate under the cursor lock; the record is written
+		 * before that lock drops, so two leases of one new key
+		 * cannot both allocate (the second finds the record) */
+		if ((cfd = lock_cursor(p, &cur)) < 0) {
+			snprintf(err, errlen, "uid table: %s", strerror(errno));
+			return -1;
+		}
+		rc = lookup_key(p, key, &uid);
+		close(cfd);
+		if (rc == 0) {
+			struct uid_hold tmp;
+
+			if (allocate(p, "reg", key, &tmp, err, errlen) != 0)
+				return -1;
+			uid = tmp.uid;
+			if (record_key(p, key, uid) != 0) {
+				(void)write_entry(tmp.fd, "free", NULL);
+				close(tmp.fd);
+				snprintf(err, errlen, "uid table: cannot record "
+				    "%s: %s", key, strerror(errno));
+				return -1;
+			}
+			close(tmp.fd);
+		} else if (rc < 0) {
+			snprintf(err, errlen, "uid table: the record of %s is "
+			    "unusable", key);
+			return -1;
+		}
+	}
+	if ((fd = open_entry(p, uid)) < 0) {
+		snprintf(err, errlen, "uid table: %s", strerror(errno));
+		return -1;
+	}
+	/* a releasing lease of the key may hold it exclusively for a sweep */
+	for (int i = 0; flock(fd, LOCK_SH | LOCK_NB) != 0; i++) {
+		if (i == 5000) {
+			close(fd);
+			snprintf(err, errlen, "uid %u stays locked", uid);
+			return -1;
+		}
+		pause_ms(1);
+	}
+	read_entry(fd, entry, sizeof entry);
+	if (strcmp(entry, want) != 0) {
+		close(fd);
+		snprintf(err, errlen, "uid table: uid %u is recorded for %s "
+		    "but its entry says '%s'", uid, key, entry);
+		return -1;
+	}
+	h->uid = uid;
+	h->fd = fd;
+	h->shared = 1;
+	return 0;
+}
+
+int
+uidpool_idle(const struct uidpool *p, uint32_t uid)
+{
+	int fd = open_entry(p, uid), idle;
+
+	if (fd < 0)
+		return 0;
+	idle = flock(fd, LOCK_EX | LOCK_NB) == 0;
+	close(fd);
+	return idle;
+}
+
+int
+uidpool_release(const struct uidpool *p, struct uid_hold *h, int swept,
+    pid_t watch, int *status, int *found)
+{
+	int rc = 0;
+
+	(void)p;
+	if (h->fd < 0)
+		return 0;
+	if (h->shared) {
+		/* sweep only when no other lease of the key is live */
+		if (!swept && flock(h->fd, LOCK_EX | LOCK_NB) == 0)
+			rc = uid_kill_all(h->uid, h->uid, watch, status, found);
+	} else {
+		if (!swept)
+			rc = uid_kill_all(h->uid, h->uid, watch, status,
+			    found);
+		if (rc == 0 && write_entry(h->fd, "free", NULL) != 0)
+			rc = -1;
+	}
+	close(h->fd);
+	h->fd = -1;
+	return rc;
+}

@@ -1,0 +1,79 @@
+/* uidpool.h - the uids of jailed children, from a dedicated range.
+ *
+ * Every uid of the range has a lock file <state>/uids/<uid> holding one
+ * line: "free", "lease <id>" (one live lease owns it, exclusive flock) or
+ * "reg <tenant>+<registration>" (a registration owns it for good; each of
+ * its live leases holds a shared flock). The table lives in the state
+ * directory, so the runner's per-connection processes, and a restarted
+ * runner, agree on it; flock dies with its holder, so a crashed holder's
+ * uid is found stale, swept (every process of it killed) and reused.
+ *
+ * A uid is only ever handed out when no process runs as it: on release
+ * (and when a stale entry is taken over) a helper process drops to the uid
+ * and kill(-1, SIGKILL)s until /proc shows no live process of it; setsid
+ * and double forks do not escape that. Allocation moves round-robin
+ * through the range, so a freed uid is reused as late as possible. */
+#ifndef AIRLOCK_UIDPOOL_H
+#define AIRLOCK_UIDPOOL_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define UIDPOOL_RANGE_MAX (1u << 20)
+
+struct uidpool {
+	char dir[PATH_MAX];		/* <state>/uids */
+	char regdir[PATH_MAX];		/* <state>/registrations */
+	uint32_t first, last;
+};
+
+/* One held uid. */
+struct uid_hold {
+	uint32_t uid;
+	int fd;				/* the flocked lock file; -1: none */
+	int shared;			/* registration unit */
+};
+
+/* Make the table directories (mode 0700) below state_dir and check the
+ * range: within 1..2^32-2, not containing this process's uid, at most
+ * UIDPOOL_RANGE_MAX uids. 0, or -1 with a message. */
+int uidpool_init(struct uidpool *p, const char *state_dir, uint32_t first,
+    uint32_t last, char *err, size_t errlen);
+
+/* A uid of its own for one lease (lease_id names it in the table). 0, or
+ * -1 with a message (the range is exhausted, or the table unusable). */
+int uidpool_take(const struct uidpool *p, const char *lease_id,
+    struct uid_hold *h, char *err, size_t errlen);
+
+/* The stable uid of key (allocated and recorded on first use), held
+ * shared for one lease. 0, or -1 with a message. */
+int uidpool_take_key(const struct uidpool *p, const char *key,
+    struct uid_hold *h, char *err, size_t errlen);
+
+/* Give the uid back. When no other lease holds it, every process still
+ * running as it is killed first (uid_kill_all); a lease-unit uid is only
+ * marked free once none is left. While waiting, exited children of the
+ * caller are reaped; watch's status is stored as spawn_reap() does.
+ * swept: the caller already ran uid_kill_all successfully (nothing of
+ * the uid can have started since). Returns 0, or -1 if processes of the
+ * uid survived (the entry then stays stale, swept again before reuse). */
+int uidpool_release(const struct uidpool *p, struct uid_hold *h, int swept,
+    pid_t watch, int *status, int *found);
+
+/* 1 when no live lease holds uid (its lock file is free), else 0. */
+int uidpool_idle(const struct uidpool *p, uint32_t uid);
+
+/* Kill every process whose real, effective, saved or fs uid is uid, from
+ * a helper that runs as uid:gid (needs CAP_SETUID/CAP_SETGID, not
+ * CAP_KILL). Reaps the caller's children meanwhile (see above). 0 when
+ * none is left, -1 otherwise. */
+int uid_kill_all(uint32_t uid, uint32_t gid, pid_t watch, int *status,
+    int *found);
+
+/* 1 if a live (not zombie) process other than except has uid as its
+ * real, effective, saved or fs uid; 0 if none; -1 if /proc is unreadable. */
+int uid_has_process(uint32_t uid, pid_t except);
+
+#endif

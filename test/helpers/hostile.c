@@ -1,0 +1,438 @@
+/* hostile.c - a hostile "MCP server" for the jail and Landlock tests: each
+ * subcommand attempts one thing a malicious package would, and prints one
+ * line per attempt, "what: ok" or "what: ERRNO_NAME", so the test compares
+ * words, never guesses. Installed as "node" in a private PATH, so the
+ * runner's guard takes it for `node SCRIPT`.
+ *
+ *   victim                 print "pid: N" and "home: DIR", write HOME/secret,
+ *                          then sleep (the lease being attacked)
+ *   attack PID HOME FILE RUNNER
+ *                          against the victim (PID, HOME) and the runner
+ *                          (its secret FILE, its pid RUNNER): read environ,
+ *                          open mem, read HOME/secret, ptrace, SIGKILL,
+ *                          read FILE, open RUNNER's mem; regain root and
+ *                          capabilities, create a user namespace; count
+ *                          the processes /proc shows
+ *   read FILE | write FILE | list DIR   one attempt each
+ *   connect PORT | bind    TCP on 127.0.0.1
+ *   signal PID             kill(PID, SIGTERM)
+ *   abstract NAME          connect to the abstract unix socket @NAME
+ *   doublefork             setsid + double fork: print "grandchild: PID",
+ *                          both sleep
+ *   ignore-term            ignore SIGTERM, print "pid: N", sleep
+ *   forkbomb N             fork up to N children that sleep; print
+ *                          "forks: K" and the errno that stopped it, sleep
+ *   memhog MIB             touch MIB MiB, 1 MiB at a time, printing
+ *                          "touched: K" every 16 MiB, then sleep
+ *   echo                   stdin to stdout
+ *   sleep                  print "pid: N", sleep
+ * Outside a lease (the same-uid scoping test, no runner):
+ *   listen NAME            listen on @NAME, print "ready", accept forever
+ *   scoped on|off PID NAME apply only Landlock's scoping (on) or nothing,
+ *                          then try kill(PID, 0) and connect @NAME */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <dirent.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include "common/landlock.h"
+
+static const char *
+errname(int e)
+{
+	switch (e) {
+	case 0: return "ok";
+	case EACCES: return "EACCES";
+	case EPERM: return "EPERM";
+	case ENOENT: return "ENOENT";
+	case ESRCH: return "ESRCH";
+	case EAGAIN: return "EAGAIN";
+	case EINVAL: return "EINVAL";
+	case ENOSYS: return "ENOSYS";
+	case EROFS: return "EROFS";
+	case ECONNREFUSED: return "ECONNREFUSED";
+	case ENOMEM: return "ENOMEM";
+	case EFBIG: return "EFBIG";
+	case ENOSPC: return "ENOSPC";
+	case EEXIST: return "EEXIST";
+	case ENOTDIR: return "ENOTDIR";
+	default: return "EOTHER";
+	}
+}
+
+static void
+say(const char *what, int err)
+{
+	printf("%s: %s\n", what, errname(err));
+	fflush(stdout);
+}
+
+static _Noreturn void
+sleep_forever(void)
+{
+	for (;;)
+		pause();
+}
+
+static int
+try_read(const char *path)
+{
+	char buf[256];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno;
+	if (read(fd, buf, sizeof buf) < 0) {
+		int e = errno;
+
+		close(fd);
+		return e;
+	}
+	close(fd);
+	return 0;
+}
+
+static int
+try_write(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, "x\n", 2) != 2) {
+		int e = errno;
+
+		close(fd);
+		return e;
+	}
+	close(fd);
+	return 0;
+}
+
+static int
+try_connect(int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+		.sin_port = htons((uint16_t)port),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), e = 0;
+
+	if (fd < 0)
+		return errno;
+	if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0)
+		e = errno;
+	close(fd);
+	return e;
+}
+
+static int
+try_bind(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = 0,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), e = 0;
+
+	if (fd < 0)
+		return errno;
+	if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
+	    listen(fd, 1) != 0)
+		e = errno;
+	close(fd);
+	return e;
+}
+
+static socklen_t
+abstract_addr(struct sockaddr_un *a, const char *name)
+{
+	size_t n = strlen(name);
+
+	memset(a, 0, sizeof *a);
+	a->sun_family = AF_UNIX;
+	if (n > sizeof a->sun_path - 2)
+		n = sizeof a->sun_path - 2;
+	memcpy(a->sun_path + 1, name, n);
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
+}
+
+static int
+try_abstract(const char *name)
+{
+	struct sockaddr_un a;
+	socklen_t len = abstract_addr(&a, name);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), e = 0;
+
+	if (fd < 0)
+		return errno;
+	if (connect(fd, (struct sockaddr *)&a, len) != 0)
+		e = errno;
+	close(fd);
+	return e;
+}
+
+static int
+count_procs(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] >= '0' && e->d_name[0] <= '9';
+	closedir(d);
+	return n;
+}
+
+static void
+victim(void)
+{
+	const char *home = getenv("HOME");
+	char path[4096];
+
+	printf("pid: %d\nhome: %s\n", (int)getpid(), home ? home : "");
+	snprintf(path, sizeof path, "%s/secret", home ? home : ".");
+	say("write-home-secret", try_write(path));
+	sleep_forever();
+}
+
+static void
+attack(const char *pid, const char *home, const char *file,
+    const char *runner)
+{
+	char path[4096];
+	pid_t v = (pid_t)atoi(pid);
+	long caps = -1;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%s/environ", pid);
+	say("victim-environ", try_read(path));
+	snprintf(path, sizeof path, "/proc/%s/mem", pid);
+	say("victim-mem", try_read(path));
+	snprintf(path, sizeof path, "%s/secret", home);
+	say("victim-home", try_read(path));
+	say("victim-ptrace", ptrace(PTRACE_ATTACH, v, NULL, NULL) == 0 ? 0 :
+	    errno);
+	say("victim-kill", kill(v, SIGKILL) == 0 ? 0 : errno);
+	say("runner-secret", try_read(file));
+	snprintf(path, sizeof path, "/proc/%s/mem", runner);
+	say("runner-mem", try_read(path));
+	snprintf(path, sizeof path, "/proc/%s/environ", runner);
+	say("runner-environ", try_read(path));
+	say("setuid-0", setuid(0) == 0 ? 0 : errno);
+	say("setresuid-0", setresuid(0, 0, 0) == 0 ? 0 : errno);
+	say("unshare-user", unshare(CLONE_NEWUSER) == 0 ? 0 : errno);
+	if ((f = fopen("/proc/self/status", "r"))) {
+		char line[256];
+
+		while (fgets(line, sizeof line, f))
+			if (strncmp(line, "CapEff:", 7) == 0 ||
+			    strncmp(line, "CapPrm:", 7) == 0 ||
+			    strncmp(line, "CapBnd:", 7) == 0 ||
+			    strncmp(line, "CapAmb:", 7) == 0 ||
+			    strncmp(line, "NoNewPrivs:", 11) == 0 ||
+			    strncmp(line, "Seccomp:", 8) == 0)
+				fputs(line, stdout);
+		fclose(f);
+	}
+	(void)caps;
+	printf("procs: %d\nuid: %d\n", count_procs(), (int)getuid());
+	fflush(stdout);
+}
+
+static void
+doublefork(void)
+{
+	int p[2];
+	pid_t c;
+
+	if (pipe(p) != 0)
+		exit(2);
+	c = fork();
+	if (c == 0) {
+		setsid();
+		if (fork() == 0) {
+			char line[64];
+			int n = snprintf(line, sizeof line, "grandchild: %d\n",
+			    (int)getpid());
+
+			(void)!write(p[1], line, (size_t)n);
+			close(p[1]);
+			close(1);
+			close(2);
+			sleep_forever();
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	waitpid(c, NULL, 0);
+	{
+		char buf[64];
+		ssize_t n = read(p[0], buf, sizeof buf);
+
+		if (n > 0)
+			(void)!write(1, buf, (size_t)n);
+	}
+	printf("pid: %d\n", (int)getpid());
+	fflush(stdout);
+	sleep_forever();
+}
+
+static void
+forkbomb(int max)
+{
+	int n = 0, e = 0;
+
+	for (; n < max; n++) {
+		pid_t c = fork();
+
+		if (c < 0) {
+			e = errno;
+			break;
+		}
+		if (c == 0) {
+			close(1);
+			sleep_forever();
+		}
+	}
+	printf("forks: %d\n", n);
+	say("fork-stopped-by", e);
+	sleep_forever();
+}
+
+static void
+memhog(long mib)
+{
+	for (long i = 1; i <= mib; i++) {
+		char *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED) {
+			say("mmap", errno);
+			sleep_forever();
+		}
+		memset(p, 0x5a, 1 << 20);
+		if (i % 16 == 0) {
+			printf("touched: %ld\n", i);
+			fflush(stdout);
+		}
+	}
+	printf("survived: %ld\n", mib);
+	fflush(stdout);
+	sleep_forever();
+}
+
+static void
+listen_abstract(const char *name)
+{
+	struct sockaddr_un a;
+	socklen_t len = abstract_addr(&a, name);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, len) != 0 ||
+	    listen(fd, 16) != 0) {
+		say("listen", errno);
+		exit(1);
+	}
+	printf("ready\n");
+	fflush(stdout);
+	for (;;) {
+		int c = accept(fd, NULL, NULL);
+
+		if (c >= 0)
+			close(c);
+	}
+}
+
+static void
+scoped(const char *on, const char *pid, const char *name)
+{
+	struct landlock_spec s;
+	const char *step;
+
+	if (strcmp(on, "on") == 0) {
+		memset(&s, 0, sizeof s);
+		s.abi = landlock_abi(NULL);
+		s.features = LANDLOCK_FEAT_SCOPE_SIGNAL |
+		    LANDLOCK_FEAT_SCOPE_ABSTRACT;
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+		    landlock_apply(&s, &step) != 0) {
+			say("landlock", errno);
+			exit(1);
+		}
+	}
+	say("signal", kill((pid_t)atoi(pid), 0) == 0 ? 0 : errno);
+	say("abstract", try_abstract(name));
+}
+
+int
+main(int argc, char **argv)
+{
+	char buf[65536];
+	ssize_t n;
+
+	if (argc < 2)
+		return 64;
+	if (strcmp(argv[1], "victim") == 0)
+		victim();
+	else if (strcmp(argv[1], "attack") == 0 && argc == 6)
+		attack(argv[2], argv[3], argv[4], argv[5]);
+	else if (strcmp(argv[1], "read") == 0 && argc == 3)
+		say("read", try_read(argv[2]));
+	else if (strcmp(argv[1], "write") == 0 && argc == 3)
+		say("write", try_write(argv[2]));
+	else if (strcmp(argv[1], "list") == 0 && argc == 3) {
+		DIR *d = opendir(argv[2]);
+
+		say("list", d ? 0 : errno);
+		if (d)
+			closedir(d);
+	} else if (strcmp(argv[1], "connect") == 0 && argc == 3)
+		say("connect", try_connect(atoi(argv[2])));
+	else if (strcmp(argv[1], "bind") == 0)
+		say("bind", try_bind());
+	else if (strcmp(argv[1], "signal") == 0 && argc == 3)
+		say("signal", kill((pid_t)atoi(argv[2]), SIGTERM) == 0 ? 0 :
+		    errno);
+	else if (strcmp(argv[1], "abstract") == 0 && argc == 3)
+		say("abstract", try_abstract(argv[2]));
+	else if (strcmp(argv[1], "doublefork") == 0)
+		doublefork();
+	else if (strcmp(argv[1], "ignore-term") == 0) {
+		signal(SIGTERM, SIG_IGN);
+		printf("pid: %d\n", (int)getpid());
+		fflush(stdout);
+		sleep_forever();
+	} else if (strcmp(argv[1], "forkbomb") == 0 && argc == 3)
+		forkbomb(atoi(argv[2]));
+	else if (strcmp(argv[1], "memhog") == 0 && argc == 3)
+		memhog(atol(argv[2]));
+	else if (strcmp(argv[1], "echo") == 0) {
+		while ((n = read(0, buf, sizeof buf)) > 0)
+			if (write(1, buf, (size_t)n) != n)
+				return 1;
+	} else if (strcmp(argv[1], "sleep") == 0) {
+		printf("pid: %d\n", (int)getpid());
+		fflush(stdout);
+		sleep_forever();
+	} else if (strcmp(argv[1], "listen") == 0 && argc == 3)
+		listen_abstract(argv[2]);
+	else if (strcmp(argv[1], "scoped") == 0 && argc == 5)
+		scoped(argv[2], argv[3], argv[4]);
+	else
+		return 64;
+	return 0;
+}

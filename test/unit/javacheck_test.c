@@ -1,0 +1,259 @@
+/* javacheck_test.c - the Java denylist on real javac 17 output: every
+ * hostile tool in test/java/hostile is refused naming its reference, the
+ * benign ones pass, and with the rule taken out the same class passes
+ * (the check is what refuses it). Plus the rule parser and the tree walk
+ * (symlinks, strange files, empty output). */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/javacheck.h"
+#include "tap.h"
+
+static struct javacheck_policy def;
+static char why[JAVACHECK_WHY_MAX];
+
+static enum javacheck_status
+tree(const struct javacheck_policy *p, const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	enum javacheck_status st;
+
+	if (fd < 0) {
+		snprintf(why, sizeof why, "cannot open %s", dir);
+		return JAVACHECK_ERROR;
+	}
+	st = javacheck_tree(p, fd, NULL, why, sizeof why);
+	close(fd);
+	return st;
+}
+
+struct hostile {
+	const char *dir;
+	const char *want;	/* in why */
+	const char *rule;	/* the one rule that refuses it, for A/B */
+};
+
+static const struct hostile hostile[] = {
+	{ "ProcSpawn", "ProcSpawn.class references class "
+	    "java.lang.ProcessBuilder (process spawning)",
+	    "any java/lang/ProcessBuilder process spawning" },
+	{ "RuntimeExec", "RuntimeExec.class references java.lang.Runtime.exec "
+	    "(process spawning)", "call java/lang/Runtime.exec process spawning" },
+	{ "Reflect", "Reflect.class references java.lang.Class.forName "
+	    "(reflection)", "call java/lang/Class.forName reflection\n"
+	    "call java/lang/Class.getConstructor reflection\n"
+	    "any java/lang/reflect/ reflection" },
+	{ "LoadLib", "LoadLib.class references java.lang.System.loadLibrary "
+	    "(native library loading)",
+	    "call java/lang/System.loadLibrary native library loading" },
+	{ "Handles", "Handles.class references "
+	    "java.lang.invoke.MethodHandles.lookup (method handles)",
+	    "call java/lang/invoke/MethodHandles method handles" },
+	{ "UnsafeUse", "UnsafeUse.class references sun.misc.Unsafe.getUnsafe "
+	    "(JDK internals)", "any sun/ JDK internals" },
+	{ "Loader", "Loader.class references java.lang.ClassLoader.<init> "
+	    "(class loaders)", "any java/lang/ClassLoader class loaders" },
+	{ "Net", "Net.class references class java.net.Socket (network)",
+	    "any java/net/ network" },
+	{ "Exit", "Exit.class references java.lang.System.exit (System.exit)",
+	    "call java/lang/System.exit System.exit" },
+	{ "Threads", "Threads.class references class java.lang.ThreadGroup "
+	    "(thread groups)", "any java/lang/ThreadGroup thread groups" },
+	{ "NativeDecl", "NativeDecl.class declares native method evil "
+	    "(native code)", NULL },
+	{ "InnerSpawn", "InnerSpawn$Helper.class references class "
+	    "java.lang.ProcessBuilder (process spawning)",
+	    "any java/lang/ProcessBuilder process spawning" },
+	{ "MethodRef", "MethodRef.class references java.lang.Runtime.exec "
+	    "(process spawning)", "call java/lang/Runtime.exec process spawning" },
+};
+
+/* A policy with one harmless rule: the "layer off" of the A/B tests. */
+static const char off_text[] = "any org/nothing/ placeholder\n";
+
+static void
+test_hostile(void)
+{
+	struct javacheck_policy off, only;
+	char dir[256], err[256];
+
+	ok(javacheck_policy_parse(&off, off_text, sizeof off_text - 1, err,
+	    sizeof err) == 0, "a one-rule policy parses");
+	for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+		const struct hostile *h = &hostile[i];
+		enum javacheck_status st;
+
+		snprintf(dir, sizeof dir, "test/java/classes/%s", h->dir);
+		st = tree(&def, dir);
+		ok(st == JAVACHECK_DENIED && strcmp(why, h->want) == 0,
+		    "%s is refused: %s", h->dir, why);
+		if (!h->rule) {	/* native methods: not a rule, always on */
+			continue;
+		}
+		st = tree(&off, dir);
+		ok(st == JAVACHECK_OK, "without its rule %s passes (so the rule "
+		    "is what refuses it)", h->dir);
+		ok(javacheck_policy_parse(&only, h->rule, strlen(h->rule), err,
+		    sizeof err) == 0 && tree(&only, dir) == JAVACHECK_DENIED,
+		    "its rule alone refuses %s", h->dir);
+		javacheck_policy_free(&only);
+	}
+	javacheck_policy_free(&off);
+}
+
+static void
+test_benign(void)
+{
+	struct javacheck_stats st;
+	int fd = open("test/java/classes/benign", O_RDONLY | O_DIRECTORY);
+
+	ok(javacheck_tree(&def, fd, &st, why, sizeof why) == JAVACHECK_OK,
+	    "the benign tool (lambdas, records, enums, inner classes) passes "
+	    "%s", why);
+	ok(st.files == 6 && st.refs > 100, "all 6 of its class files were read "
+	    "(%zu files, %zu references)", st.files, st.refs);
+	close(fd);
+	ok(tree(&def, "test/java/classes/pkg") == JAVACHECK_OK,
+	    "a class in a package directory passes");
+}
+
+/* A method-handle-only reference: the rule for Runtime.exec catches
+ * `Runtime.getRuntime()::exec`, which has no invoke instruction. */
+static void
+test_rules(void)
+{
+	static const char member[] = "call java/lang/Runtime.exec x\n";
+	static const char nested[] = "any java/lang/ProcessB x\n";
+	struct javacheck_policy p;
+	char err[256];
+
+	ok(javacheck_policy_parse(&p, member, sizeof member - 1, err,
+	    sizeof err) == 0 && tree(&p, "test/java/classes/MethodRef") ==
+	    JAVACHECK_DENIED, "a member rule catches a method reference");
+	javacheck_policy_free(&p);
+	/* class rules cover nested classes but are not prefixes */
+	ok(javacheck_policy_parse(&p, nested, sizeof nested - 1, err,
+	    sizeof err) == 0 && tree(&p, "test/java/classes/ProcSpawn") ==
+	    JAVACHECK_OK, "a class rule is not a name prefix: java/lang/ProcessB "
+	    "does not match java/lang/ProcessBuilder");
+	javacheck_policy_free(&p);
+}
+
+struct parse_case {
+	const char *text;
+	int ok;
+};
+
+static void
+test_parse(void)
+{
+	static const struct parse_case cases[] = {
+		{ "any a/b/ r\n", 1 },
+		{ "  call\ta/B.m   some reason  \r\n", 1 },
+		{ "# only a comment\n\n", 0 },
+		{ "", 0 },
+		{ "deny a/b/ r\n", 0 },
+		{ "any a/B.m r\n", 0 },		/* member rules need call */
+		{ "call a/B. r\n", 0 },
+		{ "call .m r\n", 0 },
+		{ "call a/.m r\n", 0 },
+		{ "call a/B.m.n r\n", 0 },
+		{ "call a/B.m/n r\n", 0 },
+		{ "any /a r\n", 0 },
+		{ "any a//b r\n", 0 },
+		{ "any a;b r\n", 0 },
+		{ "any a/b\n", 0 },		/* no reason */
+		{ "any a/b r\x01\n", 0 },
+		{ "any a/b r\xc3\xa9\n", 0 },
+		{ "any a/b r\nany c/d r", 1 },	/* no final newline */
+	};
+	struct javacheck_policy p;
+	char err[256], big[200];
+	int all = 1;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int rc = javacheck_policy_parse(&p, cases[i].text,
+		    strlen(cases[i].text), err, sizeof err);
+
+		if ((rc == 0) != cases[i].ok) {
+			printf("# '%s': %s\n", cases[i].text, rc ? err : "ok");
+			all = 0;
+		}
+		if (rc == 0)
+			javacheck_policy_free(&p);
+	}
+	ok(all, "%zu rule lines parsed or refused as they should be",
+	    sizeof cases / sizeof cases[0]);
+	memset(big, 'r', sizeof big);
+	memcpy(big, "any a/b ", 8);
+	big[sizeof big - 1] = '\0';
+	ok(javacheck_policy_parse(&p, big, strlen(big), err, sizeof err) != 0,
+	    "a reason over %d bytes is refused", JAVACHECK_REASON_MAX);
+	ok(javacheck_policy_parse(&p, "any a/b r\nbad\n", 14, err,
+	    sizeof err) != 0 && strstr(err, "line 2"), "errors name the "
+	    "line: %s", err);
+	ok(def.n > 50, "the built-in list has %zu rules", def.n);
+}
+
+static void
+test_tree_files(void)
+{
+	char d[] = "/tmp/javacheck-test.XXXXXX", path[512];
+	FILE *f;
+	int fd;
+
+	if (!mkdtemp(d)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	ok(tree(&def, d) == JAVACHECK_BAD && strstr(why, "no class file"),
+	    "an empty output is refused: %s", why);
+	snprintf(path, sizeof path, "%s/Tool.class", d);
+	ok(symlink("/etc/passwd", path) == 0 && tree(&def, d) ==
+	    JAVACHECK_BAD, "a symlink is refused: %s", why);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/notes.txt", d);
+	f = fopen(path, "w");
+	fputs("hi", f);
+	fclose(f);
+	ok(tree(&def, d) == JAVACHECK_BAD && strstr(why, "notes.txt"),
+	    "a file that is not a class file is refused: %s", why);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/Bad.class", d);
+	f = fopen(path, "w");
+	fputs("\xca\xfe\xba\xbe", f);
+	fclose(f);
+	ok(tree(&def, d) == JAVACHECK_BAD && strstr(why, "Bad.class: "
+	    "malformed"), "a malformed class file is refused: %s", why);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/fifo.class", d);
+	ok(mkfifo(path, 0600) == 0 && tree(&def, d) == JAVACHECK_BAD,
+	    "a fifo named .class is refused without blocking: %s", why);
+	unlink(path);
+	fd = open(d, O_RDONLY | O_DIRECTORY);
+	close(fd);
+	rmdir(d);
+}
+
+int
+main(void)
+{
+	char err[256];
+
+	if (javacheck_policy_default(&def, err, sizeof err) != 0) {
+		ok(0, "the built-in denylist parses: %s", err);
+		return tap_done();
+	}
+	ok(1, "the built-in denylist parses");
+	test_hostile();
+	test_benign();
+	test_rules();
+	test_parse();
+	test_tree_files();
+	javacheck_policy_free(&def);
+	return tap_done();
+}
