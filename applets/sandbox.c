@@ -180,7 +180,7 @@ EXIT_CODES
 "69 service unreachable, 76 protocol error, 77 refused (the budget or\n"
 "cause is named), 80 handshake failed.\n";
 
-/* --- options shared by run and serve -------------------------------------- */
+/* --- options shared by run and serve ----------------------------------- */
 
 struct jail_opts {
 	enum jail_mode mode;
@@ -219,14 +219,15 @@ limits_default(struct sbx_limits *l)
 }
 
 enum {
-	OPT_LANG = 256, OPT_INPUT, OPT_TIMEOUT, OPT_CPU, OPT_MEMORY, OPT_PIDS, OPT_OUTPUT,
-	OPT_JSON, OPT_JAIL, OPT_UIDS, OPT_STATE, OPT_CGROUP, OPT_LANDLOCK, OPT_TMPFS,
-	OPT_PYTHON, OPT_JAVA_HOME, OPT_DENYLIST, OPT_COMPILE_TIMEOUT, OPT_LOG,
-	OPT_LISTEN, OPT_SECRET, OPT_MAX_TIMEOUT, OPT_MAX_CPU, OPT_MAX_MEMORY,
-	OPT_MAX_PIDS, OPT_MAX_OUTPUT, OPT_T_CONC, OPT_T_QUEUE, OPT_T_CPU, OPT_WINDOW,
-	OPT_MAX_CONC, OPT_MAX_QUEUE, OPT_QUEUE_TIMEOUT, OPT_HS_TIMEOUT, OPT_EXEC,
-	OPT_CONNECT, OPT_TENANT, OPT_REQID, OPT_CONNECT_TIMEOUT, OPT_HEAP,
-	OPT_NO_PRELOAD
+	OPT_LANG = 256, OPT_INPUT, OPT_TIMEOUT, OPT_CPU, OPT_MEMORY,
+	OPT_PIDS, OPT_OUTPUT, OPT_JSON, OPT_JAIL, OPT_UIDS, OPT_STATE,
+	OPT_CGROUP, OPT_LANDLOCK, OPT_TMPFS, OPT_PYTHON, OPT_JAVA_HOME,
+	OPT_DENYLIST, OPT_COMPILE_TIMEOUT, OPT_LOG, OPT_LISTEN, OPT_SECRET,
+	OPT_MAX_TIMEOUT, OPT_MAX_CPU, OPT_MAX_MEMORY, OPT_MAX_PIDS,
+	OPT_MAX_OUTPUT, OPT_T_CONC, OPT_T_QUEUE, OPT_T_CPU, OPT_WINDOW,
+	OPT_MAX_CONC, OPT_MAX_QUEUE, OPT_QUEUE_TIMEOUT, OPT_HS_TIMEOUT,
+	OPT_EXEC, OPT_CONNECT, OPT_TENANT, OPT_REQID, OPT_CONNECT_TIMEOUT,
+	OPT_HEAP, OPT_NO_PRELOAD
 };
 
 #define JAIL_OPTIONS \
@@ -514,7 +515,7 @@ sandbox_setup(struct sandbox *s, const struct jail_opts *o,
 	};
 }
 
-/* --- what a tool gives back: kept for run and call ------------------------ */
+/* --- what a tool gives back: kept for run and call --------------------- */
 
 #define STDERR_TAIL 4096
 #define SBX_OUTPUT_CLIENT_MAX (64u << 20)	/* call keeps at most this */
@@ -710,7 +711,7 @@ report(const struct sbx_result *r, unsigned lang,
 	return result_exit(r);
 }
 
-/* --- reading the tool's files and input ----------------------------------- */
+/* --- reading the tool's files and input -------------------------------- */
 
 static uint8_t *
 read_all(const char *path, size_t cap, size_t *len)
@@ -893,7 +894,7 @@ run_main(int argc, char **argv)
 	return report(&res, lang, &lim, &cap, json);
 }
 
-/* --- verify, denylist, the Java stage ------------------------------------ */
+/* --- verify, denylist, the Java stage ---------------------------------- */
 
 static int
 verify_main(int argc, char **argv)
@@ -1015,7 +1016,7 @@ sandbox_main(int argc, char **argv)
 }
 
 
-/* --- serve ----------------------------------------------------------------- */
+/* --- serve ------------------------------------------------------------- */
 
 #define LISTEN_MAX 8
 #define REFUSAL_SLOTS 16	/* handlers past the caps that only say no */
@@ -1199,7 +1200,7 @@ reap(struct server *s)
 	}
 }
 
-/* --- the handler: one connection, one execution ---------------------------- */
+/* --- the handler: one connection, one execution ------------------------ */
 
 struct conn {
 	struct server *s;
@@ -1865,7 +1866,7 @@ serve_main(int argc, char **argv)
 	return serve_loop(&s);
 }
 
-/* --- call ------------------------------------------------------------------ */
+/* --- call -------------------------------------------------------------- */
 
 static int
 call_refused_exit(unsigned code)

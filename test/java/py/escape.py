@@ -4,7 +4,9 @@
 # the paths (never anything a run without the jail would harm):
 #   {"read": [PATH...], "write": [PATH...], "connect": [[HOST, PORT]...],
 #    "resolve": [NAME...]}
-import errno, json, socket, sys
+# The read path "PARENT_ENVIRON" stands for /proc/<parent pid>/environ:
+# the environment of whatever started the tool.
+import errno, json, os, socket, sys
 
 def attempt(fn):
     try:
@@ -30,7 +32,8 @@ def write(path):
 todo = json.load(sys.stdin)
 out = {}
 for p in todo.get("read", []):
-    out["read " + p] = attempt(lambda: read(p))
+    path = "/proc/%d/environ" % os.getppid() if p == "PARENT_ENVIRON" else p
+    out["read " + p] = attempt(lambda: read(path))
 for p in todo.get("write", []):
     out["write " + p] = attempt(lambda: write(p))
 for h, port in todo.get("connect", []):
