@@ -29,9 +29,9 @@ proto_status_text(enum proto_status s)
 }
 
 int
-proto_id_valid(const uint8_t *s, size_t n)
+proto_name_valid(const uint8_t *s, size_t n, size_t max)
 {
-	if (n == 0 || n > PROTO_ID_MAX || s[0] == '.')
+	if (n == 0 || n > max || s[0] == '.')
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		uint8_t c = s[i];
@@ -41,6 +41,12 @@ proto_id_valid(const uint8_t *s, size_t n)
 			return 0;
 	}
 	return 1;
+}
+
+int
+proto_id_valid(const uint8_t *s, size_t n)
+{
+	return proto_name_valid(s, n, PROTO_ID_MAX);
 }
 
 /* Pool allocator for C strings made from wire bytes. */

@@ -53,6 +53,8 @@ const char *proto_status_text(enum proto_status s);
 /* Ids are 1..PROTO_ID_MAX bytes of [A-Za-z0-9._-], not starting with '.':
  * they name directories (per-registration caches) and appear in logs. */
 int proto_id_valid(const uint8_t *s, size_t n);
+/* The same alphabet with another length cap (the sandbox's file names). */
+int proto_name_valid(const uint8_t *s, size_t n, size_t max);
 
 /* Encode a SPAWN payload into out (cap bytes); returns its length or -1 if
  * it does not fit or a field breaks a cap. env may be NULL when envc is 0. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "proto.h"
 #include "rd.h"
 
 static const char *const status_texts[] = {
@@ -93,16 +94,7 @@ sbx_error_name(unsigned code)
 int
 sbx_name_valid(const uint8_t *s, size_t n)
 {
-	if (n == 0 || n > SBX_NAME_MAX || s[0] == '.')
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		uint8_t c = s[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'))
-			return 0;
-	}
-	return 1;
+	return proto_name_valid(s, n, SBX_NAME_MAX);
 }
 
 /* --- helpers --------------------------------------------------------------- */
