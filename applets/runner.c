@@ -695,6 +695,7 @@ jail_config(struct runner *r, const char *path)
 	char err[512];
 
 	j->state_dir = r->cfg.state_dir;
+	j->cgroup_lean = 1;	/* a v1 hierarchy only for the limits */
 	j->path = path;
 	j->launchers = launcher_names;
 	j->nlaunchers = sizeof launcher_names / sizeof *launcher_names;

@@ -403,8 +403,8 @@ remove_stale(const char *parent)
 }
 
 static int
-setup_v1(struct cgroup_service *s, const struct cgroup_probe *p, char *err,
-    size_t errlen)
+setup_v1(struct cgroup_service *s, const struct cgroup_probe *p, int lean,
+    char *err, size_t errlen)
 {
 	const int need[CG_NCTL] = { s->lim.memory > 0, s->lim.pids > 0,
 		s->lim.cpu_millicpus > 0, 0 };
@@ -425,13 +425,16 @@ setup_v1(struct cgroup_service *s, const struct cgroup_probe *p, char *err,
 		    "directory), or set the limit to 0", missing);
 		return -1;
 	}
-	if (!any)
+	if (!any || (lean && !need[CG_MEMORY] && !need[CG_PIDS] &&
+	    !need[CG_CPU]))
 		return 0;	/* no limits asked, nothing to measure with */
 	s->kind = CGROUP_V1;
 	for (int c = 0; c < CG_NCTL; c++) {
 		int dup = 0;
 
 		if (!p->v1_writable[c])
+			continue;
+		if (lean && !need[c] && !(c == CG_CPUACCT && need[CG_CPU]))
 			continue;
 		for (int b = 0; b < c; b++)	/* co-mounted: cpu,cpuacct */
 			dup |= p->v1_writable[b] &&
@@ -458,7 +461,7 @@ setup_v1(struct cgroup_service *s, const struct cgroup_probe *p, char *err,
 
 int
 cgroup_setup(struct cgroup_service *s, const char *v2_dir,
-    const struct cgroup_limits *lim, char *err, size_t errlen)
+    const struct cgroup_limits *lim, int lean, char *err, size_t errlen)
 {
 	struct cgroup_probe p;
 	int rc;
@@ -467,7 +470,7 @@ cgroup_setup(struct cgroup_service *s, const char *v2_dir,
 	s->lim = *lim;
 	cgroup_probe(v2_dir, &p);
 	rc = v2_dir ? setup_v2(s, v2_dir, &p, err, errlen) :
-	    setup_v1(s, &p, err, errlen);
+	    setup_v1(s, &p, lean, err, errlen);
 	if (rc != 0)
 		cgroup_teardown(s);
 	return rc;

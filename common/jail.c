@@ -519,7 +519,8 @@ probe_userns(const struct jail_config *c, struct jail_host *h)
 		[10] = "cannot switch to a uid of the range",
 		[11] = "unshare(CLONE_NEWUSER) by an unprivileged uid failed",
 		[12] = "cannot write the uid/gid maps",
-		[13] = "unshare of the mount/pid/ipc/uts/cgroup namespaces failed",
+		[13] = "unshare of the mount, pid, ipc, uts, cgroup namespaces "
+		    "failed",
 		[14] = "fork failed",
 		[15] = "cannot make the mounts private",
 		[16] = "cannot mount a tmpfs in the new namespaces",
@@ -775,6 +776,12 @@ jail_host_print(FILE *out, const struct jail_config *c,
 	fprintf(out, "read-only paths:");
 	for (size_t i = 0; i < tmp.nro; i++)
 		fprintf(out, " %s", tmp.ro[i]);
+	fprintf(out, "\nread-write paths: the lease's HOME, TMPDIR and package "
+	    "cache (and the sandbox's work dir), /dev/null /dev/zero /dev/full "
+	    "/dev/random /dev/urandom (ns: its own /tmp, /dev/shm)");
+	fprintf(out, "\nsymlinks in the ns root view:");
+	for (size_t i = 0; i < tmp.nlinks; i++)
+		fprintf(out, " %s", tmp.links[i]);
 	fputc('\n', out);
 	for (int m = 0; m < 3; m++)
 		fprintf(out, "mode %s: %s%s\n", jail_mode_name(m),
@@ -873,9 +880,12 @@ jail_init(struct jail *j, const struct jail_config *cfg, char *err,
 			return -1;
 		}
 	}
+	if (cfg->mode != JAIL_NONE)
+		(void)uidpool_sweep_idle(&j->uids);
 	cl = (struct cgroup_limits){ cfg->limits.memory, cfg->limits.pids,
 		cfg->limits.cpu_millicpus };
-	if (cgroup_setup(&j->cg, cfg->cgroup_dir, &cl, err, errlen) != 0)
+	if (cgroup_setup(&j->cg, cfg->cgroup_dir, &cl, cfg->cgroup_lean, err,
+	    errlen) != 0)
 		return -1;
 	remove_stale(j);
 	return 0;
@@ -905,14 +915,25 @@ jail_summary(const struct jail *j)
 /* ---- the lease's directories ---------------------------------------- */
 
 /* Act on the file system as uid:gid (CAP_SETUID/CAP_SETGID): directories
- * made meanwhile belong to the lease without CAP_CHOWN. */
+ * made meanwhile belong to the lease without CAP_CHOWN. A credential
+ * change clears the caller's parent-death signal (the runner's handlers
+ * rely on theirs): fs_back sets it again, and delivers it if the parent
+ * died meanwhile. */
+static int saved_pdeath;
+static pid_t saved_parent;
+static void fs_back(void);
+
 static int
 fs_as(uid_t uid, gid_t gid)
 {
+	if (prctl(PR_GET_PDEATHSIG, &saved_pdeath, 0, 0, 0) != 0)
+		saved_pdeath = 0;
+	saved_parent = getppid();
 	setfsgid(gid);
 	setfsuid(uid);
 	if ((uid_t)setfsuid((uid_t)-1) != uid ||
 	    (gid_t)setfsgid((gid_t)-1) != gid) {
+		fs_back();
 		errno = EPERM;
 		return -1;
 	}
@@ -924,6 +945,11 @@ fs_back(void)
 {
 	setfsuid(geteuid());
 	setfsgid(getegid());
+	if (saved_pdeath) {
+		(void)prctl(PR_SET_PDEATHSIG, saved_pdeath, 0, 0, 0);
+		if (getppid() != saved_parent)
+			raise(saved_pdeath);
+	}
 }
 
 /* Empty the directory dirfd (closed here) without following links;
@@ -1710,9 +1736,8 @@ build_root(struct jail_lease *l, const char **step)
 
 /* The server, inside: ids, capabilities, the tail. */
 static int
-enter_ns_server(struct jail_lease *l, pid_t init, const char **step)
+enter_ns_server(struct jail_lease *l, const char **step)
 {
-	(void)init;
 	*step = "setgroups";
 	if (getgroups(0, NULL) != 0) {	/* setgroups is denied in the ns */
 		errno = EPERM;
@@ -1749,7 +1774,7 @@ enter_ns_init(struct jail_lease *l, int status_w, int alive_r,
 	STEP("fork", (pid = fork()) < 0);
 	if (pid == 0) {
 		close(status_w);
-		return enter_ns_server(l, 1, step);
+		return enter_ns_server(l, step);
 	}
 	run_init(pid, status_w);
 }
@@ -1757,8 +1782,14 @@ enter_ns_init(struct jail_lease *l, int status_w, int alive_r,
 static int
 enter_ns(struct jail_lease *l, const char **step)
 {
+	extern char **environ;
 	pid_t parent = getppid(), pid;
 	int st[2], alive[2];
+
+	/* the proxy and pid 1 never exec: their environ is the service's
+	 * (which may hold a secret); the server gets its own envp */
+	for (char **e = environ; e && *e; e++)
+		memset(*e, 0, strlen(*e));
 
 	STEP("cgroup", cgroup_lease_attach(&l->cg));
 	STEP("setgroups", setgroups(0, NULL));
@@ -1776,7 +1807,6 @@ enter_ns(struct jail_lease *l, const char **step)
 	}
 	close(st[1]);
 	close(alive[0]);
-	l->init_pid = pid;
 	run_proxy(pid, st[0]);
 }
 
@@ -1803,8 +1833,10 @@ jail_lease_kill(struct jail_lease *l, pid_t watch, int *status, int *found)
 	int st;
 	pid_t w;
 
-	if (l->cg_made)
-		(void)cgroup_lease_kill(&l->cg);
+	/* the cgroup holds exactly the lease's processes, and none can
+	 * leave it (its cgroup.procs files are root's): empty means done */
+	if (l->cg_made && l->cg.n > 0 && cgroup_lease_kill(&l->cg) == 0)
+		l->swept = 1;
 	if (l->j->cfg.mode != JAIL_NONE && l->hold.fd >= 0 && !l->swept &&
 	    (!l->hold.shared || flock(l->hold.fd, LOCK_EX | LOCK_NB) == 0))
 		l->swept = uid_kill_all(l->uid, l->gid, watch, status,

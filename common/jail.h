@@ -86,6 +86,9 @@ struct jail_config {
 	const char *state_dir;		/* HOMEs, caches, the uid table */
 	const char *cgroup_dir;		/* delegated cgroup v2 dir; NULL: v1
 					 * hierarchies if writable */
+	int cgroup_lean;		/* v1: only the hierarchies the limits
+					 * need (no CPU time counter without a
+					 * CPU limit); saves ~1 ms a lease */
 	struct jail_limits limits;
 	int new_net;			/* ns: an empty network namespace */
 	enum jail_landlock landlock;
@@ -186,7 +189,6 @@ struct jail_lease {
 	size_t nfiles;
 	int dirs_made, cg_made;
 	int swept;			/* every process of the uid killed */
-	pid_t init_pid;			/* ns: unused by callers */
 };
 
 struct jail_stats {
@@ -243,9 +245,10 @@ int jail_lease_open(const struct jail *j, const struct jail_request *rq,
  * process that is to exec returns. */
 int jail_lease_enter(void *ctx, const char **step);
 
-/* Kill everything of the lease: the cgroup, and every process of its uid
- * when no other lease holds the uid. Reaps the caller's children while it
- * waits; watch's wait status goes to status and found, as spawn_reap. */
+/* Kill everything of the lease: its cgroup (exact: a process cannot leave
+ * it), or without one every process of its uid when no other lease holds
+ * the uid (uid_kill_all). Reaps the caller's children while it waits;
+ * watch's wait status goes to status and found, as spawn_reap. */
 void jail_lease_kill(struct jail_lease *l, pid_t watch, int *status,
     int *found);
 

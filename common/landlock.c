@@ -148,8 +148,8 @@ add_path(int ruleset, const char *path, uint64_t access, uint64_t handled)
 	int fd = open(path, O_PATH | O_CLOEXEC);
 	int rc;
 
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -1;
+	if (fd < 0)	/* missing or out of reach: only ever less access */
+		return errno == ENOENT || errno == EACCES ? 0 : -1;
 	if (fstat(fd, &st) != 0) {
 		close(fd);
 		return -1;

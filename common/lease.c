@@ -23,6 +23,7 @@
 #include "log.h"
 #include "outq.h"
 #include "proto.h"
+#include "secmem.h"
 #include "spawn.h"
 
 #define STDERR_CHUNK 4096	/* a stderr frame ends at a newline or here */
@@ -637,7 +638,12 @@ lease_serve(const struct lease_config *cfg, int conn_fd, const char *peer,
 	l.end_reason = "exited";
 	if ((l.sigfd = lease_signals()) < 0)
 		return 1;
-	if (open_lease(&l, conn_fd) != 0)
+	rc = open_lease(&l, conn_fd);
+	/* this process's copy of the shared secret has served its purpose:
+	 * nothing forked from here on (the jail's init in ns mode never
+	 * execs) may carry it */
+	secure_wipe((void *)(uintptr_t)cfg->psk, 32);
+	if (rc != 0)
 		return 1;
 	if ((code = admit_tenant(&l)) != 0)
 		return refuse(&l, code, code == LERR_TENANT_CAPACITY ?
@@ -657,6 +663,9 @@ lease_serve(const struct lease_config *cfg, int conn_fd, const char *peer,
 	memset(&l.in, 0, offsetof(struct outq, buf));
 	l.in.fd = l.child.in;
 	log_spawned(&l);
+	if (!cfg->jail || cfg->jail->cfg.mode == JAIL_NONE)
+		log_event(LOG_WARN, "lease NOT isolated (--jail none)",
+		    (struct log_field[]){ LF_STR("lease", l.id) }, 1);
 	memset(&s, 0, sizeof s);
 	snprintf(s.lease_id, sizeof s.lease_id, "%s", l.id);
 	snprintf(s.jail, sizeof s.jail, "%s", cfg->jail_name);

@@ -10,19 +10,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#define SWEEP_ROUNDS 5000	/* 1 ms apart: a sweep gives up after ~5 s */
+#define SWEEP_ROUNDS 25000	/* 0.2 ms apart: a sweep gives up after ~5 s */
+
+static void
+pause_us(long us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000L };
+
+	nanosleep(&ts, NULL);
+}
 
 static void
 pause_ms(long ms)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
+	pause_us(ms * 1000);
 }
 
 static int
@@ -123,26 +130,6 @@ uid_has_process(uint32_t uid, pid_t except)
 	return found;
 }
 
-/* Reap the caller's exited children without blocking; 1 if pid was one. */
-static int
-reap_others(pid_t helper, int *helper_status, pid_t watch, int *status,
-    int *found)
-{
-	int st, got_helper = 0;
-	pid_t w;
-
-	while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
-		if (w == helper) {
-			*helper_status = st;
-			got_helper = 1;
-		} else if (w == watch && status && found) {
-			*status = st;
-			*found = 1;
-		}
-	}
-	return got_helper;
-}
-
 int
 uid_kill_all(uint32_t uid, uint32_t gid, pid_t watch, int *status,
     int *found)
@@ -153,25 +140,52 @@ uid_kill_all(uint32_t uid, uint32_t gid, pid_t watch, int *status,
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		struct rlimit two = { 2, 2 };
+
 		/* as the uid, kill(-1) reaches exactly its processes (and no
-		 * other: kill needs a matching uid without CAP_KILL) */
+		 * other: kill needs a matching uid without CAP_KILL). Then
+		 * "are any left?" without reading /proc: with RLIMIT_NPROC 2
+		 * a fork succeeds only while this helper is the uid's one
+		 * task; the kernel counts every task of the uid, in user
+		 * namespaces below too, zombies until reaped (our parent
+		 * reaps them meanwhile) */
 		if (setgroups(0, NULL) != 0 || setresgid(gid, gid, gid) != 0 ||
-		    setresuid(uid, uid, uid) != 0)
+		    setresuid(uid, uid, uid) != 0 ||
+		    setrlimit(RLIMIT_NPROC, &two) != 0)
 			_exit(2);
 		for (int round = 0; round < SWEEP_ROUNDS; round++) {
+			pid_t probe;
+
 			kill(-1, SIGKILL);
-			if (uid_has_process(uid, getpid()) == 0)
+			probe = fork();
+			if (probe == 0)
 				_exit(0);
-			pause_ms(1);
+			if (probe > 0) {
+				while (waitpid(probe, NULL, 0) < 0 &&
+				    errno == EINTR)
+					;
+				_exit(0);
+			}
+			pause_us(200);
 		}
 		_exit(1);
 	}
-	for (int waited = 0; ; waited++) {
-		if (reap_others(pid, &hs, watch, status, found))
+	/* the helper ends by itself (bounded); reap whatever dies meanwhile:
+	 * a killed process of ours stays a zombie of its uid otherwise */
+	for (;;) {
+		int st;
+		pid_t w = waitpid(-1, &st, 0);
+
+		if (w == pid) {
+			hs = st;
 			break;
-		if (waited == 2 * SWEEP_ROUNDS)
-			kill(pid, SIGKILL);
-		pause_ms(1);
+		}
+		if (w == watch && status && found) {
+			*status = st;
+			*found = 1;
+		}
+		if (w < 0 && errno != EINTR)
+			break;
 	}
 	return WIFEXITED(hs) && WEXITSTATUS(hs) == 0 ? 0 : -1;
 }
@@ -186,15 +200,21 @@ read_entry(int fd, char *buf, size_t len)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
+/* Entries are one fixed-size record, the line padded with spaces: an
+ * overwrite in place, no truncation (which costs a journal commit). */
+#define ENTRY_SIZE 160
+
 static int
 write_entry(int fd, const char *kind, const char *name)
 {
-	char line[256];
+	char line[ENTRY_SIZE];
 	int n = snprintf(line, sizeof line, "%s%s%s\n", kind, name ? " " : "",
 	    name ? name : "");
 
-	if (n < 0 || (size_t)n >= sizeof line || ftruncate(fd, 0) != 0 ||
-	    pwrite(fd, line, (size_t)n, 0) != n)
+	if (n < 0 || (size_t)n >= sizeof line)
+		return -1;
+	memset(line + n, ' ', sizeof line - (size_t)n);
+	if (pwrite(fd, line, sizeof line, 0) != (ssize_t)sizeof line)
 		return -1;
 	return 0;
 }
@@ -411,6 +431,58 @@ uidpool_take_key(const struct uidpool *p, const char *key,
 	h->fd = fd;
 	h->shared = 1;
 	return 0;
+}
+
+int
+uidpool_sweep_idle(const struct uidpool *p)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	uint32_t found[64];
+	size_t n = 0;
+	int swept = 0;
+
+	if (!d)
+		return -1;
+	/* one pass over /proc: the range's uids that have processes */
+	while ((e = readdir(d)) && n < sizeof found / sizeof *found) {
+		char path[64], buf[2048], *u;
+		unsigned long r;
+		int fd, dup = 0;
+		ssize_t len;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		if ((size_t)snprintf(path, sizeof path, "/proc/%.20s/status",
+		    e->d_name) >= sizeof path ||
+		    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		len = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		if (!(u = strstr(buf, "\nUid:\t")) ||
+		    sscanf(u + 6, "%lu", &r) != 1 || r < p->first ||
+		    r > p->last)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			dup |= found[i] == r;
+		if (!dup)
+			found[n++] = (uint32_t)r;
+	}
+	closedir(d);
+	for (size_t i = 0; i < n; i++) {
+		int fd = open_entry(p, found[i]);
+
+		if (fd < 0)
+			continue;
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+		    uid_kill_all(found[i], found[i], -1, NULL, NULL) == 0)
+			swept++;
+		close(fd);
+	}
+	return swept;
 }
 
 int

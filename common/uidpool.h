@@ -10,8 +10,9 @@
  *
  * A uid is only ever handed out when no process runs as it: on release
  * (and when a stale entry is taken over) a helper process drops to the uid
- * and kill(-1, SIGKILL)s until /proc shows no live process of it; setsid
- * and double forks do not escape that. Allocation moves round-robin
+ * and kill(-1, SIGKILL)s until the kernel counts no other task of it
+ * (RLIMIT_NPROC 2: its probe fork succeeds); setsid and double forks do
+ * not escape that. Allocation moves round-robin
  * through the range, so a freed uid is reused as late as possible. */
 #ifndef AIRLOCK_UIDPOOL_H
 #define AIRLOCK_UIDPOOL_H
@@ -62,12 +63,17 @@ int uidpool_take_key(const struct uidpool *p, const char *key,
 int uidpool_release(const struct uidpool *p, struct uid_hold *h, int swept,
     pid_t watch, int *status, int *found);
 
+/* At start-up: every uid of the range that no live lease holds but that
+ * still has processes (a crashed runner's orphans) is swept. Returns the
+ * number of uids swept, -1 if /proc is unreadable. */
+int uidpool_sweep_idle(const struct uidpool *p);
+
 /* 1 when no live lease holds uid (its lock file is free), else 0. */
 int uidpool_idle(const struct uidpool *p, uint32_t uid);
 
-/* Kill every process whose real, effective, saved or fs uid is uid, from
- * a helper that runs as uid:gid (needs CAP_SETUID/CAP_SETGID, not
- * CAP_KILL). Reaps the caller's children meanwhile (see above). 0 when
+/* Kill every process of uid (kill(-1) as uid:gid, needs CAP_SETUID and
+ * CAP_SETGID, not CAP_KILL) until no task of the uid is left, zombies
+ * included. Reaps the caller's children meanwhile (see above). 0 when
  * none is left, -1 otherwise. */
 int uid_kill_all(uint32_t uid, uint32_t gid, pid_t watch, int *status,
     int *found);
