@@ -62,7 +62,7 @@ enum {
 "a system error; 78 configuration.\n"
 
 static const char usage_main[] =
-"usage: airlock sandbox run|serve|call|verify|denylist [OPTIONS] ...\n"
+"usage: airlock sandbox run|serve|call|verify|denylist|check [OPTIONS] ...\n"
 "\n"
 "Run tenant code tools once per request in a fresh jail with no network.\n"
 "\n"
@@ -71,6 +71,8 @@ static const char usage_main[] =
 "  call   --connect ADDR --secret-file F [OPTIONS] -- SOURCE...\n"
 "  verify [--java-denylist FILE] DIR...      check class files\n"
 "  denylist                                  print the built-in Java denylist\n"
+"  check  [--json] [JAIL OPTIONS]            what this host supports (modes,\n"
+"         cgroups, Landlock ABI); exit 0 when the chosen --jail can run\n"
 "\n"
 "'airlock sandbox COMMAND --help' describes each; docs/SANDBOX.md the\n"
 "protocol.\n";
@@ -988,6 +990,59 @@ java_stage_main(int argc, char **argv)
 static int serve_main(int argc, char **argv);
 static int call_main(int argc, char **argv);
 
+/* check: the host report for the sandbox's jail (the runner's --check,
+ * with the sandbox's own choices: lease uids, an empty network). */
+static int
+check_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		JAIL_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct jail_opts jo;
+	struct jail_config cfg;
+	struct jail_host h;
+	struct sock_fprog prog;
+	char err[512];
+	int json = 0, o, rc;
+
+	jail_opts_default(&jo);
+	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (o == OPT_JSON)
+			json = 1;
+		else if (o == 'h') {
+			fputs("usage: airlock sandbox check [--json] [--jail MODE] "
+			    "[--landlock auto|require|off] [--cgroup DIR] ...\n"
+			    "Exit 0 when the chosen mode (default ns) can run "
+			    "here, 78 when not.\n", stdout);
+			return EXIT_OK;
+		} else if (jail_opt(o, optarg, &jo) == 0)
+			die(EXIT_USAGE, "usage: airlock sandbox check [--json] "
+			    "[JAIL OPTIONS]");
+	}
+	memset(&cfg, 0, sizeof cfg);
+	cfg.mode = jo.mode;
+	cfg.unit = JAIL_UNIT_LEASE;
+	cfg.uid_first = jo.uid_first;
+	cfg.uid_last = jo.uid_last;
+	cfg.state_dir = jo.state_dir;
+	cfg.cgroup_dir = jo.cgroup;
+	cfg.new_net = 1;
+	cfg.landlock = jo.landlock;
+	if (seccomp_policy_compile(seccomp_policy, seccomp_policy_len, &prog,
+	    err, sizeof err) != 0)
+		die(EXIT_SOFTWARE, "the seccomp policy does not compile: %s",
+		    err);
+	cfg.seccomp = &prog;
+	jail_probe(&cfg, &h);
+	jail_host_print(stdout, &cfg, &h, json);
+	rc = h.mode_ok[jo.mode] ? EXIT_OK : EXIT_CONFIG;
+	seccomp_policy_free(&prog);
+	return rc;
+}
+
 int
 sandbox_main(int argc, char **argv)
 {
@@ -1007,6 +1062,8 @@ sandbox_main(int argc, char **argv)
 		fputs(javacheck_default_text, stdout);
 		return EXIT_OK;
 	}
+	if (strcmp(cmd, "check") == 0 || strcmp(cmd, "--check") == 0)
+		return check_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
 		fputs(usage_main, stdout);
 		return EXIT_OK;
