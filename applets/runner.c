@@ -699,9 +699,20 @@ jail_config(struct runner *r, const char *path)
 	j->path = path;
 	j->launchers = launcher_names;
 	j->nlaunchers = sizeof launcher_names / sizeof *launcher_names;
-	/* test hook: behave as if the kernel offered at most this ABI */
-	if (cap && *cap)
-		j->landlock_abi_cap = (unsigned)strtoul(cap, NULL, 10);
+	/* test hook: behave as if the kernel offered at most this ABI; it
+	 * only ever weakens the jail, so it is refused unless numeric and
+	 * announced loudly */
+	if (cap && *cap) {
+		uint64_t abi;
+
+		if (cli_count(cap, 1, 1000, &abi) != 0)
+			die(EXIT_CONFIG, "AIRLOCK_TEST_LANDLOCK_ABI must be a "
+			    "number from 1 (a test hook; unset it in production)");
+		j->landlock_abi_cap = (unsigned)abi;
+		log_msg(LOG_WARN, "test hook AIRLOCK_TEST_LANDLOCK_ABI=%u: "
+		    "acting as if the kernel offered at most Landlock ABI %u",
+		    j->landlock_abi_cap, j->landlock_abi_cap);
+	}
 	if (j->mode != JAIL_NONE || r->cfg.check) {
 		if (seccomp_policy_compile(seccomp_policy, seccomp_policy_len,
 		    &r->seccomp, err, sizeof err) != 0)
