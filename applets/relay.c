@@ -21,6 +21,7 @@
 #include "common/proto.h"
 #include "common/secmem.h"
 #include "common/secret.h"
+#include "common/sigfd.h"
 #include "common/xwrap.h"
 #include "applets/applet.h"
 
@@ -497,16 +498,11 @@ output_init(struct outq *q, int fd)
 static int
 signals_fd(void)
 {
-	sigset_t set;
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
 	int fd;
 
 	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	fd = sigfd_open(sigs, sizeof sigs / sizeof sigs[0]);
 	if (fd < 0)
 		die_errno(EXIT_OSERR, "signalfd");
 	return fd;

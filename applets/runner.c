@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -26,6 +25,7 @@
 #include "common/netaddr.h"
 #include "common/proto.h"
 #include "common/secret.h"
+#include "common/sigfd.h"
 #include "common/spawn.h"
 #include "common/xwrap.h"
 #include "common/fsutil.h"
@@ -392,29 +392,12 @@ parse_args(struct runner_config *c, int argc, char **argv)
 static void
 setup_signals(struct runner *r)
 {
-	sigset_t set;
+	static const int sigs[] = { SIGCHLD, SIGTERM, SIGINT, SIGHUP };
 
 	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	r->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	r->sigfd = sigfd_open(sigs, sizeof sigs / sizeof sigs[0]);
 	if (r->sigfd < 0)
 		die_errno(EXIT_OSERR, "signalfd");
-}
-
-static void
-lease_id(char out[17])
-{
-	uint8_t b[8];
-
-	if (getrandom(b, sizeof b, 0) != sizeof b)
-		die_errno(EXIT_OSERR, "getrandom");
-	for (int i = 0; i < 8; i++)
-		snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
 static size_t
@@ -490,7 +473,8 @@ accept_one(struct runner *r, int lfd)
 		refuse = LERR_CAPACITY;
 	else if (count_peer(r, host) >= r->cfg.max_per_peer)
 		refuse = LERR_PEER_CAPACITY;
-	lease_id(id);
+	if (random_id(id) != 0)
+		die_errno(EXIT_OSERR, "getrandom");
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0) {
 		log_msg(LOG_ERROR, "socketpair: %s", strerror(errno));
 		close(conn);

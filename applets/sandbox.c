@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -42,6 +41,7 @@
 #include "common/seccomp_policy.h"
 #include "common/secmem.h"
 #include "common/secret.h"
+#include "common/sigfd.h"
 #include "common/spawn.h"
 #include "common/xwrap.h"
 #include "applets/applet.h"
@@ -777,26 +777,17 @@ read_sources(char **paths, size_t n, struct sbx_file_data *files)
 static void
 exec_id(char out[17])
 {
-	uint8_t b[8];
-
-	if (getrandom(b, sizeof b, 0) != sizeof b)
+	if (random_id(out) != 0)
 		die_errno(EXIT_OSERR, "getrandom");
-	for (int i = 0; i < 8; i++)
-		snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
 static int
 signals_fd(const int *sigs, size_t n)
 {
-	sigset_t set;
 	int fd;
 
 	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(&set);
-	for (size_t i = 0; i < n; i++)
-		sigaddset(&set, sigs[i]);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	fd = sigfd_open(sigs, n);
 	if (fd < 0)
 		die_errno(EXIT_OSERR, "signalfd");
 	return fd;

@@ -23,6 +23,7 @@
 #include "log.h"
 #include "outq.h"
 #include "proto.h"
+#include "sigfd.h"
 #include "secmem.h"
 #include "spawn.h"
 
@@ -453,14 +454,9 @@ log_end(const struct lease *l)
 static int
 lease_signals(void)
 {
-	sigset_t set;
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	return sigfd_open(sigs, sizeof sigs / sizeof sigs[0]);
 }
 
 static unsigned
