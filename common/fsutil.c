@@ -8,13 +8,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Empty the directory dirfd (owned by the caller, closed here). */
+/* Empty the directory dirfd (owned by the caller, closed here). A
+ * directory a lease made unwritable is made writable first (this works for
+ * its owner, so jail code calls it with its fs uid set to the lease's). */
 static int
 empty_dir(int dirfd, int depth)
 {
 	DIR *d = fdopendir(dirfd);
 	struct dirent *e;
-	int rc = 0, first_err = 0;
+	int first_err = 0;
 
 	if (!d) {
 		close(dirfd);
@@ -32,21 +34,25 @@ empty_dir(int dirfd, int depth)
 			continue;
 		}
 		/* a directory: descend without following a link */
+		(void)fchmodat(dirfd, e->d_name, 0700, 0);
 		sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY |
 		    O_NOFOLLOW | O_CLOEXEC);
-		if (sub < 0 || depth > 256 || empty_dir(sub, depth + 1) != 0 ||
-		    unlinkat(dirfd, e->d_name, AT_REMOVEDIR) != 0) {
-			if (sub >= 0 && depth > 256)
+		if (sub < 0 || depth > 256) {
+			first_err = first_err ? first_err : sub < 0 ? errno : ELOOP;
+			if (sub >= 0)
 				close(sub);
-			first_err = first_err ? first_err : errno;
+			continue;
 		}
+		if (empty_dir(sub, depth + 1) != 0 ||
+		    unlinkat(dirfd, e->d_name, AT_REMOVEDIR) != 0)
+			first_err = first_err ? first_err : errno;
 	}
 	closedir(d);
 	if (first_err) {
 		errno = first_err;
-		rc = -1;
+		return -1;
 	}
-	return rc;
+	return 0;
 }
 
 int
@@ -56,9 +62,10 @@ fs_remove_tree(const char *path)
 
 	if (fd < 0)
 		return errno == ENOENT ? 0 : (unlink(path) == 0 ? 0 : -1);
+	(void)fchmod(fd, 0700);
 	if (empty_dir(fd, 0) != 0)
 		return -1;
-	return rmdir(path);
+	return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
 }
 
 int

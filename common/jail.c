@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "seccomp_policy.h"
 
 #define NS_HOME "/home/airlock"
@@ -952,61 +953,6 @@ fs_back(void)
 	}
 }
 
-/* Empty the directory dirfd (closed here) without following links;
- * directories a lease made unwritable are made writable first (as their
- * owner: run under fs_as). */
-static int
-empty_dir(int dirfd, int depth)
-{
-	DIR *d = fdopendir(dirfd);
-	struct dirent *e;
-	int bad = 0;
-
-	if (!d) {
-		close(dirfd);
-		return -1;
-	}
-	while ((e = readdir(d))) {
-		int sub;
-
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		if (unlinkat(dirfd, e->d_name, 0) == 0)
-			continue;
-		if (errno != EISDIR && errno != EPERM) {
-			bad = 1;
-			continue;
-		}
-		(void)fchmodat(dirfd, e->d_name, 0700, 0);
-		sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY |
-		    O_NOFOLLOW | O_CLOEXEC);
-		if (sub < 0 || depth > 200) {
-			if (sub >= 0)
-				close(sub);
-			bad = 1;
-			continue;
-		}
-		if (empty_dir(sub, depth + 1) != 0 ||
-		    unlinkat(dirfd, e->d_name, AT_REMOVEDIR) != 0)
-			bad = 1;
-	}
-	closedir(d);
-	return bad ? -1 : 0;
-}
-
-static int
-remove_tree(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -1;
-	(void)fchmod(fd, 0700);
-	if (empty_dir(fd, 0) != 0)
-		return -1;
-	return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
-}
-
 /* mkdir as fs-uid, accepting an existing directory owned by uid. */
 static int
 mkdir_owned(const char *path, uid_t uid, mode_t mode)
@@ -1052,7 +998,7 @@ remove_lease_dirs(const char *dir, uid_t uid, gid_t gid, int as_uid)
 	struct dirent *e;
 
 	if (!as_uid) {
-		(void)remove_tree(dir);
+		(void)fs_remove_tree(dir);
 		return;
 	}
 	/* the lease's own directories, as the lease: the service may lack
@@ -1069,7 +1015,7 @@ remove_lease_dirs(const char *dir, uid_t uid, gid_t gid, int as_uid)
 		    sizeof p)
 			continue;
 		if (fs_as(uid, gid) == 0) {
-			(void)remove_tree(p);
+			(void)fs_remove_tree(p);
 			fs_back();
 		}
 		(void)rmdir(p);		/* left empty by the lease */
@@ -1097,7 +1043,7 @@ remove_stale(const struct jail *j)
 		    !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
 			continue;
 		if (j->cfg.mode == JAIL_NONE)
-			(void)remove_tree(p);
+			(void)fs_remove_tree(p);
 		else if (st.st_gid >= j->cfg.uid_first &&
 		    st.st_gid <= j->cfg.uid_last &&
 		    uidpool_idle(&j->uids, st.st_gid))
