@@ -22,7 +22,7 @@ UNITS   := $(patsubst %_test,%,$(basename $(notdir $(wildcard test/unit/*_test.c
 HELPERS := $(basename $(notdir $(wildcard test/helpers/*.c)))
 FUZZERS := $(patsubst fuzz_%,%,$(basename $(notdir $(wildcard test/fuzz/fuzz_*.c))))
 
-COMMON_OBJ := $(COMMON:%=$(OBJ)/common/%.o)
+COMMON_OBJ := $(COMMON:%=$(OBJ)/common/%.o) $(OBJ)/gen/seccomp_bpf.o
 APPLET_OBJ := $(APPLETS:%=$(OBJ)/applets/%.o)
 UNIT_BIN   := $(UNITS:%=build/test/%_test)
 REPLAY_BIN := $(FUZZERS:%=build/test/replay_%)
@@ -46,6 +46,22 @@ $(OBJ)/main.o: main.c VERSION $(DEPSTAMP)
 	  -DSECCOMP_DEB_VERSION="\"$$(cat $(DEPS)/.stamp-libseccomp)\"" \
 	  -DBEARSSL_DEB_VERSION="\"$$(cat $(DEPS)/.stamp-bearssl)\"" \
 	  -c main.c -o $@
+
+# The seccomp policy is compiled once, here, into C data (a jail then
+# loads a constant instead of running libseccomp at every start).
+build/seccomp-compile: $(OBJ)/seccomp/compile.o $(OBJ)/common/seccomp_policy.o $(DEPS)/lib/libseccomp.a
+	@echo "LD $@"
+	@$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIBS) -o $@
+
+build/gen/seccomp_bpf.c: build/seccomp-compile
+	@mkdir -p $(@D)
+	@echo "GEN $@"
+	@build/seccomp-compile $@.tmp && mv $@.tmp $@
+
+$(OBJ)/gen/seccomp_bpf.o: build/gen/seccomp_bpf.c
+	@mkdir -p $(@D)
+	@echo "CC $<"
+	@$(CC) $(CFLAGS) -c $< -o $@
 
 # relinks when a library changes (LGPL-2.1: users may swap libseccomp)
 $(DEPS)/lib/libseccomp.a $(DEPS)/lib/libbearssl.a: $(DEPSTAMP) ;
@@ -94,7 +110,7 @@ bench: airlock $(HELPER_BIN)
 	sh bench/run.sh
 
 clean:
-	rm -rf $(OBJ) build/test build/fuzz airlock
+	rm -rf $(OBJ) build/test build/fuzz build/gen build/seccomp-compile airlock
 
 distclean:
 	rm -rf build airlock

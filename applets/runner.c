@@ -670,13 +670,12 @@ static const char *const launcher_names[] = {
 	"npx", "node", "uvx", "uv", "python", "python3"
 };
 
-/* The jail's configuration from the flags; seccomp compiled once here. */
+/* The jail's configuration from the flags. */
 static void
 jail_config(struct runner *r, const char *path)
 {
 	struct jail_config *j = &r->cfg.jail_cfg;
 	const char *cap = getenv("AIRLOCK_TEST_LANDLOCK_ABI");
-	char err[512];
 
 	j->state_dir = r->cfg.state_dir;
 	j->cgroup_lean = 1;	/* a v1 hierarchy only for the limits */
@@ -698,9 +697,7 @@ jail_config(struct runner *r, const char *path)
 		    j->landlock_abi_cap, j->landlock_abi_cap);
 	}
 	if (j->mode != JAIL_NONE || r->cfg.check) {
-		if (seccomp_policy_compile(seccomp_policy, seccomp_policy_len,
-		    &r->seccomp, err, sizeof err) != 0)
-			die(EXIT_SOFTWARE, "seccomp: %s", err);
+		seccomp_policy_program(&r->seccomp);
 		j->seccomp = &r->seccomp;
 	}
 }

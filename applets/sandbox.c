@@ -458,10 +458,11 @@ read_denylist(struct sandbox *s, const char *path)
 }
 
 /* The jail of every execution: fixed at start-up, limits at their
- * maxima (an execution's own are applied to its copy). */
+ * maxima (an execution's own are applied to its copy). one_shot: run's
+ * single execution is its own trial (see struct jail_config). */
 static void
 sandbox_setup(struct sandbox *s, const struct jail_opts *o,
-    const struct sbx_limits *max, int sigfd)
+    const struct sbx_limits *max, int sigfd, int one_shot)
 {
 	struct jail_config cfg;
 	char err[768];
@@ -472,10 +473,7 @@ sandbox_setup(struct sandbox *s, const struct jail_opts *o,
 	if (n <= 0)
 		die_errno(EXIT_OSERR, "cannot find this binary (/proc/self/exe)");
 	s->self[n] = '\0';
-	if (seccomp_policy_compile(seccomp_policy, seccomp_policy_len,
-	    &s->seccomp, err, sizeof err) != 0)
-		die(EXIT_SOFTWARE, "the seccomp policy does not compile: %s",
-		    err);
+	seccomp_policy_program(&s->seccomp);
 	read_denylist(s, o->denylist);
 	/* the binary itself runs the Java stage inside the jail */
 	s->ro[s->nro++] = s->self;
@@ -500,6 +498,7 @@ sandbox_setup(struct sandbox *s, const struct jail_opts *o,
 	cfg.nro = s->nro;
 	cfg.path = "/usr/local/bin:/usr/bin:/bin";
 	cfg.seccomp = &s->seccomp;
+	cfg.one_shot = one_shot;
 	if (fs_mkdir_private(o->state_dir, 0700) != 0)
 		die_errno(EXIT_CONFIG, "state directory %s", o->state_dir);
 	if (jail_init(&s->jail, &cfg, err, sizeof err) != 0)
@@ -817,9 +816,9 @@ run_main(int argc, char **argv)
 	struct capture cap;
 	struct sbx_output out;
 	const char *input = NULL;
-	char id[17];
+	char id[17], why[768];
 	unsigned lang = 0;
-	int json = 0, o, sigfd, no_preload = 0;
+	int json = 0, o, sigfd, no_preload = 0, rc;
 
 	jail_opts_default(&jo);
 	limits_default(&lim);
@@ -869,7 +868,7 @@ run_main(int argc, char **argv)
 	 * for a container init that may not reap */
 	if (spawn_become_subreaper() != 0)
 		die_errno(EXIT_OSERR, "cannot become a subreaper");
-	sandbox_setup(&sb, &jo, &lim, sigfd);
+	sandbox_setup(&sb, &jo, &lim, sigfd, 1);
 	sb.env.java_no_preload = no_preload;
 	if (no_preload)
 		log_msg(LOG_WARN, "--java-no-preload: Java classes load lazily, "
@@ -883,8 +882,13 @@ run_main(int argc, char **argv)
 		jail_fini(&sb.jail);
 		return 128 + SIGTERM;
 	}
+	rc = report(&res, lang, &lim, &cap, json);
+	/* run skipped the trial jails at start: say why the real one failed */
+	if (res.reason == SBX_JAIL_FAILED &&
+	    jail_diagnose(&sb.jail.cfg, why, sizeof why) == 0)
+		log_msg(LOG_ERROR, "why: %s", why);
 	jail_fini(&sb.jail);
-	return report(&res, lang, &lim, &cap, json);
+	return rc;
 }
 
 /* --- verify, denylist, the Java stage ---------------------------------- */
@@ -996,8 +1000,7 @@ check_main(int argc, char **argv)
 	struct jail_config cfg;
 	struct jail_host h;
 	struct sock_fprog prog;
-	char err[512];
-	int json = 0, o, rc;
+	int json = 0, o;
 
 	jail_opts_default(&jo);
 	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -1022,16 +1025,11 @@ check_main(int argc, char **argv)
 	cfg.cgroup_dir = jo.cgroup;
 	cfg.new_net = 1;
 	cfg.landlock = jo.landlock;
-	if (seccomp_policy_compile(seccomp_policy, seccomp_policy_len, &prog,
-	    err, sizeof err) != 0)
-		die(EXIT_SOFTWARE, "the seccomp policy does not compile: %s",
-		    err);
+	seccomp_policy_program(&prog);
 	cfg.seccomp = &prog;
 	jail_probe(&cfg, &h);
 	jail_host_print(stdout, &cfg, &h, json);
-	rc = h.mode_ok[jo.mode] ? EXIT_OK : EXIT_CONFIG;
-	seccomp_policy_free(&prog);
-	return rc;
+	return h.mode_ok[jo.mode] ? EXIT_OK : EXIT_CONFIG;
 }
 
 int
@@ -1893,7 +1891,7 @@ serve_main(int argc, char **argv)
 		die(EXIT_CONFIG, "%s", err);
 	if (sbx_budget_init(&s.budgets, &s.cfg.budget) != 0)
 		die(EXIT_USAGE, "the budget options do not fit together");
-	sandbox_setup(&s.sb, &s.cfg.jo, &s.cfg.max, -1);
+	sandbox_setup(&s.sb, &s.cfg.jo, &s.cfg.max, -1, 0);
 	for (size_t i = 0; i < s.cfg.nlisten; i++) {
 		if (netaddr_parse(&s.addrs[i], s.cfg.listen[i], err, sizeof err))
 			die(EXIT_USAGE, "--listen: %s", err);

@@ -26,12 +26,29 @@ cgroup_ctl_name(enum cgroup_ctl c)
 	return (unsigned)c < CG_NCTL ? ctl_names[c] : "?";
 }
 
-static void
-pause_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+/* A wait for the kernel to finish with a lease's processes: they leave
+ * its groups, and the groups become removable, within microseconds to a
+ * few milliseconds. Sleeps start at 50 us and double up to cap_us, so
+ * the common case costs little; 0 once about 1 s has been spent. */
+#define SETTLE_BUDGET_US 1000000L
 
+struct settle {
+	long us, spent_us;
+};
+
+static int
+settle_wait(struct settle *s, long cap_us)
+{
+	struct timespec ts;
+
+	if (s->spent_us >= SETTLE_BUDGET_US)
+		return 0;
+	s->us = s->us == 0 ? 50 : s->us * 2 > cap_us ? cap_us : s->us * 2;
+	ts.tv_sec = 0;
+	ts.tv_nsec = s->us * 1000L;
 	nanosleep(&ts, NULL);
+	s->spent_us += s->us;
+	return 1;
 }
 
 /* Read a small file into buf (NUL-terminated). Length, or -1. */
@@ -461,16 +478,15 @@ setup_v1(struct cgroup_service *s, const struct cgroup_probe *p, int lean,
 
 int
 cgroup_setup(struct cgroup_service *s, const char *v2_dir,
-    const struct cgroup_limits *lim, int lean, char *err, size_t errlen)
+    const struct cgroup_probe *p, const struct cgroup_limits *lim, int lean,
+    char *err, size_t errlen)
 {
-	struct cgroup_probe p;
 	int rc;
 
 	memset(s, 0, sizeof *s);
 	s->lim = *lim;
-	cgroup_probe(v2_dir, &p);
-	rc = v2_dir ? setup_v2(s, v2_dir, &p, err, errlen) :
-	    setup_v1(s, &p, lean, err, errlen);
+	rc = v2_dir ? setup_v2(s, v2_dir, p, err, errlen) :
+	    setup_v1(s, p, lean, err, errlen);
 	if (rc != 0)
 		cgroup_teardown(s);
 	return rc;
@@ -646,25 +662,21 @@ kill_listed(const char *procs)
 int
 cgroup_lease_kill(const struct cgroup_lease *l)
 {
-	int left = 0;
+	struct settle s = { 0, 0 };
+	int left;
 
 	if (l->kind == CGROUP_V2 && l->n > 0 &&
 	    write_at(l->dir[0], "cgroup.kill", "1") == 0) {
-		for (int round = 0; round < 500; round++) {
-			if ((left = kill_listed(l->procs[0])) == 0)
-				return 0;
-			pause_ms(2);
-		}
+		while ((left = kill_listed(l->procs[0])) != 0 &&
+		    settle_wait(&s, 2000))
+			;
 		return left;
 	}
-	for (int round = 0; round < 500; round++) {
+	do {
 		left = 0;
 		for (int i = 0; i < l->n; i++)
 			left += kill_listed(l->procs[i]);
-		if (left == 0)
-			return 0;
-		pause_ms(2);
-	}
+	} while (left != 0 && settle_wait(&s, 2000));
 	return left;
 }
 
@@ -716,10 +728,11 @@ cgroup_lease_remove(struct cgroup_lease *l)
 	int rc = 0;
 
 	for (int i = l->n - 1; i >= 0; i--) {
-		int round = 0;
+		struct settle s = { 0, 0 };
 
-		while (rmdir(l->dir[i]) != 0 && errno == EBUSY && round++ < 200)
-			pause_ms(5);
+		while (rmdir(l->dir[i]) != 0 && errno == EBUSY &&
+		    settle_wait(&s, 5000))
+			;
 		if (access(l->dir[i], F_OK) == 0)
 			rc = -1;
 	}

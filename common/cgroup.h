@@ -71,14 +71,15 @@ struct cgroup_stats {
 void cgroup_probe(const char *v2_dir, struct cgroup_probe *p);
 
 /* Choose the back end (v2 when v2_dir is given, else v1, else none) and
- * make the service directories. A limit in lim whose controller is not
+ * make the service directories; p is cgroup_probe's look at the host. A limit in lim whose controller is not
  * available is an error naming it (fail closed); with no limit and no
  * usable cgroup the kind is CGROUP_NONE. v1: every writable hierarchy is
  * used (its counters: peak memory, CPU time), or with lean only those the
  * limits need (each v1 hierarchy costs a task migration per lease, about
  * 1 ms for memory and cpuacct here). 0, or -1 with a message. */
 int cgroup_setup(struct cgroup_service *s, const char *v2_dir,
-    const struct cgroup_limits *lim, int lean, char *err, size_t errlen);
+    const struct cgroup_probe *p, const struct cgroup_limits *lim, int lean,
+    char *err, size_t errlen);
 
 /* Remove the service directories (after every lease is gone). */
 void cgroup_teardown(struct cgroup_service *s);

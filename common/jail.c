@@ -607,12 +607,17 @@ jail_probe(const struct jail_config *c, struct jail_host *h)
 	    (int)read_long("/proc/sys/kernel/unprivileged_userns_clone");
 	h->apparmor_userns = (int)read_long(
 	    "/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
-	if (h->cap_setuid && h->cap_setgid)
-		probe_userns(c, h);
-	else
+	if (!h->cap_setuid || !h->cap_setgid)
 		snprintf(h->userns_why, sizeof h->userns_why, "not probed: "
 		    "needs CAP_SETUID and CAP_SETGID to use a uid of the range");
-	probe_seccomp(c, h);
+	else if (c->one_shot)
+		h->userns_ok = 1;
+	else
+		probe_userns(c, h);
+	if (c->one_shot && c->seccomp)
+		h->seccomp_ok = 1;
+	else
+		probe_seccomp(c, h);
 	h->landlock_abi = landlock_abi(&h->landlock_why);
 	if (c->landlock_abi_cap && h->landlock_abi > c->landlock_abi_cap) {
 		h->landlock_abi = c->landlock_abi_cap;
@@ -873,7 +878,8 @@ jail_init(struct jail *j, const struct jail_config *cfg, char *err,
 		if (uidpool_init(&j->uids, cfg->state_dir, cfg->uid_first,
 		    cfg->uid_last, err, errlen) != 0)
 			return -1;
-		if (!uid_can_reach(cfg->uid_last, cfg->state_dir)) {
+		if (!cfg->one_shot &&
+		    !uid_can_reach(cfg->uid_last, cfg->state_dir)) {
 			snprintf(err, errlen, "uid %u cannot reach the state "
 			    "directory %s: every directory above it must be "
 			    "searchable by others (o+x)", cfg->uid_last,
@@ -885,11 +891,34 @@ jail_init(struct jail *j, const struct jail_config *cfg, char *err,
 		(void)uidpool_sweep_idle(&j->uids);
 	cl = (struct cgroup_limits){ cfg->limits.memory, cfg->limits.pids,
 		cfg->limits.cpu_millicpus };
-	if (cgroup_setup(&j->cg, cfg->cgroup_dir, &cl, cfg->cgroup_lean, err,
-	    errlen) != 0)
+	if (cgroup_setup(&j->cg, cfg->cgroup_dir, &h->cg, &cl,
+	    cfg->cgroup_lean, err, errlen) != 0)
 		return -1;
 	remove_stale(j);
 	return 0;
+}
+
+int
+jail_diagnose(const struct jail_config *cfg, char *out, size_t len)
+{
+	struct jail_config full = *cfg;
+	struct jail_host h;
+
+	full.one_shot = 0;
+	jail_probe(&full, &h);
+	if (!h.mode_ok[cfg->mode]) {
+		snprintf(out, len, "--jail %s cannot run here: %s",
+		    jail_mode_name(cfg->mode), h.mode_why[cfg->mode]);
+		return 0;
+	}
+	if (cfg->mode != JAIL_NONE &&
+	    !uid_can_reach(cfg->uid_last, cfg->state_dir)) {
+		snprintf(out, len, "uid %u cannot reach the state directory "
+		    "%s: every directory above it must be searchable by "
+		    "others (o+x)", cfg->uid_last, cfg->state_dir);
+		return 0;
+	}
+	return -1;
 }
 
 void

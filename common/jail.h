@@ -106,6 +106,10 @@ struct jail_config {
 	const struct sock_fprog *seccomp; /* uid/ns: required */
 	unsigned landlock_abi_cap;	/* test hook: act as if the kernel's
 					 * ABI were at most this; 0 = off */
+	int one_shot;			/* one jail, then exit: jail_init runs
+					 * no trial jail (the real one is the
+					 * trial, every step still checked);
+					 * jail_diagnose explains a failure */
 };
 
 /* What the host offers (jail_probe), for --check and start-up refusals. */
@@ -211,7 +215,9 @@ long jail_ports_parse(const char *s, uint16_t *ports, size_t cap);
 
 /* Look at the host for cfg: capabilities, user namespaces (a real probe
  * in a child, dropped to the range's last uid), seccomp, Landlock, cgroups;
- * and which modes could run. Never fails: what it cannot learn is "no". */
+ * and which modes could run. Never fails: what it cannot learn is "no".
+ * With cfg->one_shot the two trials in children (user namespaces,
+ * seccomp) are skipped and count as passed. */
 void jail_probe(const struct jail_config *cfg, struct jail_host *h);
 
 /* The --check report: human lines, or one JSON object. */
@@ -225,6 +231,12 @@ void jail_host_print(FILE *out, const struct jail_config *cfg,
  * strings are borrowed. */
 int jail_init(struct jail *j, const struct jail_config *cfg, char *err,
     size_t errlen);
+
+/* After a jail step failed in a one-shot jail: the trials jail_init
+ * skipped (user namespaces, seccomp, the range's uid reaching the state
+ * directory), for the reason, into out. 0 when one was found, -1 when
+ * every trial passes (the step's own message is all there is). */
+int jail_diagnose(const struct jail_config *cfg, char *out, size_t len);
 
 /* Remove the service cgroup directories (at exit, leases gone). */
 void jail_fini(struct jail *j);

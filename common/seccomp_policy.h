@@ -2,7 +2,7 @@
  * compiled by libseccomp into a BPF program, exported as a Docker/OCI
  * profile, and explained name by name.
  *
- * Compile once in the parent (seccomp_policy_compile); a child installs
+ * The build compiles it once (seccomp_policy_program); a child installs
  * the program right before execve (seccomp_policy_install), which makes
  * only prctl calls and so is safe between fork and exec. */
 #ifndef AIRLOCK_SECCOMP_POLICY_H
@@ -64,6 +64,20 @@ extern const size_t seccomp_policy_len;
 int seccomp_policy_compile(const struct seccomp_rule *rules, size_t n,
     struct sock_fprog *out, char *err, size_t errlen);
 void seccomp_policy_free(struct sock_fprog *prog);
+
+/* seccomp_policy compiled at build time by seccomp/compile.c (a build
+ * that cannot compile it fails): the program every jail installs. */
+extern const struct sock_filter *const seccomp_policy_bpf;
+extern const unsigned short seccomp_policy_bpf_len;
+
+/* A sock_fprog over that program; never seccomp_policy_free it. The
+ * kernel only reads the instructions, hence the cast. */
+static inline void
+seccomp_policy_program(struct sock_fprog *out)
+{
+	out->len = seccomp_policy_bpf_len;
+	out->filter = (struct sock_filter *)seccomp_policy_bpf;
+}
 
 /* Install prog on the calling thread (call it single-threaded, right
  * before execve). Refuses (-1, errno EPERM) unless no_new_privs is

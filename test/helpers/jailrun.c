@@ -155,11 +155,7 @@ main(int argc, char **argv)
 	if (!raw) {
 		if (mkdir(cfg.state_dir, 0711) != 0 && errno != EEXIST)
 			return 71;
-		if (seccomp_policy_compile(seccomp_policy, seccomp_policy_len,
-		    &prog, err, sizeof err) != 0) {
-			fprintf(stderr, "jailrun: seccomp: %s\n", err);
-			return 70;
-		}
+		seccomp_policy_program(&prog);
 		cfg.seccomp = &prog;
 		cfg.path = path + 5;
 		if (jail_init(&j, &cfg, err, sizeof err) != 0) {
