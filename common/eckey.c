@@ -180,20 +180,13 @@ out:
 }
 
 int
-eckey_pub_parse(const char *text, size_t len, struct eckey_pub *k,
+eckey_pub_from_der(const uint8_t *der, size_t len, struct eckey_pub *k,
     const char **why)
 {
-	uint8_t der[DER_MAX];
-	size_t n;
-	struct rd r, spki, alg, bits;
-	enum pem_status st;
+	struct rd r = rd_init(der, len), spki, alg, bits;
+	uint8_t point[ECKEY_POINT_LEN];
 	const uint8_t *b;
 
-	if ((st = pem_decode(text, len, LABEL_PUB, der, sizeof der, &n)) !=
-	    PEM_OK)
-		return fail(why, st == PEM_LABEL ? "not a PEM \"PUBLIC KEY\" "
-		    "(give the public key file)" : pem_status_text(st));
-	r = rd_init(der, n);
 	if (der_take(&r, 0x30, &spki) || !rd_done(&r) ||
 	    der_take(&spki, 0x30, &alg))
 		return fail(why, "public key DER is malformed");
@@ -205,35 +198,40 @@ eckey_pub_parse(const char *text, size_t len, struct eckey_pub *k,
 	    bits.len != 1 + ECKEY_POINT_LEN || rd_bytes(&bits, 1, &b) ||
 	    b[0] != 0 || rd_bytes(&bits, ECKEY_POINT_LEN, &b))
 		return fail(why, "public key DER is malformed");
-	memcpy(k->point, b, ECKEY_POINT_LEN);
-	if (!point_valid(k->point))
+	memcpy(point, b, ECKEY_POINT_LEN);
+	if (!point_valid(point))
 		return fail(why, "public key is not a valid uncompressed "
 		    "P-256 point");
+	memcpy(k->point, point, ECKEY_POINT_LEN);
 	key_id(k);
 	return 0;
 }
 
 int
-eckey_priv_parse(const char *text, size_t len, struct eckey_priv *k,
+eckey_pub_parse(const char *text, size_t len, struct eckey_pub *k,
+    const char **why)
+{
+	uint8_t der[DER_MAX];
+	size_t n;
+	enum pem_status st;
+
+	if ((st = pem_decode(text, len, LABEL_PUB, der, sizeof der, &n)) !=
+	    PEM_OK)
+		return fail(why, st == PEM_LABEL ? "not a PEM \"PUBLIC KEY\" "
+		    "(give the public key file)" : pem_status_text(st));
+	return eckey_pub_from_der(der, n, k, why);
+}
+
+int
+eckey_priv_from_der(const uint8_t *der, size_t len, struct eckey_priv *k,
     const char **why)
 {
 	br_skey_decoder_context dc;
 	const br_ec_private_key *sk;
-	uint8_t der[DER_MAX];
-	size_t n;
-	enum pem_status st;
 	int rc = -1;
 
-	st = pem_decode(text, len, LABEL_SEC1, der, sizeof der, &n);
-	if (st == PEM_LABEL)
-		st = pem_decode(text, len, LABEL_PKCS8, der, sizeof der, &n);
-	if (st != PEM_OK) {
-		*why = st == PEM_LABEL ? "not a PEM \"EC PRIVATE KEY\" or "
-		    "\"PRIVATE KEY\"" : pem_status_text(st);
-		goto out;
-	}
 	br_skey_decoder_init(&dc);
-	br_skey_decoder_push(&dc, der, n);
+	br_skey_decoder_push(&dc, der, len);
 	if (br_skey_decoder_last_error(&dc) != 0 ||
 	    !(sk = br_skey_decoder_get_ec(&dc))) {
 		*why = "private key DER is malformed or not an EC key";
@@ -252,10 +250,33 @@ eckey_priv_parse(const char *text, size_t len, struct eckey_priv *k,
 	}
 	rc = 0;
 out:
-	secure_wipe(der, sizeof der);
 	secure_wipe(&dc, sizeof dc);
 	if (rc != 0)
 		eckey_wipe(k);
+	return rc;
+}
+
+int
+eckey_priv_parse(const char *text, size_t len, struct eckey_priv *k,
+    const char **why)
+{
+	uint8_t der[DER_MAX];
+	size_t n;
+	enum pem_status st;
+	int rc;
+
+	st = pem_decode(text, len, LABEL_SEC1, der, sizeof der, &n);
+	if (st == PEM_LABEL)
+		st = pem_decode(text, len, LABEL_PKCS8, der, sizeof der, &n);
+	if (st != PEM_OK) {
+		*why = st == PEM_LABEL ? "not a PEM \"EC PRIVATE KEY\" or "
+		    "\"PRIVATE KEY\"" : pem_status_text(st);
+		eckey_wipe(k);
+		rc = -1;
+	} else {
+		rc = eckey_priv_from_der(der, n, k, why);
+	}
+	secure_wipe(der, sizeof der);
 	return rc;
 }
 

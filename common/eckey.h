@@ -35,6 +35,18 @@ int eckey_pub_parse(const char *text, size_t len, struct eckey_pub *k,
 int eckey_priv_parse(const char *text, size_t len, struct eckey_priv *k,
     const char **why);
 
+/* The DER inside those PEM objects (untrusted, der[0..len)), for callers
+ * that already hold it; the *_parse functions are pem_decode and these.
+ * Public: exactly a P-256 SubjectPublicKeyInfo with an uncompressed point
+ * on the curve (strict DER: one spelling, nothing after it). Private:
+ * SEC1 ECPrivateKey or PKCS#8, by BearSSL's key decoder, with a scalar in
+ * [1, n); the public point is derived, never read. On failure k is
+ * untouched (public) or wiped (private). */
+int eckey_pub_from_der(const uint8_t *der, size_t len, struct eckey_pub *k,
+    const char **why);
+int eckey_priv_from_der(const uint8_t *der, size_t len,
+    struct eckey_priv *k, const char **why);
+
 /* Read key files. A private key file readable by group or others is
  * refused, like ssh does: the signing key is the gate. */
 int eckey_pub_load(const char *path, struct eckey_pub *k, const char **why);

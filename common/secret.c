@@ -53,6 +53,30 @@ strip_newline(struct secret *s)
 	}
 }
 
+enum secret_status
+secret_parse(struct secret *s, const uint8_t *buf, size_t len, size_t *n)
+{
+	if (n)
+		*n = len;
+	if (len > sizeof s->b) {
+		secure_wipe(s, sizeof *s);
+		return SECRET_LONG;
+	}
+	memmove(s->b, buf, len);	/* buf may be s->b */
+	s->len = len;
+	strip_newline(s);
+	secure_wipe(s->b + s->len, sizeof s->b - s->len);
+	if (n)
+		*n = s->len;
+	if (s->len < SECRET_MIN_LEN) {
+		enum secret_status st = s->len ? SECRET_SHORT : SECRET_EMPTY;
+
+		secure_wipe(s, sizeof *s);
+		return st;
+	}
+	return SECRET_OK;
+}
+
 /* Read all of fd into s, refusing more than SECRET_MAX_LEN bytes. Returns
  * 0, 1 when too big, or -1 with errno. */
 static int
@@ -86,6 +110,7 @@ static int
 load_file(struct secret *s, const char *path, char *err, size_t errlen)
 {
 	int fd, rc, saved;
+	size_t n;
 
 	if (!*path)
 		return fail(s, err, errlen, "the secret file name is empty");
@@ -102,13 +127,18 @@ load_file(struct secret *s, const char *path, char *err, size_t errlen)
 	if (rc > 0)
 		return fail(s, err, errlen, "secret file %s is larger than %d "
 		    "bytes", path, SECRET_MAX_LEN);
-	strip_newline(s);
-	if (s->len == 0)
+	switch (secret_parse(s, s->b, s->len, &n)) {
+	case SECRET_OK:
+		return 0;
+	case SECRET_EMPTY:
 		return fail(s, err, errlen, "secret file %s is empty", path);
-	if (s->len < SECRET_MIN_LEN)
+	case SECRET_SHORT:
 		return fail(s, err, errlen, "secret file %s is %zu bytes; at "
-		    "least %d are required", path, s->len, SECRET_MIN_LEN);
-	return 0;
+		    "least %d are required", path, n, SECRET_MIN_LEN);
+	default:	/* read_capped stops at the cap: not reached */
+		return fail(s, err, errlen, "secret file %s is larger than %d "
+		    "bytes", path, SECRET_MAX_LEN);
+	}
 }
 
 int
@@ -149,13 +179,18 @@ secret_load(struct secret *s, const char *path, char *err, size_t errlen)
 	if (n > SECRET_MAX_LEN)
 		return fail(s, err, errlen, "%s is longer than %d bytes",
 		    SECRET_ENV, SECRET_MAX_LEN);
-	strip_newline(s);
-	if (s->len == 0)
+	switch (secret_parse(s, s->b, s->len, &n)) {
+	case SECRET_OK:
+		return 0;
+	case SECRET_EMPTY:
 		return fail(s, err, errlen, "%s is empty", SECRET_ENV);
-	if (s->len < SECRET_MIN_LEN)
+	case SECRET_SHORT:
 		return fail(s, err, errlen, "%s is %zu bytes; at least %d are "
-		    "required", SECRET_ENV, s->len, SECRET_MIN_LEN);
-	return 0;
+		    "required", SECRET_ENV, n, SECRET_MIN_LEN);
+	default:	/* n <= SECRET_MAX_LEN was checked: not reached */
+		return fail(s, err, errlen, "%s is longer than %d bytes",
+		    SECRET_ENV, SECRET_MAX_LEN);
+	}
 }
 
 int
@@ -189,8 +224,12 @@ secret_load_psk(const char *path, uint8_t psk[SECRET_PSK_LEN], char *err,
 	static struct secret s;	/* 4 KiB: kept off the stack, wiped below */
 	int rc;
 
-	if (secret_load(&s, path, err, errlen) != 0)
+	if (secret_load(&s, path, err, errlen) != 0) {
+		/* as documented: the caller's buffer never keeps a key (an
+		 * earlier one, say) next to a refusal */
+		secure_wipe(psk, SECRET_PSK_LEN);
 		return -1;
+	}
 	rc = secret_derive_psk(&s, psk);
 	secret_wipe(&s);
 	if (rc != 0) {

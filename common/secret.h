@@ -31,6 +31,22 @@ struct secret {
 	size_t len;
 };
 
+enum secret_status {
+	SECRET_OK,
+	SECRET_EMPTY,	/* nothing left once the newline is stripped */
+	SECRET_SHORT,	/* under SECRET_MIN_LEN bytes */
+	SECRET_LONG	/* over SECRET_MAX_LEN bytes as read */
+};
+
+/* The secret's bytes as read, buf[0..len) (untrusted: any bytes, NUL
+ * included; buf may be s->b itself), checked and stored in s minus one
+ * trailing "\n" or "\r\n". *n (when not NULL) gets the length after
+ * stripping (len for SECRET_LONG), for the caller's message. Returns
+ * SECRET_OK with s holding exactly the secret, or another status with s
+ * wiped. No I/O: secret_load reads, this decides. */
+enum secret_status secret_parse(struct secret *s, const uint8_t *buf,
+    size_t len, size_t *n);
+
 /* Load the secret into s (the caller's; wipe it with secret_wipe). path:
  * the --secret-file argument or NULL. AIRLOCK_SECRET is always wiped in
  * place (so /proc/PID/environ no longer shows it either) and removed from

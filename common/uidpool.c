@@ -190,33 +190,122 @@ uid_kill_all(uint32_t uid, uint32_t gid, pid_t watch, int *status,
 	return WIFEXITED(hs) && WEXITSTATUS(hs) == 0 ? 0 : -1;
 }
 
-/* The content of a lock file, NUL-terminated, newline stripped. */
-static void
-read_entry(int fd, char *buf, size_t len)
-{
-	ssize_t n = pread(fd, buf, len - 1, 0);
+/* --- the table's files: parse and format (pure, no I/O) --- */
 
-	buf[n > 0 ? n : 0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
+/* The line: the bytes before the first '\n', or all of them. */
+static size_t
+line_len(const char *buf, size_t len)
+{
+	const char *nl = memchr(buf, '\n', len);
+
+	return nl ? (size_t)(nl - buf) : len;
 }
 
-/* Entries are one fixed-size record, the line padded with spaces: an
- * overwrite in place, no truncation (which costs a journal commit). */
-#define ENTRY_SIZE 160
+/* 1 when the line buf[0..n) starts with the n_word bytes of word. */
+static int
+starts(const char *buf, size_t n, const char *word, size_t n_word)
+{
+	return n >= n_word && memcmp(buf, word, n_word) == 0;
+}
 
+void
+uidpool_entry_parse(const char *buf, size_t len, struct uidpool_entry *e)
+{
+	size_t n = line_len(buf, len);
+
+	e->kind = UIDPOOL_ENTRY_STALE;
+	e->name = NULL;
+	e->name_len = 0;
+	e->line_len = n;
+	if (n == 4 && memcmp(buf, "free", 4) == 0) {
+		e->kind = UIDPOOL_ENTRY_FREE;
+	} else if (starts(buf, n, "reg ", 4)) {
+		/* whatever follows, the uid is a registration's for good:
+		 * a torn name must not hand it to someone else */
+		e->kind = UIDPOOL_ENTRY_REG;
+		e->name = buf + 4;
+		e->name_len = n - 4;
+	} else if (starts(buf, n, "lease ", 6)) {
+		e->kind = UIDPOOL_ENTRY_LEASE;
+		e->name = buf + 6;
+		e->name_len = n - 6;
+	}
+}
+
+int
+uidpool_number_parse(const char *buf, size_t len, uint32_t *v)
+{
+	size_t n = line_len(buf, len);
+	uint32_t x = 0;
+
+	/* canonical, as "%u" writes it: one spelling per number, so no
+	 * sign, space, leading zero or trailing junk is ever accepted */
+	if (n == 0 || (n > 1 && buf[0] == '0'))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t d = (uint32_t)(unsigned char)buf[i] - '0';
+
+		/* checked before the multiply: strtoul wraps a 64-bit value
+		 * into the range when cast down ("4294968296" is 1000) */
+		if (d > 9 || x > (UINT32_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+int
+uidpool_entry_format(char line[UIDPOOL_ENTRY_SIZE], const char *kind,
+    const char *name)
+{
+	int n;
+
+	if (name && strchr(name, '\n'))
+		return -1;
+	n = snprintf(line, UIDPOOL_ENTRY_SIZE, "%s%s%s\n", kind,
+	    name ? " " : "", name ? name : "");
+	if (n < 0 || (size_t)n >= UIDPOOL_ENTRY_SIZE)
+		return -1;
+	memset(line + n, ' ', UIDPOOL_ENTRY_SIZE - (size_t)n);
+	return 0;
+}
+
+/* --- the table's files: I/O --- */
+
+/* Up to cap bytes of a table file from its start; the count (0 on a read
+ * error: an empty file parses as stale or unusable, never as valid). */
+static size_t
+read_entry(int fd, char *buf, size_t cap)
+{
+	ssize_t n = pread(fd, buf, cap, 0);
+
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* An overwrite in place, no truncation (which costs a journal commit). */
 static int
 write_entry(int fd, const char *kind, const char *name)
 {
-	char line[ENTRY_SIZE];
-	int n = snprintf(line, sizeof line, "%s%s%s\n", kind, name ? " " : "",
-	    name ? name : "");
+	char line[UIDPOOL_ENTRY_SIZE];
 
-	if (n < 0 || (size_t)n >= sizeof line)
+	if (uidpool_entry_format(line, kind, name) != 0)
 		return -1;
-	memset(line + n, ' ', sizeof line - (size_t)n);
 	if (pwrite(fd, line, sizeof line, 0) != (ssize_t)sizeof line)
 		return -1;
 	return 0;
+}
+
+/* s[0..n) for a message: at most cap - 1 bytes, anything not printable
+ * ASCII as '?', NUL-terminated (cap >= 1). */
+static void
+printable(char *out, size_t cap, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && i + 1 < cap; i++)
+		out[i] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+	out[i] = '\0';
 }
 
 static int
@@ -243,9 +332,9 @@ lock_cursor(const struct uidpool *p, uint32_t *next)
 		close(fd);
 		return -1;
 	}
-	read_entry(fd, buf, sizeof buf);
-	*next = (uint32_t)strtoul(buf, NULL, 10);
-	if (*next < p->first || *next > p->last)
+	/* a new, torn or foreign cursor restarts at the range's start */
+	if (uidpool_number_parse(buf, read_entry(fd, buf, sizeof buf),
+	    next) != 0 || *next < p->first || *next > p->last)
 		*next = p->first;
 	return fd;
 }
@@ -275,7 +364,8 @@ allocate(const struct uidpool *p, const char *kind, const char *name,
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t uid = p->first + (next - p->first + i) % n;
-		char entry[256];
+		char buf[256];
+		struct uidpool_entry entry;
 		int fd = open_entry(p, uid);
 
 		if (fd < 0)
@@ -284,13 +374,14 @@ allocate(const struct uidpool *p, const char *kind, const char *name,
 			close(fd);	/* a live lease holds it */
 			continue;
 		}
-		read_entry(fd, entry, sizeof entry);
-		if (strncmp(entry, "reg ", 4) == 0) {
+		uidpool_entry_parse(buf, read_entry(fd, buf, sizeof buf),
+		    &entry);
+		if (entry.kind == UIDPOOL_ENTRY_REG) {
 			close(fd);	/* a registration's for good */
 			continue;
 		}
 		/* never used, or its holder died: sweep before reuse */
-		if (strcmp(entry, "free") != 0 &&
+		if (entry.kind != UIDPOOL_ENTRY_FREE &&
 		    uid_has_process(uid, -1) != 0 &&
 		    uid_kill_all(uid, uid, -1, NULL, NULL) != 0) {
 			close(fd);
@@ -325,16 +416,15 @@ static int
 lookup_key(const struct uidpool *p, const char *key, uint32_t *uid)
 {
 	char path[PATH_MAX + 80], buf[32];
-	int fd;
+	int fd, rc;
 
 	snprintf(path, sizeof path, "%s/%s", p->regdir, key);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
-	read_entry(fd, buf, sizeof buf);
+	rc = uidpool_number_parse(buf, read_entry(fd, buf, sizeof buf), uid);
 	close(fd);
-	*uid = (uint32_t)strtoul(buf, NULL, 10);
-	return *uid >= p->first && *uid <= p->last ? 1 : -1;
+	return rc == 0 && *uid >= p->first && *uid <= p->last ? 1 : -1;
 }
 
 static int
@@ -362,12 +452,12 @@ int
 uidpool_take_key(const struct uidpool *p, const char *key,
     struct uid_hold *h, char *err, size_t errlen)
 {
-	char entry[256], want[256];
+	char buf[256], shown[256];
+	struct uidpool_entry entry;
 	uint32_t uid = 0;
 	int rc, fd;
 
 	h->fd = -1;
-	snprintf(want, sizeof want, "reg %s", key);
 	rc = lookup_key(p, key, &uid);
 	if (rc < 0) {
 		snprintf(err, errlen, "uid table: the record of %s is unusable",
@@ -420,11 +510,13 @@ uidpool_take_key(const struct uidpool *p, const char *key,
 		}
 		pause_ms(1);
 	}
-	read_entry(fd, entry, sizeof entry);
-	if (strcmp(entry, want) != 0) {
+	uidpool_entry_parse(buf, read_entry(fd, buf, sizeof buf), &entry);
+	if (entry.kind != UIDPOOL_ENTRY_REG || entry.name_len != strlen(key) ||
+	    memcmp(entry.name, key, entry.name_len) != 0) {
 		close(fd);
+		printable(shown, sizeof shown, buf, entry.line_len);
 		snprintf(err, errlen, "uid table: uid %u is recorded for %s "
-		    "but its entry says '%s'", uid, key, entry);
+		    "but its entry says '%s'", uid, key, shown);
 		return -1;
 	}
 	h->uid = uid;

@@ -82,4 +82,45 @@ int uid_kill_all(uint32_t uid, uint32_t gid, pid_t watch, int *status,
  * real, effective, saved or fs uid; 0 if none; -1 if /proc is unreadable. */
 int uid_has_process(uint32_t uid, pid_t except);
 
+/* The table's files, parsed. uidpool.c reads a file and hands its bytes
+ * here; the bytes are untrusted (any bytes, buf[0..len), no NUL needed).
+ * A file holds one line: the bytes before its first '\n' (all of buf if
+ * there is none); what follows (the space padding of a record) is
+ * ignored. */
+enum uidpool_entry_kind {
+	UIDPOOL_ENTRY_FREE,	/* exactly "free" */
+	UIDPOOL_ENTRY_LEASE,	/* "lease " and the lease id */
+	UIDPOOL_ENTRY_REG,	/* "reg " and the key: the uid is the key's */
+	UIDPOOL_ENTRY_STALE	/* anything else: never used, or torn */
+};
+
+struct uidpool_entry {
+	enum uidpool_entry_kind kind;
+	const char *name;	/* LEASE, REG: into buf, name_len bytes (any
+				 * bytes, not NUL-terminated); else NULL */
+	size_t name_len;
+	size_t line_len;	/* the line's length, for messages */
+};
+
+/* A uid's lock file <state>/uids/<uid>. Never fails: what it does not
+ * know is UIDPOOL_ENTRY_STALE (swept before reuse). */
+void uidpool_entry_parse(const char *buf, size_t len,
+    struct uidpool_entry *e);
+
+/* The cursor <state>/uids/next and a registration record
+ * <state>/registrations/<key>: one decimal number, canonical (digits
+ * only, no sign, space or leading zero) and at most UINT32_MAX. 0 and
+ * *v, or -1 (*v untouched). */
+int uidpool_number_parse(const char *buf, size_t len, uint32_t *v);
+
+/* Entries are one fixed-size record: "kind[ name]\n" padded with spaces,
+ * so an update is an overwrite in place, never a truncation. */
+#define UIDPOOL_ENTRY_SIZE 160
+
+/* Format that record into line (kind and name are C strings; name may be
+ * NULL). 0, or -1 if it does not fit or name holds a '\n' (it could not
+ * be read back). */
+int uidpool_entry_format(char line[UIDPOOL_ENTRY_SIZE], const char *kind,
+    const char *name);
+
 #endif

@@ -199,6 +199,116 @@ test_parse(void)
 	ok(def.n > 50, "the built-in list has %zu rules", def.n);
 }
 
+/* Edges of the text format the table above does not reach: caps, bytes
+ * the lines may not hold, and the explicit length. */
+static void
+test_parse_edges(void)
+{
+	static char text[(JAVACHECK_RULES_MAX + 1) * 10 + 1];
+	static const char tabs[] = "any a/b two\twords\n \t\r\n\r";
+	struct javacheck_policy p;
+	char err[256], line[JAVACHECK_TARGET_MAX + 16];
+	size_t n = 0;
+
+	for (size_t i = 0; i < JAVACHECK_RULES_MAX; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n,
+		    "any a/b r\n");
+	ok(javacheck_policy_parse(&p, text, n, err, sizeof err) == 0 &&
+	    p.n == JAVACHECK_RULES_MAX, "%d rules are accepted",
+	    JAVACHECK_RULES_MAX);
+	javacheck_policy_free(&p);
+	n += (size_t)snprintf(text + n, sizeof text - n, "any a/b r\n");
+	ok(javacheck_policy_parse(&p, text, n, err, sizeof err) == -1 &&
+	    strcmp(err, "line 1025: more than 1024 rules") == 0 && !p.rules &&
+	    p.n == 0, "one more is refused and nothing kept: %s", err);
+
+	memset(line, 'a', sizeof line);
+	memcpy(line, "any ", 4);
+	memcpy(line + 4 + JAVACHECK_TARGET_MAX, " r", 2);
+	ok(javacheck_policy_parse(&p, line, 4 + JAVACHECK_TARGET_MAX + 2, err,
+	    sizeof err) == 0 && strlen(p.rules[0].pattern) ==
+	    JAVACHECK_TARGET_MAX, "a %d-byte target is accepted",
+	    JAVACHECK_TARGET_MAX);
+	javacheck_policy_free(&p);
+	memcpy(line + 4 + JAVACHECK_TARGET_MAX, "a r", 3);
+	ok(javacheck_policy_parse(&p, line, 4 + JAVACHECK_TARGET_MAX + 3, err,
+	    sizeof err) == -1, "one byte more is refused");
+
+	memset(line, 'r', sizeof line);
+	memcpy(line, "any a/b ", 8);
+	ok(javacheck_policy_parse(&p, line, 8 + JAVACHECK_REASON_MAX, err,
+	    sizeof err) == 0 && strlen(p.rules[0].reason) ==
+	    JAVACHECK_REASON_MAX, "a %d-byte reason is accepted",
+	    JAVACHECK_REASON_MAX);
+	javacheck_policy_free(&p);
+
+	ok(javacheck_policy_parse(&p, "any a/b r\0x\n", 12, err,
+	    sizeof err) == -1 && strstr(err, "line 1"), "a NUL in a line is "
+	    "refused, not read as the end of the text");
+	ok(javacheck_policy_parse(&p, "# a\0comment\nany a/b r\n", 22, err,
+	    sizeof err) == -1, "so is a NUL in a comment");
+	ok(javacheck_policy_parse(&p, "any a/b r\x7f\n", 11, err,
+	    sizeof err) == -1, "a DEL in a reason is refused");
+	ok(javacheck_policy_parse(&p, "any a/b r\rx\n", 12, err,
+	    sizeof err) == -1, "a CR inside a line is refused");
+	ok(javacheck_policy_parse(&p, tabs, sizeof tabs - 1, err,
+	    sizeof err) == 0 && p.n == 1 && strcmp(p.rules[0].reason,
+	    "two\twords") == 0, "a tab inside a reason is kept; blank and "
+	    "bare-CR lines are skipped");
+	javacheck_policy_free(&p);
+	ok(javacheck_policy_parse(&p, "any a/b r\nbad line", 10, err,
+	    sizeof err) == 0 && p.n == 1, "only len bytes are read");
+	javacheck_policy_free(&p);
+}
+
+/* javacheck_policy_load: the file's size cap and its messages. */
+static void
+test_load(void)
+{
+	static char text[JAVACHECK_TEXT_MAX + 1];
+	char d[] = "/tmp/javacheck-load.XXXXXX", path[512], err[512],
+	    want[600];
+	struct javacheck_policy p;
+	FILE *f;
+
+	if (!mkdtemp(d)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof path, "%s/deny", d);
+	ok(javacheck_policy_load(&p, path, err, sizeof err) == -1 &&
+	    snprintf(want, sizeof want, "%s: No such file or directory",
+	    path) > 0 && strcmp(err, want) == 0, "a missing file: %s", err);
+	/* one rule, then comment lines up to exactly the cap */
+	memset(text, '#', sizeof text);
+	memcpy(text, "any a/b r\n", 10);
+	for (size_t i = 100; i < JAVACHECK_TEXT_MAX; i += 100)
+		text[i - 1] = '\n';
+	text[JAVACHECK_TEXT_MAX - 1] = '\n';
+	f = fopen(path, "w");
+	fwrite(text, 1, JAVACHECK_TEXT_MAX, f);
+	fclose(f);
+	ok(javacheck_policy_load(&p, path, err, sizeof err) == 0 && p.n == 1,
+	    "a file of exactly %u bytes is read", JAVACHECK_TEXT_MAX);
+	javacheck_policy_free(&p);
+	f = fopen(path, "a");
+	fputc('#', f);
+	fclose(f);
+	ok(javacheck_policy_load(&p, path, err, sizeof err) == -1 &&
+	    snprintf(want, sizeof want, "%s: over %u bytes", path,
+	    JAVACHECK_TEXT_MAX) > 0 && strcmp(err, want) == 0,
+	    "one byte more is refused: %s", err);
+	f = fopen(path, "w");
+	fputs("any a/b r\nany a//b r\n", f);
+	fclose(f);
+	ok(javacheck_policy_load(&p, path, err, sizeof err) == -1 &&
+	    snprintf(want, sizeof want, "%s: line 2: ", path) > 0 &&
+	    strncmp(err, want, strlen(want)) == 0, "a parse error names the "
+	    "file and the line: %s", err);
+	unlink(path);
+	rmdir(d);
+}
+
 static void
 test_tree_files(void)
 {
@@ -253,6 +363,8 @@ main(void)
 	test_benign();
 	test_rules();
 	test_parse();
+	test_parse_edges();
+	test_load();
 	test_tree_files();
 	javacheck_policy_free(&def);
 	return tap_done();

@@ -223,13 +223,74 @@ test_psk(void)
 	ok(secret_derive_psk(&s, psk2) == -1, "no PSK from a wiped secret");
 }
 
+/* secret_parse, the check under both sources, on its own. */
+static void
+test_parse(void)
+{
+	static uint8_t big[SECRET_MAX_LEN + 2];
+	static const char k32[] = "0123456789abcdef0123456789abcdef";
+	uint8_t nul[40];
+	size_t n;
+
+	memset(big, 'k', sizeof big);
+	memset(&s, 0xa5, sizeof s);
+	ok(secret_parse(&s, big, SECRET_MAX_LEN + 1, &n) == SECRET_LONG &&
+	    n == SECRET_MAX_LEN + 1 && is_zero(&s, sizeof s),
+	    "4097 bytes: too long, s wiped");
+	big[SECRET_MAX_LEN] = '\n';
+	ok(secret_parse(&s, big, SECRET_MAX_LEN + 1, &n) == SECRET_LONG,
+	    "4096 bytes and a newline: too long (the cap is on the bytes as "
+	    "read, as for a file)");
+	ok(secret_parse(&s, big, SECRET_MAX_LEN, &n) == SECRET_OK &&
+	    s.len == SECRET_MAX_LEN && n == SECRET_MAX_LEN, "4096 bytes: kept");
+	memset(&s, 0xa5, sizeof s);
+	ok(secret_parse(&s, (const uint8_t *)"0123456789abcdef0123456789abcdef"
+	    "\r\n", 34, &n) == SECRET_OK && loaded(k32, 32) && n == 32 &&
+	    is_zero(s.b + 32, sizeof s.b - 32), "\\r\\n stripped, and no "
+	    "byte of it (or of an earlier secret) left after the secret");
+	ok(secret_parse(&s, (const uint8_t *)"\r\n", 2, &n) == SECRET_EMPTY &&
+	    n == 0 && is_zero(&s, sizeof s), "only \\r\\n: empty");
+	ok(secret_parse(&s, (const uint8_t *)"\n\n", 2, &n) == SECRET_SHORT &&
+	    n == 1, "two newlines: one is kept, 1 byte is short");
+	ok(secret_parse(&s, (const uint8_t *)k32, 31, &n) == SECRET_SHORT &&
+	    n == 31 && is_zero(&s, sizeof s), "31 bytes: short, s wiped");
+	memset(nul, 0, sizeof nul);
+	ok(secret_parse(&s, nul, sizeof nul, &n) == SECRET_OK && s.len == 40,
+	    "NUL bytes are secret bytes like any other");
+	memcpy(s.b, k32, 32);
+	s.b[32] = '\n';
+	ok(secret_parse(&s, s.b, 33, NULL) == SECRET_OK && loaded(k32, 32),
+	    "in place (buf is s->b), n may be NULL");
+	secret_wipe(&s);
+}
+
+/* secret_load_psk wipes the caller's PSK buffer on a refusal, as its
+ * comment says; it used to leave whatever was there (found by
+ * fuzz_secret). */
+static void
+test_psk_refused(void)
+{
+	uint8_t psk[SECRET_PSK_LEN];
+	const char *p = write_file("psk-short", "too short\n", 10);
+
+	clear_env();
+	memset(psk, 0xa5, sizeof psk);
+	ok(secret_load_psk(p, psk, err, sizeof err) == -1 &&
+	    msg_is("secret file ", p, " is 9 bytes; at least 32 are "
+	    "required") && is_zero(psk, sizeof psk), "a refused secret leaves the PSK buffer "
+	    "wiped: %s", err);
+	memset(psk, 0xa5, sizeof psk);
+	ok(secret_load_psk(NULL, psk, err, sizeof err) == -1 &&
+	    is_zero(psk, sizeof psk), "so does no secret at all");
+}
+
 /* Every file the tests wrote, then dir. */
 static void
 remove_files(void)
 {
 	static const char *const names[] = { "empty", "nl", "short",
 		"short-nl", "big", "k32", "k32nl", "k32crlf", "k32nlnl",
-		"k32cr", "k4096", "other", "psk" };
+		"k32cr", "k4096", "other", "psk", "psk-short" };
 	char path[128];
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -310,6 +371,8 @@ main(int argc, char **argv)
 	test_refusals();
 	test_accepted();
 	test_psk();
+	test_parse();
+	test_psk_refused();
 	test_environ_scrubbed();
 	remove_files();
 	return tap_done();

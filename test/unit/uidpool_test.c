@@ -1,0 +1,285 @@
+/* uidpool_test.c - the uid table's files: the entry and number parsers on
+ * their edges (a number strtoul would wrap into the range, signs, spaces,
+ * leading zeros, embedded NUL), the record format round trip, and the
+ * table itself in a scratch state directory, on a range no process runs
+ * as (nothing is swept, so no root is needed): take, release, a torn
+ * cursor, a registration entry never handed out, and a record that
+ * does not spell a uid of the range refused as unusable. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/uidpool.h"
+#include "tap.h"
+
+#define FIRST 3900000000u	/* a range nothing runs as */
+#define LAST (FIRST + 3)
+
+struct num_case {
+	const char *text;
+	size_t len;		/* 0: strlen(text) */
+	int ok;
+	uint32_t v;
+};
+
+static void
+test_number(void)
+{
+	static const struct num_case cases[] = {
+		{ "0", 0, 1, 0 },
+		{ "1000", 0, 1, 1000 },
+		{ "1000\n", 0, 1, 1000 },
+		{ "3900000001\n                ", 0, 1, 3900000001u },
+		{ "4294967295", 0, 1, 4294967295u },
+		{ "4294967296", 0, 0, 0 },	/* one over */
+		{ "4294968296", 0, 0, 0 },	/* strtoul + cast gave 1000 */
+		{ "8194967296\n", 0, 0, 0 },	/* ... and this FIRST */
+		{ "99999999999999999999", 0, 0, 0 },
+		{ "-4294966296", 0, 0, 0 },	/* strtoul negates: 1000 */
+		{ "+1000", 0, 0, 0 },
+		{ " 1000", 0, 0, 0 },
+		{ "1000 ", 0, 0, 0 },
+		{ "1000x", 0, 0, 0 },
+		{ "1000\r\n", 0, 0, 0 },
+		{ "01000", 0, 0, 0 },
+		{ "00", 0, 0, 0 },
+		{ "", 0, 0, 0 },
+		{ "\n1000", 0, 0, 0 },
+		{ "10\0" "00", 5, 0, 0 },	/* embedded NUL */
+		{ "1000", 2, 1, 10 },		/* the length is the length */
+	};
+	int all = 1;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct num_case *c = &cases[i];
+		size_t len = c->len ? c->len : strlen(c->text);
+		uint32_t v = 7;
+		int rc = uidpool_number_parse(c->text, len, &v);
+
+		if ((rc == 0) != c->ok || (c->ok && v != c->v) ||
+		    (!c->ok && v != 7)) {
+			printf("# number case %zu: rc %d v %u\n", i, rc, v);
+			all = 0;
+		}
+	}
+	ok(all, "%zu numbers parsed or refused as they should be",
+	    sizeof cases / sizeof cases[0]);
+}
+
+struct entry_case {
+	const char *text;
+	size_t len;		/* 0: strlen(text) */
+	enum uidpool_entry_kind kind;
+	const char *name;	/* LEASE, REG: name_len bytes */
+	size_t name_len;
+};
+
+static void
+test_entry(void)
+{
+	static const struct entry_case cases[] = {
+		{ "free", 0, UIDPOOL_ENTRY_FREE, NULL, 0 },
+		{ "free\n      ", 0, UIDPOOL_ENTRY_FREE, NULL, 0 },
+		{ "free\0junk", 9, UIDPOOL_ENTRY_STALE, NULL, 0 },
+		{ "free ", 0, UIDPOOL_ENTRY_STALE, NULL, 0 },
+		{ "freedom", 0, UIDPOOL_ENTRY_STALE, NULL, 0 },
+		{ "FREE", 0, UIDPOOL_ENTRY_STALE, NULL, 0 },
+		{ "", 0, UIDPOOL_ENTRY_STALE, NULL, 0 },
+		{ "\nfree", 0, UIDPOOL_ENTRY_STALE, NULL, 0 },
+		{ "lease 3f9a\n   ", 0, UIDPOOL_ENTRY_LEASE, "3f9a", 4 },
+		{ "lease", 0, UIDPOOL_ENTRY_STALE, NULL, 0 },
+		{ "lease ", 0, UIDPOOL_ENTRY_LEASE, "", 0 },
+		{ "reg acme+w\n", 0, UIDPOOL_ENTRY_REG, "acme+w", 6 },
+		{ "reg acme+w\nreg other", 0, UIDPOOL_ENTRY_REG, "acme+w", 6 },
+		/* torn, but still a registration's */
+		{ "reg ", 0, UIDPOOL_ENTRY_REG, "", 0 },
+		{ "reg", 0, UIDPOOL_ENTRY_STALE, NULL, 0 },
+		{ "reg a\0b", 7, UIDPOOL_ENTRY_REG, "a\0b", 3 },
+		{ "reg acme+w", 5, UIDPOOL_ENTRY_REG, "a", 1 },
+	};
+	int all = 1;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct entry_case *c = &cases[i];
+		struct uidpool_entry e;
+
+		uidpool_entry_parse(c->text, c->len ? c->len : strlen(c->text),
+		    &e);
+		if (e.kind != c->kind || (c->name ? !e.name ||
+		    e.name_len != c->name_len || memcmp(e.name, c->name,
+		    c->name_len) != 0 : e.name != NULL)) {
+			printf("# entry case %zu: kind %d\n", i, (int)e.kind);
+			all = 0;
+		}
+	}
+	ok(all, "%zu entries classified as they should be",
+	    sizeof cases / sizeof cases[0]);
+}
+
+static void
+test_format(void)
+{
+	char line[UIDPOOL_ENTRY_SIZE], name[UIDPOOL_ENTRY_SIZE];
+	struct uidpool_entry e;
+	size_t max = UIDPOOL_ENTRY_SIZE - sizeof "lease \n";
+	uint32_t v;
+
+	ok(uidpool_entry_format(line, "lease", "abc") == 0 &&
+	    memcmp(line, "lease abc\n ", 11) == 0 &&
+	    line[UIDPOOL_ENTRY_SIZE - 1] == ' ', "a record is the line padded "
+	    "with spaces to %d bytes", UIDPOOL_ENTRY_SIZE);
+	memset(name, 'n', max);
+	name[max] = '\0';
+	ok(uidpool_entry_format(line, "lease", name) == 0 &&
+	    (uidpool_entry_parse(line, sizeof line, &e), 1) &&
+	    e.kind == UIDPOOL_ENTRY_LEASE && e.name_len == max,
+	    "the longest name that fits (%zu bytes) reads back", max);
+	name[max] = 'n';
+	name[max + 1] = '\0';
+	ok(uidpool_entry_format(line, "lease", name) == -1,
+	    "one byte more is refused");
+	ok(uidpool_entry_format(line, "reg", "a\nfree") == -1,
+	    "a name with a newline is refused: it would read back as another "
+	    "entry");
+	ok(uidpool_entry_format(line, "4294967295", NULL) == 0 &&
+	    uidpool_number_parse(line, sizeof line, &v) == 0 &&
+	    v == 4294967295u, "a cursor record reads back");
+}
+
+static char state[64];
+
+static int
+put_file(const char *rel, const char *data, size_t n)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof path, "%s/%s", state, rel);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	if (write(fd, data, n) != (ssize_t)n) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+static void
+remove_rel(const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof path, "%s/%s", state, rel);
+	remove(path);
+}
+
+static int
+file_is(const char *rel, const char *want, size_t n)
+{
+	char path[256], buf[512];
+	ssize_t got;
+	int fd;
+
+	snprintf(path, sizeof path, "%s/%s", state, rel);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	got = read(fd, buf, sizeof buf);
+	close(fd);
+	return got == (ssize_t)n && memcmp(buf, want, n) == 0;
+}
+
+static void
+test_table(void)
+{
+	struct uidpool p;
+	struct uid_hold h, h2;
+	char err[256], rec[UIDPOOL_ENTRY_SIZE], name[64];
+	int rc;
+
+	snprintf(state, sizeof state, "/tmp/uidpool_test.XXXXXX");
+	if (!mkdtemp(state)) {
+		tap_skip("the uid table", "mkdtemp failed");
+		return;
+	}
+	if (uidpool_init(&p, state, FIRST, LAST, err, sizeof err) != 0) {
+		ok(0, "uidpool_init: %s", err);
+		return;
+	}
+	rc = uidpool_take(&p, "l1", &h, err, sizeof err);
+	ok(rc == 0 && h.uid == FIRST && !h.shared, "a lease takes the "
+	    "range's first uid: %s", rc ? err : "ok");
+	snprintf(name, sizeof name, "uids/%u", FIRST);
+	uidpool_entry_format(rec, "lease", "l1");
+	ok(file_is(name, rec, sizeof rec), "its entry reads 'lease l1'");
+	uidpool_entry_format(rec, "3900000001", NULL);
+	ok(file_is("uids/next", rec, sizeof rec), "the cursor moved on");
+	ok(uidpool_release(&p, &h, 1, -1, NULL, NULL) == 0 && h.fd == -1,
+	    "release");
+	uidpool_entry_format(rec, "free", NULL);
+	ok(file_is(name, rec, sizeof rec), "the entry is free again");
+
+	/* a torn registration entry is never handed out; a torn cursor
+	 * restarts at the range's first uid */
+	snprintf(name, sizeof name, "uids/%u", FIRST + 1);
+	put_file(name, "reg ", 4);
+	put_file("uids/next", "+3900000001\n", 12);
+	rc = uidpool_take(&p, "l2", &h, err, sizeof err);
+	ok(rc == 0 && h.uid == FIRST, "a cursor that is not canonical "
+	    "restarts at the first uid (got %u)", h.uid);
+	rc = uidpool_take(&p, "l3", &h2, err, sizeof err);
+	ok(rc == 0 && h2.uid == FIRST + 2, "a registration's entry, even "
+	    "torn, is skipped (got %u)", h2.uid);
+	uidpool_release(&p, &h, 1, -1, NULL, NULL);
+	uidpool_release(&p, &h2, 1, -1, NULL, NULL);
+
+	/* registrations: the record names the uid, the entry confirms it */
+	snprintf(name, sizeof name, "uids/%u", FIRST + 3);
+	uidpool_entry_format(rec, "reg", "acme+w");
+	put_file(name, rec, sizeof rec);
+	put_file("registrations/acme+w", "3900000003\n", 11);
+	ok(uidpool_take_key(&p, "acme+w", &h, err, sizeof err) == 0 &&
+	    h.uid == FIRST + 3 && h.shared, "a recorded key gets its uid");
+	uidpool_release(&p, &h, 1, -1, NULL, NULL);
+	/* FIRST + 3 + 2^32: strtoul and a cast to uint32_t made it
+	 * FIRST + 3, a uid the record never spelt */
+	put_file("registrations/acme+w", "8194967299\n", 11);
+	ok(uidpool_take_key(&p, "acme+w", &h, err, sizeof err) == -1 &&
+	    strcmp(err, "uid table: the record of acme+w is unusable") == 0,
+	    "a record over 32 bits is unusable, not wrapped: %s", err);
+	put_file("registrations/acme+w", " 3900000003\n", 12);
+	ok(uidpool_take_key(&p, "acme+w", &h, err, sizeof err) == -1,
+	    "a record with a leading space is unusable");
+	put_file("registrations/acme+w", "3900000003\n", 11);
+	put_file(name, "reg acme+w\0x\n", 13);
+	ok(uidpool_take_key(&p, "acme+w", &h, err, sizeof err) == -1 &&
+	    strstr(err, "its entry says 'reg acme+w?x'"), "an entry that "
+	    "only matches up to a NUL is refused, shown escaped: %s", err);
+	put_file(name, "reg other\x1b[2J\n", 15);
+	ok(uidpool_take_key(&p, "acme+w", &h, err, sizeof err) == -1 &&
+	    strstr(err, "says 'reg other?[2J'"), "another key's entry is "
+	    "refused, control bytes escaped: %s", err);
+
+	/* clean up */
+	for (uint32_t u = FIRST; u <= LAST; u++) {
+		snprintf(name, sizeof name, "uids/%u", u);
+		remove_rel(name);
+	}
+	remove_rel("uids/next");
+	remove_rel("uids");
+	remove_rel("registrations/acme+w");
+	remove_rel("registrations");
+	rmdir(state);
+}
+
+int
+main(void)
+{
+	test_number();
+	test_entry();
+	test_format();
+	test_table();
+	return tap_done();
+}
