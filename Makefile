@@ -108,6 +108,8 @@ demo: airlock
 
 bench: airlock $(HELPER_BIN)
 	sh bench/run.sh
+	sh bench/jail.sh
+	sh bench/sandbox.sh
 
 clean:
 	rm -rf $(OBJ) build/test build/fuzz build/gen build/seccomp-compile airlock

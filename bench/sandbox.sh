@@ -10,11 +10,16 @@
 #     bwrap    the same in new user, pid, mount, ipc, uts, cgroup and net
 #              namespaces, read-only /usr, fresh /proc and /dev, tmpfs /tmp,
 #              the tool's directory bound at /work, uid 65534, clearenv
+#     bwrap+cg that bwrap inside fresh cgroups with the sandbox's default
+#              limits (test/helpers/cgrun: airlock's own cgroup code; on
+#              v1 the task migration waits an RCU grace period), the
+#              like-for-like peer of a sandbox that enforces limits
 #     airlock  airlock sandbox run --lang python (ns jail: the same
 #              namespaces, plus the cgroup limits, Landlock, seccomp, a
 #              fresh uid and a tmpfs working directory per execution);
 #              each run also sets the jail up (host probe, seccomp
 #              compile, service cgroup) as a one-off CLI must
+#     no-ll    the same with --landlock off (what Landlock costs)
 #     serve    airlock sandbox call to a running airlock sandbox serve
 #              (unix socket): the handshake, the request, one execution;
 #              the service's jail set-up is paid once, at start
@@ -29,6 +34,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 AIRLOCK=${AIRLOCK:-$top/airlock}
+CGRUN=$top/build/test/helpers/cgrun
 RUNS=${BENCH_RUNS:-30}
 JRUNS=${BENCH_JAVA_RUNS:-5}
 PY=/usr/bin/python3
@@ -46,7 +52,10 @@ one_py() {
 	t0=$(now_ns)
 	case $1 in
 	plain) $PY -I "$W/hello.py" <"$W/in.json" >/dev/null ;;
-	bwrap) bwrap --unshare-all --die-with-parent --new-session \
+	bwrap | bwrapcg)
+		wrap=
+		[ "$1" = bwrapcg ] && wrap=$CGRUN
+		$wrap bwrap --unshare-all --die-with-parent --new-session \
 		--ro-bind /usr /usr --symlink usr/lib /lib \
 		--symlink usr/lib64 /lib64 --symlink usr/bin /bin \
 		--symlink usr/sbin /sbin --proc /proc --dev /dev --tmpfs /tmp \
@@ -56,6 +65,9 @@ one_py() {
 		$PY -I hello.py <"$W/in.json" >"$W/bwrap.out" ;;
 	airlock) "$AIRLOCK" sandbox run --state-dir "$ST" --lang python \
 		--input "$W/in.json" -- "$W/hello.py" >/dev/null 2>&1 ;;
+	nolandlock) "$AIRLOCK" sandbox run --state-dir "$ST" --landlock off \
+		--lang python --input "$W/in.json" -- "$W/hello.py" \
+		>/dev/null 2>&1 ;;
 	serve) "$AIRLOCK" sandbox call --connect "unix:$W/sbx.sock" \
 		--secret-file "$W/secret" --tenant bench --lang python \
 		--input "$W/in.json" -- "$W/hello.py" >/dev/null 2>&1 ;;
@@ -87,7 +99,13 @@ median() {
 modes="plain airlock"
 if command -v bwrap >/dev/null 2>&1 && BWRAP_PROBE=1 one_py bwrap >/dev/null &&
     [ -s "$W/bwrap.out" ]; then
-	modes="plain bwrap airlock"
+	modes="plain bwrap airlock nolandlock"
+	if [ -x "$CGRUN" ] && BWRAP_PROBE=1 one_py bwrapcg >/dev/null &&
+	    [ -s "$W/bwrap.out" ]; then
+		modes="$modes bwrapcg"
+	else
+		echo "(no writable cgroups for $CGRUN: no bwrap+cgroups row)"
+	fi
 else
 	echo "(bwrap missing or unable to make namespaces here: no bwrap row)"
 fi
@@ -122,35 +140,38 @@ if [ -n "$have_java" ]; then
 fi
 
 p_plain=$(median <"$W/py.plain")
-p_air=$(median <"$W/py.airlock")
-p_srv=$(median <"$W/py.serve")
 echo "## airlock sandbox: per-execution cost ($RUNS python runs, $JRUNS java runs; medians)"
 echo
-echo "| workload | plain | bwrap | airlock sandbox run | airlock overhead | bwrap overhead | ratio airlock/bwrap |"
-echo "|---|---|---|---|---|---|---|"
-if [ -f "$W/py.bwrap" ]; then
-	p_bw=$(median <"$W/py.bwrap")
-	awk -v p="$p_plain" -v b="$p_bw" -v a="$p_air" 'BEGIN {
-	    printf "| python hello.py | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.2f |\n",
-	    p / 1000, b / 1000, a / 1000, (a - p) / 1000, (b - p) / 1000,
-	    ((b - p) > 0 ? (a - p) / (b - p) : 0) }'
-else
-	awk -v p="$p_plain" -v a="$p_air" 'BEGIN {
-	    printf "| python hello.py | %.1f ms | - | %.1f ms | %.1f ms | - | - |\n",
-	    p / 1000, a / 1000, (a - p) / 1000 }'
-fi
-if [ -f "$W/py.bwrap" ]; then
-	awk -v p="$p_plain" -v b="$p_bw" -v a="$p_srv" 'BEGIN {
-	    printf "| python hello.py, sandbox call -> serve | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.2f |\n",
-	    p / 1000, b / 1000, a / 1000, (a - p) / 1000, (b - p) / 1000,
-	    ((b - p) > 0 ? (a - p) / (b - p) : 0) }'
-fi
+echo "python3 hello.py alone: $(awk -v p="$p_plain" 'BEGIN { printf "%.1f ms", p / 1000 }')."
+echo
+echo "| python hello.py | time | overhead | ratio to bwrap's overhead | ratio to bwrap+cgroups' overhead |"
+echo "|---|---|---|---|---|"
+p_bw=0
+p_bwcg=0
+[ -f "$W/py.bwrap" ] && p_bw=$(median <"$W/py.bwrap")
+[ -f "$W/py.bwrapcg" ] && p_bwcg=$(median <"$W/py.bwrapcg")
+# row LABEL MODE: the mode's median, its overhead and both ratios
+row() {
+	[ -f "$W/py.$2" ] || return 0
+	awk -v l="$1" -v p="$p_plain" -v t="$(median <"$W/py.$2")" \
+	    -v b="$p_bw" -v c="$p_bwcg" 'BEGIN {
+	    o = t - p
+	    printf "| %s | %.1f ms | %.1f ms | %s | %s |\n", l, t / 1000, o / 1000,
+	        (b > p ? sprintf("%.2f", o / (b - p)) : "-"),
+	        (c > p ? sprintf("%.2f", o / (c - p)) : "-") }'
+}
+row "bwrap, same namespaces" bwrap
+row "bwrap, same namespaces, in fresh cgroups" bwrapcg
+row "airlock sandbox run" airlock
+row "airlock sandbox run --landlock off" nolandlock
+row "airlock sandbox call -> serve" serve
 if [ -n "$have_java" ]; then
 	j_plain=$(median <"$W/java.plain")
 	j_air=$(median <"$W/java.airlock")
+	echo
 	awk -v p="$j_plain" -v a="$j_air" 'BEGIN {
-	    printf "| java Tool.java (javac + check + java) | %.1f ms | - | %.1f ms | %.1f ms | - | ratio airlock/plain %.2f |\n",
-	    p / 1000, a / 1000, (a - p) / 1000, a / p }'
+	    printf "Java Tool.java: plain javac + java %.1f ms; airlock sandbox run (javac in the jail, every class checked, java) %.1f ms: ratio %.2f\n",
+	    p / 1000, a / 1000, a / p }'
 fi
 echo
 echo "Machine: $(nproc) CPUs, $(uname -sr), python $($PY -c 'import sys; print(sys.version.split()[0])')$( [ -n "$have_java" ] && printf ', %s' "$(javac -version 2>&1)")."

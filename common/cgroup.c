@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -627,34 +626,6 @@ cgroup_lease_create(const struct cgroup_service *s, const char *name,
 fail:
 	cgroup_lease_remove(l);
 	return -1;
-}
-
-pid_t
-cgroup_prime(const struct cgroup_service *s)
-{
-	char procs[PATH_MAX + 16];
-	pid_t pid;
-	int c = 0;
-
-	if (s->kind != CGROUP_V1)
-		return 0;
-	while (c < CG_NCTL && !s->use[c])
-		c++;
-	if (c == CG_NCTL || (size_t)snprintf(procs, sizeof procs,
-	    "%s/cgroup.procs", s->dir[c]) >= sizeof procs)
-		return 0;
-	pid = fork();
-	if (pid == 0)
-		_exit(write_str(procs, "0") == 0 ? 0 : 1);
-	return pid > 0 ? pid : 0;
-}
-
-void
-cgroup_prime_wait(pid_t pid)
-{
-	if (pid > 0)
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
 }
 
 int

@@ -16,7 +16,6 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 enum cgroup_kind { CGROUP_NONE = 0, CGROUP_V1 = 1, CGROUP_V2 = 2 };
 
@@ -91,17 +90,6 @@ void cgroup_teardown(struct cgroup_service *s);
 int cgroup_lease_create(const struct cgroup_service *s, const char *name,
     const struct cgroup_limits *lim, struct cgroup_lease *l, char *err,
     size_t errlen);
-
-/* v1 moves a task under a global lock whose first writer after a quiet
- * spell waits a whole RCU grace period (7-18 ms on this VM), while a
- * writer during or just after another's grace period waits at most its
- * remainder. cgroup_prime starts such a move now, in a child that moves
- * itself into the service group and exits, so that the work before the
- * lease's own attach overlaps the wait. Returns the child's pid (reap it
- * with cgroup_prime_wait; other reapers may get it first), or 0: v2 and
- * none move nothing, and a failed fork only loses the overlap. */
-pid_t cgroup_prime(const struct cgroup_service *s);
-void cgroup_prime_wait(pid_t pid);
 
 /* In the child, before it drops root: move the calling process into the
  * lease's groups. Only open/write/close. 0, or -1 with errno. */

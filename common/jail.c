@@ -869,39 +869,33 @@ jail_init(struct jail *j, const struct jail_config *cfg, char *err,
 	}
 	if (resolve_paths(j, err, errlen) != 0)
 		return -1;
-	cl = (struct cgroup_limits){ cfg->limits.memory, cfg->limits.pids,
-		cfg->limits.cpu_millicpus };
-	if (cgroup_setup(&j->cg, cfg->cgroup_dir, &h->cg, &cl,
-	    cfg->cgroup_lean, err, errlen) != 0)
-		return -1;
-	/* the one lease's attach comes soon: let the rest overlap v1's
-	 * grace period (see cgroup_prime) */
-	if (cfg->one_shot && cfg->mode != JAIL_NONE)
-		j->primer = cgroup_prime(&j->cg);
 	if (cfg->mode != JAIL_NONE) {
 		if (chmod(cfg->state_dir, 0711) != 0) {
 			snprintf(err, errlen, "state directory %s: %s",
 			    cfg->state_dir, strerror(errno));
-			goto fail;
+			return -1;
 		}
 		if (uidpool_init(&j->uids, cfg->state_dir, cfg->uid_first,
 		    cfg->uid_last, err, errlen) != 0)
-			goto fail;
+			return -1;
 		if (!cfg->one_shot &&
 		    !uid_can_reach(cfg->uid_last, cfg->state_dir)) {
 			snprintf(err, errlen, "uid %u cannot reach the state "
 			    "directory %s: every directory above it must be "
 			    "searchable by others (o+x)", cfg->uid_last,
 			    cfg->state_dir);
-			goto fail;
+			return -1;
 		}
-		(void)uidpool_sweep_idle(&j->uids);
 	}
+	if (cfg->mode != JAIL_NONE)
+		(void)uidpool_sweep_idle(&j->uids);
+	cl = (struct cgroup_limits){ cfg->limits.memory, cfg->limits.pids,
+		cfg->limits.cpu_millicpus };
+	if (cgroup_setup(&j->cg, cfg->cgroup_dir, &h->cg, &cl,
+	    cfg->cgroup_lean, err, errlen) != 0)
+		return -1;
 	remove_stale(j);
 	return 0;
-fail:
-	jail_fini(j);
-	return -1;
 }
 
 int
@@ -930,8 +924,6 @@ jail_diagnose(const struct jail_config *cfg, char *out, size_t len)
 void
 jail_fini(struct jail *j)
 {
-	cgroup_prime_wait(j->primer);
-	j->primer = 0;
 	cgroup_teardown(&j->cg);
 }
 

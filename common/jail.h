@@ -146,7 +146,6 @@ struct jail {
 	size_t nlinks;
 	struct uidpool uids;
 	struct cgroup_service cg;
-	pid_t primer;			/* one_shot: cgroup_prime's child */
 	char pathbuf[8192];		/* storage of ro[] */
 	size_t pathlen;
 };
@@ -239,8 +238,7 @@ int jail_init(struct jail *j, const struct jail_config *cfg, char *err,
  * every trial passes (the step's own message is all there is). */
 int jail_diagnose(const struct jail_config *cfg, char *out, size_t len);
 
-/* Remove the service cgroup directories (at exit, leases gone); reap
- * the one-shot cgroup primer if nothing else has. */
+/* Remove the service cgroup directories (at exit, leases gone). */
 void jail_fini(struct jail *j);
 
 /* One line for logs: "uid landlock=abi7 cgroup=v1". Static storage. */
