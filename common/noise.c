@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "chacha20.h"
 #include "secmem.h"
 
 /* A valid pointer for zero-length inputs: BearSSL may pass any pointer on
@@ -89,10 +90,10 @@ noise_hkdf(const uint8_t ck[NOISE_HASH_LEN], const uint8_t *ikm,
 	secure_wipe(prk, sizeof prk);
 }
 
-/* The fastest constant-time BearSSL implementations this CPU runs (SSE2
- * ChaCha20, 64-bit-multiply Poly1305), else the portable ones; all give
- * the same bytes. */
-static br_chacha20_run chacha_impl;
+/* ChaCha20 is common/chacha20 (four blocks at a time: BearSSL's is one,
+ * and was most of a large message's cost); Poly1305 the fastest
+ * constant-time BearSSL one this CPU runs (64-bit multiply), else the
+ * portable one. All give the same bytes. */
 static br_poly1305_run poly_impl;
 
 static void
@@ -100,9 +101,6 @@ pick_impls(void)
 {
 	if (poly_impl)
 		return;
-	chacha_impl = br_chacha20_sse2_get();
-	if (!chacha_impl)
-		chacha_impl = br_chacha20_ct_run;
 	poly_impl = br_poly1305_ctmulq_get();
 	if (!poly_impl)
 		poly_impl = br_poly1305_ctmul_run;
@@ -122,7 +120,7 @@ chachapoly(const uint8_t k[NOISE_KEY_LEN], uint64_t n, const uint8_t *ad,
 		iv[4 + i] = (uint8_t)(n >> (8 * i));
 	pick_impls();
 	poly_impl(k, iv, data, len, ad_len ? ad : no_bytes, ad_len, tag,
-	    chacha_impl, encrypt);
+	    chacha20_xor, encrypt);
 }
 
 static void
