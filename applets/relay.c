@@ -395,6 +395,27 @@ drain_to_end(struct relay *r)
 	return RELAY_UNREACHABLE;
 }
 
+/* Sending failed: the runner may have ended the lease (EXIT, ERROR) and
+ * closed while our stdin was still on its way, which resets the
+ * connection. Read and deliver what it sent before that; only without
+ * an EXIT or ERROR among it is the connection lost. */
+static int
+salvage(struct relay *r, int err)
+{
+	long got;
+
+	do {
+		if (outq_drain(&r->out) != 0)
+			return 128 + SIGPIPE;
+		(void)outq_drain(&r->err);
+		if (deliver(r) != 0)
+			return r->exit_status;
+		got = channel_fill(&r->ch);
+	} while (got > 0 || (got < 0 && errno == EINTR));
+	log_msg(LOG_ERROR, "connection to the runner lost: %s", strerror(err));
+	return RELAY_UNREACHABLE;
+}
+
 /* Keep-alive: a PING every ping_ms tells the runner we are alive even
  * when stdin is quiet; its PONG tells us the runner is. */
 static int
@@ -426,11 +447,8 @@ relay_loop(struct relay *r)
 		now = mono_ms();
 		if (keepalive(r, now) != 0)
 			return RELAY_PROTOCOL;
-		if (channel_pending(&r->ch) && channel_flush(&r->ch) != 0) {
-			log_msg(LOG_ERROR, "connection to the runner lost: %s",
-			    strerror(errno));
-			return RELAY_UNREACHABLE;
-		}
+		if (channel_pending(&r->ch) && channel_flush(&r->ch) != 0)
+			return salvage(r, errno);
 		busy = outq_busy(&r->out) || outq_busy(&r->err);
 		if (busy)	/* our reader is slow, not the runner */
 			r->last_heard_ms = now;

@@ -32,7 +32,11 @@
 #include "applets/applet.h"
 
 #define LISTEN_MAX 8
-#define REFUSAL_SLOTS 16	/* handlers that only say "no" past the cap */
+/* Handlers that only say "no" past the cap. Each lives at most the
+ * handshake deadline, then the second in which common/lease.c's refuse()
+ * sends its ERROR and closes lingering (so stdin already on its way cannot
+ * reset the connection before the relay reads the refusal). */
+#define REFUSAL_SLOTS 16
 
 static const char usage[] =
 "usage: airlock runner --listen ADDR [--listen ADDR]... --jail MODE [OPTIONS]\n"

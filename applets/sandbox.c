@@ -1260,6 +1260,19 @@ struct conn {
 	const char *why;	/* the receiver went away: why */
 };
 
+/* The budget of a lingering close (channel_close_lingering) after a final
+ * frame: for an ERROR, its sending included. */
+#define FINAL_FRAME_MS 2000
+
+/* Send ERROR and end the connection (the handler exits next). The close
+ * lingers: a refusal can come while the client is still uploading (the
+ * upload deadline, a protocol error), and closing with its bytes unread
+ * would reset the connection before the client reads why. Safe against a
+ * client that never stops: only a client that completed the handshake
+ * gets here, and the flush and the linger share the two seconds this
+ * function always allowed for the flush (so a refused connection holds
+ * its handler no longer than the bound it already had), reading at most
+ * CHANNEL_LINGER_BYTES. */
 static void
 conn_error(struct conn *c, unsigned code, const char *msg)
 {
@@ -1272,8 +1285,8 @@ conn_error(struct conn *c, unsigned code, const char *msg)
 	    c->req.request_id), LF_STR("code", sbx_error_name(code)),
 	    LF_STR("reason", msg) }, 6);
 	if (n > 0)
-		(void)channel_send_wait(&c->ch, FRAME_ERROR, buf, (size_t)n,
-		    2000);
+		(void)channel_queue(&c->ch, FRAME_ERROR, buf, (size_t)n);
+	(void)channel_close_lingering(&c->ch, FINAL_FRAME_MS);
 }
 
 /* Read the request header and its body, within the upload deadline. */
@@ -1638,7 +1651,8 @@ handler_run(struct server *s, int fd, int ctl, const char *peer)
 	if (n < 0 || channel_send_wait(&c.ch, FRAME_EXIT, buf, (size_t)n,
 	    10000) != 0)
 		_exit(EXIT_IOERR);
-	channel_close(&c.ch);
+	/* the result is a final frame too: close as conn_error does */
+	(void)channel_close_lingering(&c.ch, FINAL_FRAME_MS);
 	_exit(EXIT_OK);
 }
 

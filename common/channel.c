@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -176,7 +177,7 @@ out:
 int
 channel_can_queue(const struct channel *c)
 {
-	return !c->failed &&
+	return !c->failed && !c->send_failed &&
 	    CHANNEL_OUT_CAP - (c->out_len - c->out_off) >= CHANNEL_RECORD_MAX;
 }
 
@@ -187,7 +188,7 @@ channel_queue(struct channel *c, uint8_t type, const void *payload,
 	uint8_t *rec;
 	size_t sealed;
 
-	if (c->failed || len > FRAME_PAYLOAD_MAX)
+	if (c->failed || c->send_failed || len > FRAME_PAYLOAD_MAX)
 		return -1;
 	if (c->out_off > 0 && CHANNEL_OUT_CAP - c->out_len <
 	    CHANNEL_RECORD_MAX) {	/* compact: keep the free space at the end */
@@ -229,7 +230,7 @@ channel_flush(struct channel *c)
 		if (w < 0 && errno == EAGAIN)
 			return 0;
 		if (w <= 0) {
-			c->failed = 1;
+			c->send_failed = 1;
 			return -1;
 		}
 		c->out_off += (size_t)w;
@@ -365,4 +366,43 @@ channel_close(struct channel *c)
 		close(c->fd);
 	c->fd = -1;
 	c->failed = 1;
+}
+
+int
+channel_close_lingering(struct channel *c, int timeout_ms)
+{
+	int64_t deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	size_t left = CHANNEL_LINGER_BYTES;
+	int rc = -1;
+
+	/* a failed channel sends nothing more, not even its queue */
+	if (c->fd < 0 || c->failed || channel_flush_wait(c, left_ms(deadline))
+	    != 0 || shutdown(c->fd, SHUT_WR) != 0)
+		goto out;
+	/* the peer now reads our last frame, then end of stream; discard
+	 * what it sent meanwhile until it closes too, so the close below
+	 * leaves nothing unread and is a FIN, not a reset. c->in is free:
+	 * nothing will be parsed on this channel again. */
+	while (left > 0) {
+		struct pollfd pf = { c->fd, POLLIN, 0 };
+		ssize_t n;
+
+		if (poll(&pf, 1, left_ms(deadline)) <= 0)
+			break;		/* time is up (or poll failed) */
+		n = read(c->fd, c->in, left < sizeof c->in ? left :
+		    sizeof c->in);
+		if (n == 0) {
+			rc = 0;		/* the peer closed: a clean end */
+			break;
+		}
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			break;		/* it reset: nothing left to save */
+		left -= (size_t)n;
+	}
+out:
+	c->in_off = c->in_len = 0;
+	channel_close(c);
+	return rc;
 }

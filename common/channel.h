@@ -18,6 +18,9 @@
 struct channel {
 	int fd;
 	int failed;			/* sticky: a failed channel is dead */
+	int send_failed;		/* sticky: the peer stopped reading
+					 * (reset, closed); what it sent before
+					 * may still be read */
 	struct noise_transport nt;
 	struct frame_decoder dec;
 	uint8_t body[FRAME_RECORD_MAX];
@@ -73,5 +76,26 @@ enum channel_next channel_recv_wait(struct channel *c, uint8_t *type,
 
 /* Wipe keys and close the socket. */
 void channel_close(struct channel *c);
+
+/* The most a lingering close reads and throws away: more than the largest
+ * sandbox upload (8 MiB) and more than a relay has in flight when it
+ * stops at our final frame (its send buffer, 4 MiB at most by default,
+ * and our receive window), so a well-behaved peer is always drained; a
+ * peer that sends more is cut off as before. */
+#define CHANNEL_LINGER_BYTES (16u << 20)
+
+/* End the connection after a final frame (ERROR, EXIT) without losing it:
+ * flush what is queued, shut down our sending side (the peer reads the
+ * frame, then end of stream), then read and discard what the peer still
+ * sends until it closes, then close as channel_close does. The flush and
+ * the linger share one budget: everything ends within timeout_ms and after
+ * at most CHANNEL_LINGER_BYTES, whatever the peer does.
+ * Why: closing a socket with unread bytes received (a relay's stdin still
+ * arriving) makes the kernel reset the connection (TCP RST; ECONNRESET or
+ * EPIPE on a unix socket), and a peer still writing then sees the reset
+ * and never reads the frame that explains it. Returns 0 when the peer
+ * closed first, -1 otherwise (a failed channel sends nothing: it is just
+ * closed); either way the channel is closed. */
+int channel_close_lingering(struct channel *c, int timeout_ms);
 
 #endif

@@ -68,7 +68,19 @@ log_refusal(const struct lease *l, unsigned code, const char *msg)
 	    LF_STR("code", proto_error_name(code)), LF_STR("reason", msg) }, 4);
 }
 
-/* Send ERROR and end; the relay prints the message. */
+/* The budget of a lingering close (channel_close_lingering) after a final
+ * frame: for an ERROR, its sending included. */
+#define FINAL_FRAME_MS 1000
+
+/* Send ERROR and end; the relay prints the message. The close lingers so
+ * that stdin the relay is still sending cannot reset the connection
+ * before it reads the ERROR. Safe against a peer that never stops: only
+ * a peer that completed the handshake is refused here (a failed handshake
+ * is closed at once, unread, in open_lease), and the flush and the linger
+ * share the one second this function always allowed for the flush, so a
+ * refused connection holds its lease or refusal slot no longer than the
+ * bound it already had (the handshake deadline, then 1 s), and costs at
+ * most CHANNEL_LINGER_BYTES of reading. */
 static int
 refuse(struct lease *l, unsigned code, const char *msg)
 {
@@ -77,9 +89,8 @@ refuse(struct lease *l, unsigned code, const char *msg)
 
 	log_refusal(l, code, msg);
 	if (n >= 0)
-		(void)channel_send_wait(&l->ch, FRAME_ERROR, buf, (size_t)n,
-		    1000);
-	channel_close(&l->ch);
+		(void)channel_queue(&l->ch, FRAME_ERROR, buf, (size_t)n);
+	(void)channel_close_lingering(&l->ch, FINAL_FRAME_MS);
 	return 1;
 }
 
@@ -682,6 +693,11 @@ lease_serve(const struct lease_config *cfg, int conn_fd, const char *peer,
 	else if (rc == -2)
 		send_exit(&l, EXIT_REASON_SHUTDOWN);
 	log_end(&l);
+	/* EXIT is a final frame as ERROR is: the relay may still be sending
+	 * stdin the server never read; linger as refuse() does (the server
+	 * is already gone, so this only delays the jail's cleanup) */
+	if (rc == 0 || rc == -2)
+		(void)channel_close_lingering(&l.ch, FINAL_FRAME_MS);
 out:
 	channel_close(&l.ch);
 	if (l.jl_open && jail_lease_close(&l.jl, -1, NULL, NULL, err,

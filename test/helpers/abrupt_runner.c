@@ -1,0 +1,69 @@
+/* abrupt_runner.c - a runner that ends leases rudely, for test/lease.test:
+ * it accepts COUNT connections on ADDR one after the other, runs the
+ * handshake with the secret in SECRET_FILE, reads the first frame (the
+ * SPAWN), answers with ERROR env and closes at once, with the relay's
+ * stdin unread: the close resets the connection, as a runner without a
+ * lingering close or a lossy path would. A relay still writing must read
+ * the ERROR that came before the reset, not report a lost connection.
+ *
+ *   abrupt_runner ADDR SECRET_FILE COUNT
+ * Prints "ready" once listening; exits 0 after COUNT connections. */
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/channel.h"
+#include "common/netaddr.h"
+#include "common/proto.h"
+#include "common/secret.h"
+
+int
+main(int argc, char **argv)
+{
+	static struct channel ch;
+	struct netaddr addr;
+	uint8_t psk[SECRET_PSK_LEN], buf[256];
+	char err[512];
+	int lfd, count;
+	long n;
+
+	if (argc != 4 || (count = atoi(argv[3])) < 1) {
+		fprintf(stderr, "usage: abrupt_runner ADDR SECRET_FILE COUNT\n");
+		return 2;
+	}
+	if (netaddr_parse(&addr, argv[1], err, sizeof err) != 0 ||
+	    secret_load_psk(argv[2], psk, err, sizeof err) != 0 ||
+	    (lfd = netaddr_listen(&addr, err, sizeof err)) < 0) {
+		fprintf(stderr, "abrupt_runner: %s\n", err);
+		return 1;
+	}
+	printf("ready\n");
+	fflush(stdout);
+	n = proto_error_encode(buf, sizeof buf, LERR_ENV, "refused at once");
+	for (int i = 0; i < count && n > 0; i++) {
+		const uint8_t *p;
+		const char *why;
+		uint8_t type;
+		size_t len;
+		struct pollfd pf = { lfd, POLLIN, 0 };
+		int fd;
+
+		/* the listener is non-blocking */
+		if (poll(&pf, 1, 30000) != 1 ||
+		    (fd = accept(lfd, NULL, NULL)) < 0)
+			return 1;
+		if (channel_handshake(&ch, fd, CHANNEL_RESPONDER, psk, 5000, err,
+		    sizeof err) != 0) {
+			close(fd);
+			continue;
+		}
+		if (channel_recv_wait(&ch, &type, &p, &len, 5000, &why) ==
+		    CHANNEL_FRAME)
+			(void)channel_send_wait(&ch, FRAME_ERROR, buf,
+			    (size_t)n, 5000);
+		channel_close(&ch);	/* no linger: unread stdin -> reset */
+	}
+	return 0;
+}
