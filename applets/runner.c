@@ -2,15 +2,12 @@
  * connection (common/lease), keep the caps, drain on SIGTERM. */
 #include <errno.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/signalfd.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,16 +24,10 @@
 #include "common/secret.h"
 #include "common/sigfd.h"
 #include "common/spawn.h"
+#include "common/supervisor.h"
 #include "common/xwrap.h"
 #include "common/fsutil.h"
 #include "applets/applet.h"
-
-#define LISTEN_MAX 8
-/* Handlers that only say "no" past the cap. Each lives at most the
- * handshake deadline, then the second in which common/lease.c's refuse()
- * sends its ERROR and closes lingering (so stdin already on its way cannot
- * reset the connection before the relay reads the refusal). */
-#define REFUSAL_SLOTS 16
 
 static const char usage[] =
 "usage: airlock runner --listen ADDR [--listen ADDR]... --jail MODE [OPTIONS]\n"
@@ -106,7 +97,7 @@ static const char usage[] =
 "layer this host cannot honour).\n";
 
 struct runner_config {
-	const char *listen[LISTEN_MAX];
+	const char *listen[SUPERVISOR_LISTEN_MAX];
 	size_t nlisten;
 	const char *secret_file;
 	const char *jail;
@@ -124,8 +115,7 @@ struct runner_config {
 };
 
 struct handler {
-	pid_t pid;
-	int ctl;			/* SEQPACKET to the handler */
+	struct supervisor_handler sv;
 	int refusing;			/* forked only to send a refusal */
 	char peer[64];			/* peer host: the per-peer cap key */
 	char tenant[PROTO_ID_MAX + 1];	/* "" until admitted */
@@ -140,12 +130,7 @@ struct runner {
 	struct jail jail;
 	struct sock_fprog seccomp;
 	uint8_t psk[32];
-	int listeners[LISTEN_MAX];
-	struct netaddr addrs[LISTEN_MAX];
-	size_t nlisteners;
-	int sigfd;
-	struct handler *h;
-	size_t nh, cap_h;
+	struct supervisor sv;
 	int draining;
 };
 
@@ -286,9 +271,9 @@ parse_args(struct runner_config *c, int argc, char **argv)
 	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'l':
-			if (c->nlisten == LISTEN_MAX)
+			if (c->nlisten == SUPERVISOR_LISTEN_MAX)
 				die(EXIT_USAGE, "at most %d --listen addresses",
-				    LISTEN_MAX);
+				    SUPERVISOR_LISTEN_MAX);
 			c->listen[c->nlisten++] = optarg;
 			break;
 		case O_SECRET: c->secret_file = optarg; break;
@@ -397,11 +382,19 @@ static void
 setup_signals(struct runner *r)
 {
 	static const int sigs[] = { SIGCHLD, SIGTERM, SIGINT, SIGHUP };
+	int fd;
 
 	signal(SIGPIPE, SIG_IGN);
-	r->sigfd = sigfd_open(sigs, sizeof sigs / sizeof sigs[0]);
-	if (r->sigfd < 0)
+	fd = sigfd_open(sigs, sizeof sigs / sizeof sigs[0]);
+	if (fd < 0)
 		die_errno(EXIT_OSERR, "signalfd");
+	supervisor_init(&r->sv, fd, sizeof(struct handler));
+}
+
+static struct handler *
+handler_at(const struct runner *r, size_t i)
+{
+	return supervisor_handler(&r->sv, i);
 }
 
 static size_t
@@ -409,8 +402,8 @@ count_peer(const struct runner *r, const char *peer)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->nh; i++)
-		n += strcmp(r->h[i].peer, peer) == 0;
+	for (size_t i = 0; i < r->sv.nh; i++)
+		n += strcmp(handler_at(r, i)->peer, peer) == 0;
 	return n;
 }
 
@@ -419,13 +412,13 @@ count_serving(const struct runner *r)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->nh; i++)
-		n += !r->h[i].refusing;
+	for (size_t i = 0; i < r->sv.nh; i++)
+		n += !handler_at(r, i)->refusing;
 	return n;
 }
 
-/* In the forked handler: leave the supervisor's fds and signals behind
- * and serve the lease. Never returns. */
+/* In the forked handler (the supervisor's fds already closed): leave its
+ * signal mask behind and serve the lease. Never returns. */
 static _Noreturn void
 handler_run(struct runner *r, int conn, int ctl, const char *peer,
     const char *id, uint16_t refuse)
@@ -436,11 +429,6 @@ handler_run(struct runner *r, int conn, int ctl, const char *peer,
 	/* the runner's death (even kill -9) ends this lease like a close */
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() == 1)
 		_exit(EXIT_OSERR);
-	for (size_t i = 0; i < r->nlisteners; i++)
-		close(r->listeners[i]);
-	for (size_t i = 0; i < r->nh; i++)
-		close(r->h[i].ctl);
-	close(r->sigfd);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (spawn_become_subreaper() != 0)
@@ -454,87 +442,70 @@ handler_run(struct runner *r, int conn, int ctl, const char *peer,
 	_exit(lease_serve(&lc, conn, peer, id));
 }
 
+/* Past max_leases a connection still gets a handler, one that only
+ * refuses (see SUPERVISOR_REFUSAL_SLOTS); each lives at most the handshake
+ * deadline, then the second in which common/lease.c's refuse() sends its
+ * ERROR and closes lingering. */
 static void
-accept_one(struct runner *r, int lfd)
+accept_one(void *ctx, int lfd)
 {
+	struct runner *r = ctx;
 	char peer[96], host[64], id[17];
 	uint16_t refuse = 0;
-	int conn, sp[2];
+	struct handler *h;
+	int conn, ctl;
 	pid_t pid;
 
-	conn = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	conn = supervisor_accept(&r->sv, lfd, r->cfg.max_leases,
+	    "connection dropped: no refusal slot left", peer, sizeof peer);
 	if (conn < 0)
-		return;		/* EAGAIN, or the peer gave up: nothing to do */
-	netaddr_peer_text(conn, peer, sizeof peer);
-	netaddr_peer_host(conn, host, sizeof host);
-	if (r->nh >= r->cfg.max_leases + REFUSAL_SLOTS) {
-		log_event(LOG_WARN, "connection dropped: no refusal slot left",
-		    (struct log_field[]){ LF_STR("peer", peer) }, 1);
-		close(conn);
 		return;
-	}
+	netaddr_peer_host(conn, host, sizeof host);
 	if (count_serving(r) >= r->cfg.max_leases)
 		refuse = LERR_CAPACITY;
 	else if (count_peer(r, host) >= r->cfg.max_per_peer)
 		refuse = LERR_PEER_CAPACITY;
 	if (random_id(id) != 0)
 		die_errno(EXIT_OSERR, "getrandom");
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0) {
-		log_msg(LOG_ERROR, "socketpair: %s", strerror(errno));
-		close(conn);
-		return;
-	}
-	if (r->nh == r->cap_h) {
-		size_t cap = r->cap_h ? 2 * r->cap_h : 16;
-		struct handler *nh = realloc(r->h, cap * sizeof *nh);
-
-		if (!nh) {
-			log_msg(LOG_ERROR, "out of memory for handlers");
-			close(conn);
-			close(sp[0]);
-			close(sp[1]);
-			return;
-		}
-		r->h = nh;
-		r->cap_h = cap;
-	}
 	log_event(LOG_INFO, "lease accepted", (struct log_field[]){
 	    LF_STR("lease", id), LF_STR("peer", peer) }, 2);
-	pid = fork();
-	if (pid == 0) {
-		close(sp[0]);
-		handler_run(r, conn, sp[1], peer, id, refuse);
-	}
-	close(conn);
-	close(sp[1]);
-	if (pid < 0) {
-		log_msg(LOG_ERROR, "fork: %s", strerror(errno));
-		close(sp[0]);
+	pid = supervisor_fork(&r->sv, conn, &ctl);
+	if (pid == 0)
+		handler_run(r, conn, ctl, peer, id, refuse);
+	if (pid < 0)
 		return;
-	}
-	r->h[r->nh] = (struct handler){ .pid = pid, .ctl = sp[0],
-	    .refusing = refuse != 0 };
-	snprintf(r->h[r->nh].peer, sizeof r->h[r->nh].peer, "%s", host);
-	r->nh++;
+	h = handler_at(r, r->sv.nh - 1);
+	h->refusing = refuse != 0;
+	snprintf(h->peer, sizeof h->peer, "%s", host);
 }
 
-/* A handler asks to admit its tenant: answer 0 or the refusal code. */
+/* A handler asks to admit its tenant: answer 0 or the refusal code. Or
+ * it says, with one NUL byte, that its lease is over but for the final
+ * frame: from then on it counts as a refusal handler (bounded by the
+ * refusal slots), not against --max-leases or its tenant's cap. */
 static void
-admit(struct runner *r, struct handler *h)
+admit(void *ctx, void *handler)
 {
+	struct runner *r = ctx;
+	struct handler *h = handler;
 	char tenant[PROTO_ID_MAX + 1];
-	ssize_t n = recv(h->ctl, tenant, sizeof tenant, MSG_DONTWAIT);
+	ssize_t n = recv(h->sv.ctl, tenant, sizeof tenant, MSG_DONTWAIT);
 	uint8_t answer = 0;
 	size_t same = 0;
 
 	if (n <= 0)
 		return;	/* handler gone; SIGCHLD will clean up */
+	if (n == 1 && tenant[0] == '\0') {
+		h->refusing = 1;
+		h->tenant[0] = '\0';
+		return;
+	}
 	if (h->tenant[0] || !proto_id_valid((uint8_t *)tenant, (size_t)n)) {
 		answer = LERR_PROTOCOL;
 	} else {
 		tenant[n] = '\0';
-		for (size_t i = 0; i < r->nh; i++)
-			same += strcmp(r->h[i].tenant, tenant) == 0;
+		for (size_t i = 0; i < r->sv.nh; i++)
+			same += strcmp(handler_at(r, i)->tenant, tenant) == 0;
 		if (same >= r->cfg.max_per_tenant)
 			answer = LERR_TENANT_CAPACITY;
 		else if (r->draining)
@@ -542,35 +513,18 @@ admit(struct runner *r, struct handler *h)
 		else
 			memcpy(h->tenant, tenant, (size_t)n + 1);
 	}
-	(void)send(h->ctl, &answer, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (answer)
+		h->refusing = 1;	/* it only sends the refusal now */
+	(void)send(h->sv.ctl, &answer, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
 static void
 reap_handlers(struct runner *r)
 {
-	pid_t pid;
-	int status;
+	void *h;
 
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-		for (size_t i = 0; i < r->nh; i++) {
-			if (r->h[i].pid != pid)
-				continue;
-			close(r->h[i].ctl);
-			r->h[i] = r->h[--r->nh];
-			break;
-		}
-	}
-}
-
-static void
-stop_listening(struct runner *r)
-{
-	for (size_t i = 0; i < r->nlisteners; i++) {
-		close(r->listeners[i]);
-		if (r->addrs[i].is_unix)
-			unlink(r->addrs[i].host);
-	}
-	r->nlisteners = 0;
+	while ((h = supervisor_reaped(&r->sv)) != NULL)
+		supervisor_remove(&r->sv, h);
 }
 
 /* Drain: every handler ends its lease (SIGTERM, grace, SIGKILL); handlers
@@ -582,18 +536,16 @@ drain(struct runner *r)
 	int64_t waited = 0, limit = (int64_t)r->cfg.grace_ms + 3000;
 
 	r->draining = 1;
-	stop_listening(r);
+	supervisor_stop_listening(&r->sv);
 	log_event(LOG_INFO, "runner draining", (struct log_field[]){
-	    LF_NUM("leases", r->nh) }, 1);
-	for (size_t i = 0; i < r->nh; i++)
-		kill(r->h[i].pid, SIGTERM);
-	while (r->nh > 0) {
+	    LF_NUM("leases", r->sv.nh) }, 1);
+	supervisor_kill_all(&r->sv, SIGTERM);
+	while (r->sv.nh > 0) {
 		reap_handlers(r);
-		if (r->nh == 0)
+		if (r->sv.nh == 0)
 			break;
 		if (waited >= limit)
-			for (size_t i = 0; i < r->nh; i++)
-				kill(r->h[i].pid, SIGKILL);
+			supervisor_kill_all(&r->sv, SIGKILL);
 		nanosleep(&pause, NULL);
 		waited += 10;
 	}
@@ -604,42 +556,14 @@ drain(struct runner *r)
 static int
 serve(struct runner *r)
 {
-	struct pollfd *pf = NULL;
-	size_t cap = 0;
-
 	for (;;) {
-		size_t n = 0, need = r->nlisteners + 1 + r->nh;
+		int rc = supervisor_poll(&r->sv, -1, admit, accept_one, r);
 
-		if (need > cap) {
-			free(pf);
-			cap = need * 2;
-			pf = xcalloc(cap, sizeof *pf);
-		}
-		pf[n++] = (struct pollfd){ r->sigfd, POLLIN, 0 };
-		for (size_t i = 0; i < r->nlisteners; i++)
-			pf[n++] = (struct pollfd){ r->listeners[i], POLLIN, 0 };
-		for (size_t i = 0; i < r->nh; i++)
-			pf[n++] = (struct pollfd){ r->h[i].ctl, POLLIN, 0 };
-		if (poll(pf, n, -1) < 0) {
-			if (errno == EINTR)
-				continue;
+		if (rc < 0 && errno != EINTR)
 			die_errno(EXIT_OSERR, "poll");
-		}
-		for (size_t i = 0; i < r->nh; i++)
-			if (pf[1 + r->nlisteners + i].revents & POLLIN)
-				admit(r, &r->h[i]);
-		for (size_t i = 0; i < r->nlisteners; i++)
-			if (pf[1 + i].revents & POLLIN)
-				accept_one(r, r->listeners[i]);
-		if (pf[0].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			while (read(r->sigfd, &si, sizeof si) == sizeof si) {
-				if (si.ssi_signo == SIGCHLD)
-					continue;
-				free(pf);
+		if (rc > 0) {
+			if (supervisor_signals(&r->sv))
 				return drain(r);
-			}
 			reap_handlers(r);
 		}
 	}
@@ -739,15 +663,14 @@ setup(struct runner *r)
 		die_errno(EXIT_CONFIG, "state directory %s", r->cfg.state_dir);
 	if (jail_init(&r->jail, &r->cfg.jail_cfg, err, sizeof err) != 0)
 		die(EXIT_CONFIG, "%s", err);
-	for (size_t i = 0; i < r->cfg.nlisten; i++) {
-		if (netaddr_parse(&r->addrs[i], r->cfg.listen[i], err,
-		    sizeof err))
+	for (size_t i = 0; i < r->cfg.nlisten; i++)
+		switch (supervisor_listen(&r->sv, r->cfg.listen[i], err,
+		    sizeof err)) {
+		case SUPERVISOR_LISTENING: break;
+		case SUPERVISOR_BAD_ADDRESS:
 			die(EXIT_USAGE, "--listen: %s", err);
-		r->listeners[i] = netaddr_listen(&r->addrs[i], err, sizeof err);
-		if (r->listeners[i] < 0)
-			die(EXIT_CONFIG, "%s", err);
-		r->nlisteners++;
-	}
+		case SUPERVISOR_CANNOT_LISTEN: die(EXIT_CONFIG, "%s", err);
+		}
 	load_review(r);
 	r->lease = (struct lease_config){
 		.psk = r->psk,
@@ -830,6 +753,7 @@ runner_main(int argc, char **argv)
 		    LF_NUM("max_leases", r.cfg.max_leases) }, 3);
 	log_jail(&r);
 	rc = serve(&r);
+	supervisor_fini(&r.sv);
 	jail_fini(&r.jail);
 	return rc;
 }

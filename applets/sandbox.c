@@ -20,10 +20,8 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,6 +41,7 @@
 #include "common/secret.h"
 #include "common/sigfd.h"
 #include "common/spawn.h"
+#include "common/supervisor.h"
 #include "common/xwrap.h"
 #include "applets/applet.h"
 
@@ -1064,11 +1063,8 @@ sandbox_main(int argc, char **argv)
 
 /* --- serve ------------------------------------------------------------- */
 
-#define LISTEN_MAX 8
-#define REFUSAL_SLOTS 16	/* handlers past the caps that only say no */
-
 struct serve_config {
-	const char *listen[LISTEN_MAX];
+	const char *listen[SUPERVISOR_LISTEN_MAX];
 	size_t nlisten;
 	const char *secret_file;
 	struct sbx_limits max, def;
@@ -1080,8 +1076,7 @@ struct serve_config {
 
 /* One connection's process, as the supervisor sees it. */
 struct handler {
-	pid_t pid;
-	int ctl;		/* SEQPACKET to the handler */
+	struct supervisor_handler sv;
 	int admitted;		/* asked and answered RUN or QUEUED */
 	int done;		/* sent its CPU use */
 };
@@ -1091,12 +1086,7 @@ struct server {
 	struct sandbox sb;
 	struct sbx_budgets budgets;
 	uint8_t psk[32];
-	int listeners[LISTEN_MAX];
-	struct netaddr addrs[LISTEN_MAX];
-	size_t nlisteners;
-	int sigfd;
-	struct handler *h;
-	size_t nh, cap_h;
+	struct supervisor sv;
 	int draining;
 };
 
@@ -1143,10 +1133,7 @@ now_ms(void)
 static struct handler *
 handler_by_pid(struct server *s, uint64_t pid)
 {
-	for (size_t i = 0; i < s->nh; i++)
-		if ((uint64_t)s->h[i].pid == pid)
-			return &s->h[i];
-	return NULL;
+	return supervisor_find(&s->sv, (pid_t)pid);
 }
 
 /* Start what the budgets let start now. */
@@ -1162,7 +1149,7 @@ start_queued(struct server *s)
 			struct handler *h = handler_by_pid(s, ids[i]);
 
 			if (h)
-				ctl_send(h->ctl, 'R', 0);
+				ctl_send(h->sv.ctl, 'R', 0);
 		}
 }
 
@@ -1177,16 +1164,18 @@ expire_queued(struct server *s)
 		struct handler *h = handler_by_pid(s, ids[i]);
 
 		if (h)
-			ctl_send(h->ctl, 'E', SBX_ERR_QUEUE_TIMEOUT);
+			ctl_send(h->sv.ctl, 'E', SBX_ERR_QUEUE_TIMEOUT);
 	}
 }
 
 static void
-on_ctl(struct server *s, struct handler *h)
+on_ctl(void *ctx, void *handler)
 {
+	struct server *s = ctx;
+	struct handler *h = handler;
 	uint8_t m[1 + 8 + PROTO_ID_MAX + 1];
 	char tenant[PROTO_ID_MAX + 1];
-	ssize_t n = recv(h->ctl, m, sizeof m, MSG_DONTWAIT);
+	ssize_t n = recv(h->sv.ctl, m, sizeof m, MSG_DONTWAIT);
 	int rc;
 
 	if (n <= 0)
@@ -1196,21 +1185,21 @@ on_ctl(struct server *s, struct handler *h)
 		memcpy(tenant, m + 9, (size_t)n - 9);
 		tenant[n - 9] = '\0';
 		if (s->draining) {
-			ctl_send(h->ctl, 'E', SBX_ERR_SHUTDOWN);
+			ctl_send(h->sv.ctl, 'E', SBX_ERR_SHUTDOWN);
 			return;
 		}
-		rc = sbx_budget_admit(&s->budgets, (uint64_t)h->pid, tenant,
+		rc = sbx_budget_admit(&s->budgets, (uint64_t)h->sv.pid, tenant,
 		    get64(m + 1), (uint64_t)now_ms());
 		if (rc == SBX_ADMIT_RUN || rc == SBX_ADMIT_QUEUED)
 			h->admitted = 1;
 		if (rc == SBX_ADMIT_RUN)
-			ctl_send(h->ctl, 'R', 0);
+			ctl_send(h->sv.ctl, 'R', 0);
 		else if (rc != SBX_ADMIT_QUEUED)
-			ctl_send(h->ctl, 'E', (unsigned)rc);
+			ctl_send(h->sv.ctl, 'E', (unsigned)rc);
 	} else if (m[0] == 'D' && n == 9 && h->admitted && !h->done) {
 		h->done = 1;
-		sbx_budget_finish(&s->budgets, (uint64_t)h->pid, get64(m + 1),
-		    (uint64_t)now_ms());
+		sbx_budget_finish(&s->budgets, (uint64_t)h->sv.pid,
+		    get64(m + 1), (uint64_t)now_ms());
 		start_queued(s);
 	}
 }
@@ -1220,28 +1209,24 @@ on_ctl(struct server *s, struct handler *h)
 static void
 reap(struct server *s)
 {
-	pid_t pid;
-	int st;
+	struct handler *h;
 
-	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-		struct handler *h = handler_by_pid(s, (uint64_t)pid);
+	while ((h = supervisor_reaped(&s->sv)) != NULL) {
+		uint64_t pid = (uint64_t)h->sv.pid;
 		size_t i;
 
-		if (!h)
-			continue;
 		if (h->admitted && !h->done &&
-		    sbx_budget_cancel(&s->budgets, (uint64_t)pid) != 0) {
+		    sbx_budget_cancel(&s->budgets, pid) != 0) {
 			for (i = 0; i < s->budgets.nentries; i++)
 				if (s->budgets.entries[i].state == SBX_RUNNING &&
-				    s->budgets.entries[i].id == (uint64_t)pid)
+				    s->budgets.entries[i].id == pid)
 					break;
-			sbx_budget_finish(&s->budgets, (uint64_t)pid,
+			sbx_budget_finish(&s->budgets, pid,
 			    i < s->budgets.nentries ?
 			    s->budgets.entries[i].cpu_ms : 0,
 			    (uint64_t)now_ms());
 		}
-		close(h->ctl);
-		*h = s->h[--s->nh];
+		supervisor_remove(&s->sv, h);
 		start_queued(s);
 	}
 }
@@ -1545,11 +1530,6 @@ handler_run(struct server *s, int fd, int ctl, const char *peer)
 
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() == 1)
 		_exit(EXIT_OSERR);
-	for (size_t i = 0; i < s->nlisteners; i++)
-		close(s->listeners[i]);
-	for (size_t i = 0; i < s->nh; i++)
-		close(s->h[i].ctl);
-	close(s->sigfd);
 	env.sigfd = signals_fd(sigs, sizeof sigs / sizeof sigs[0]);
 	{
 		sigset_t none;
@@ -1657,117 +1637,58 @@ handler_run(struct server *s, int fd, int ctl, const char *peer)
 }
 
 static void
-accept_one(struct server *s, int lfd)
+accept_one(void *ctx, int lfd)
 {
+	struct server *s = ctx;
 	char peer[96];
-	int conn, sp[2];
-	pid_t pid;
-	size_t cap = (size_t)s->cfg.budget.total_concurrent +
-	    s->cfg.budget.total_queue + REFUSAL_SLOTS;
+	int conn, ctl;
 
-	conn = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-	if (conn < 0)
-		return;
-	netaddr_peer_text(conn, peer, sizeof peer);
-	if (s->nh >= cap) {
-		log_event(LOG_WARN, "connection dropped: at the connection cap",
-		    (struct log_field[]){ LF_STR("peer", peer) }, 1);
-		close(conn);
-		return;
-	}
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0) {
-		close(conn);
-		return;
-	}
-	if (s->nh == s->cap_h) {
-		size_t nc = s->cap_h ? 2 * s->cap_h : 16;
-		struct handler *nh = realloc(s->h, nc * sizeof *nh);
+	conn = supervisor_accept(&s->sv, lfd,
+	    (size_t)s->cfg.budget.total_concurrent + s->cfg.budget.total_queue,
+	    "connection dropped: at the connection cap", peer, sizeof peer);
+	if (conn >= 0 && supervisor_fork(&s->sv, conn, &ctl) == 0)
+		handler_run(s, conn, ctl, peer);
+}
 
-		if (!nh) {
-			close(conn);
-			close(sp[0]);
-			close(sp[1]);
-			return;
-		}
-		s->h = nh;
-		s->cap_h = nc;
-	}
-	pid = fork();
-	if (pid == 0) {
-		close(sp[0]);
-		handler_run(s, conn, sp[1], peer);
-	}
-	close(conn);
-	close(sp[1]);
-	if (pid < 0) {
-		close(sp[0]);
-		return;
-	}
-	s->h[s->nh++] = (struct handler){ .pid = pid, .ctl = sp[0] };
+/* Drain: no new connections, every handler stops its execution; the
+ * loop kills what is left after 5s. */
+static void
+drain(struct server *s)
+{
+	s->draining = 1;
+	log_event(LOG_INFO, "sandbox draining", (struct log_field[]){
+	    LF_NUM("executions", s->sv.nh) }, 1);
+	supervisor_stop_listening(&s->sv);
+	supervisor_kill_all(&s->sv, SIGTERM);
 }
 
 static int
 serve_loop(struct server *s)
 {
-	struct pollfd *pf = NULL;
-	size_t pcap = 0;
+	struct supervisor *sv = &s->sv;
 	int64_t drain_until = 0;
 
 	for (;;) {
-		size_t n = 0, need = 1 + s->nlisteners + s->nh;
-		int timeout = s->budgets.queued ? 50 : -1;
+		int timeout = s->budgets.queued ? 50 : -1, rc;
 
 		if (s->draining) {
-			if (s->nh == 0)
+			if (sv->nh == 0)
 				break;
 			if (now_ms() > drain_until)
-				for (size_t i = 0; i < s->nh; i++)
-					kill(s->h[i].pid, SIGKILL);
+				supervisor_kill_all(sv, SIGKILL);
 			timeout = 50;
 		}
-		if (need > pcap) {
-			free(pf);
-			pcap = need * 2;
-			pf = xcalloc(pcap, sizeof *pf);
-		}
-		pf[n++] = (struct pollfd){ s->sigfd, POLLIN, 0 };
-		for (size_t i = 0; i < s->nlisteners; i++)
-			pf[n++] = (struct pollfd){ s->listeners[i], POLLIN, 0 };
-		for (size_t i = 0; i < s->nh; i++)
-			pf[n++] = (struct pollfd){ s->h[i].ctl, POLLIN, 0 };
-		if (poll(pf, n, timeout) < 0 && errno != EINTR)
+		rc = supervisor_poll(sv, timeout, on_ctl, accept_one, s);
+		if (rc < 0 && errno != EINTR)
 			die_errno(EXIT_OSERR, "poll");
-		for (size_t i = 0; i < s->nh; i++)
-			if (pf[1 + s->nlisteners + i].revents & POLLIN)
-				on_ctl(s, &s->h[i]);
-		for (size_t i = 0; i < s->nlisteners; i++)
-			if (pf[1 + i].revents & POLLIN)
-				accept_one(s, s->listeners[i]);
-		if (pf[0].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			while (read(s->sigfd, &si, sizeof si) == sizeof si) {
-				if (si.ssi_signo == SIGCHLD || s->draining)
-					continue;
-				s->draining = 1;
-				drain_until = now_ms() + 5000;
-				log_event(LOG_INFO, "sandbox draining",
-				    (struct log_field[]){ LF_NUM("executions",
-				    s->nh) }, 1);
-				for (size_t i = 0; i < s->nlisteners; i++) {
-					close(s->listeners[i]);
-					if (s->addrs[i].is_unix)
-						unlink(s->addrs[i].host);
-				}
-				s->nlisteners = 0;
-				for (size_t i = 0; i < s->nh; i++)
-					kill(s->h[i].pid, SIGTERM);
-			}
+		if (rc > 0 && supervisor_signals(sv) && !s->draining) {
+			drain_until = now_ms() + 5000;
+			drain(s);
 		}
 		reap(s);
 		expire_queued(s);
 	}
-	free(pf);
+	supervisor_fini(sv);
 	jail_fini(&s->sb.jail);
 	log_msg(LOG_INFO, "sandbox stopped");
 	return EXIT_OK;
@@ -1812,8 +1733,9 @@ serve_args(struct serve_config *c, int argc, char **argv)
 			continue;
 		switch (o) {
 		case OPT_LISTEN:
-			if (c->nlisten == LISTEN_MAX)
-				die(EXIT_USAGE, "at most %d --listen", LISTEN_MAX);
+			if (c->nlisten == SUPERVISOR_LISTEN_MAX)
+				die(EXIT_USAGE, "at most %d --listen",
+				    SUPERVISOR_LISTEN_MAX);
 			c->listen[c->nlisten++] = optarg;
 			break;
 		case OPT_SECRET: c->secret_file = optarg; break;
@@ -1900,19 +1822,21 @@ serve_main(int argc, char **argv)
 	serve_args(&s.cfg, argc, argv);
 	if (!s.cfg.jo.java_home)
 		s.cfg.jo.java_home = find_java_home();
-	s.sigfd = signals_fd(sigs, sizeof sigs / sizeof sigs[0]);
+	supervisor_init(&s.sv, signals_fd(sigs, sizeof sigs / sizeof sigs[0]),
+	    sizeof(struct handler));
 	if (secret_load_psk(s.cfg.secret_file, s.psk, err, sizeof err) != 0)
 		die(EXIT_CONFIG, "%s", err);
 	if (sbx_budget_init(&s.budgets, &s.cfg.budget) != 0)
 		die(EXIT_USAGE, "the budget options do not fit together");
 	sandbox_setup(&s.sb, &s.cfg.jo, &s.cfg.max, -1, 0);
 	for (size_t i = 0; i < s.cfg.nlisten; i++) {
-		if (netaddr_parse(&s.addrs[i], s.cfg.listen[i], err, sizeof err))
+		switch (supervisor_listen(&s.sv, s.cfg.listen[i], err,
+		    sizeof err)) {
+		case SUPERVISOR_LISTENING: break;
+		case SUPERVISOR_BAD_ADDRESS:
 			die(EXIT_USAGE, "--listen: %s", err);
-		s.listeners[i] = netaddr_listen(&s.addrs[i], err, sizeof err);
-		if (s.listeners[i] < 0)
-			die(EXIT_CONFIG, "%s", err);
-		s.nlisteners++;
+		case SUPERVISOR_CANNOT_LISTEN: die(EXIT_CONFIG, "%s", err);
+		}
 		log_event(LOG_INFO, "sandbox listening", (struct log_field[]){
 		    LF_STR("address", s.cfg.listen[i]),
 		    LF_STR("jail", jail_summary(&s.sb.jail)),

@@ -72,6 +72,20 @@ log_refusal(const struct lease *l, unsigned code, const char *msg)
  * frame: for an ERROR, its sending included. */
 #define FINAL_FRAME_MS 1000
 
+/* The lease is over but for its final frame and linger: tell the
+ * supervisor (one NUL byte, never a tenant id) so that it stops counting
+ * this lease against --max-leases and its tenant's cap. A client that
+ * reconnects at once is not refused for the second this one lingers. */
+static void
+release_slot(const struct lease *l)
+{
+	static const uint8_t ending = 0;
+
+	if (l->cfg->control_fd >= 0)
+		(void)send(l->cfg->control_fd, &ending, 1,
+		    MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
 /* Send ERROR and end; the relay prints the message. The close lingers so
  * that stdin the relay is still sending cannot reset the connection
  * before it reads the ERROR. Safe against a peer that never stops: only
@@ -88,6 +102,7 @@ refuse(struct lease *l, unsigned code, const char *msg)
 	long n = proto_error_encode(buf, sizeof buf, code, msg);
 
 	log_refusal(l, code, msg);
+	release_slot(l);
 	if (n >= 0)
 		(void)channel_queue(&l->ch, FRAME_ERROR, buf, (size_t)n);
 	(void)channel_close_lingering(&l->ch, FINAL_FRAME_MS);
@@ -696,8 +711,10 @@ lease_serve(const struct lease_config *cfg, int conn_fd, const char *peer,
 	/* EXIT is a final frame as ERROR is: the relay may still be sending
 	 * stdin the server never read; linger as refuse() does (the server
 	 * is already gone, so this only delays the jail's cleanup) */
-	if (rc == 0 || rc == -2)
+	if (rc == 0 || rc == -2) {
+		release_slot(&l);
 		(void)channel_close_lingering(&l.ch, FINAL_FRAME_MS);
+	}
 out:
 	channel_close(&l.ch);
 	if (l.jl_open && jail_lease_close(&l.jl, -1, NULL, NULL, err,

@@ -1,0 +1,105 @@
+/* supervisor.h - the part of a service that forks one handler process
+ * per connection: its listeners, its signalfd, the table of live handlers
+ * (each with a SEQPACKET control socket), one poll over all of them,
+ * accepting past the caps into refusal slots, and reaping. What a handler
+ * may do (admission, budgets, drain) stays with the applet. */
+#ifndef AIRLOCK_SUPERVISOR_H
+#define AIRLOCK_SUPERVISOR_H
+
+#include <poll.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "common/netaddr.h"
+
+#define SUPERVISOR_LISTEN_MAX 8
+/* Handlers past the applet's cap that only say "no" (an ERROR and a
+ * lingering close, so stdin already on its way cannot reset the connection
+ * before the peer reads why); past these a connection is dropped unread. */
+#define SUPERVISOR_REFUSAL_SLOTS 16
+
+/* The first member of every applet's handler struct. */
+struct supervisor_handler {
+	pid_t pid;
+	int ctl;		/* SEQPACKET to the handler */
+};
+
+struct supervisor {
+	int listeners[SUPERVISOR_LISTEN_MAX];
+	struct netaddr addrs[SUPERVISOR_LISTEN_MAX];
+	size_t nlisteners;
+	int sigfd;
+	unsigned char *h;	/* nh handlers of hsize bytes each */
+	size_t nh, cap_h, hsize;
+	struct pollfd *pf;	/* sigfd, listeners, handlers' ctl: poll's */
+	size_t cap_pf;
+};
+
+enum supervisor_listen_result {
+	SUPERVISOR_LISTENING,
+	SUPERVISOR_BAD_ADDRESS,		/* the text is not an address */
+	SUPERVISOR_CANNOT_LISTEN,	/* bind or listen failed */
+};
+
+/* An empty supervisor waiting on sigfd (owned from now on) whose handlers
+ * are structs of hsize bytes that begin with struct supervisor_handler. */
+void supervisor_init(struct supervisor *sv, int sigfd, size_t hsize);
+
+/* Listen on one more address (at most SUPERVISOR_LISTEN_MAX); on failure
+ * err says why. */
+enum supervisor_listen_result supervisor_listen(struct supervisor *sv,
+    const char *addr, char *err, size_t errlen);
+
+/* Close every listener, unlinking unix sockets: no new connections. */
+void supervisor_stop_listening(struct supervisor *sv);
+
+/* The i-th live handler (i < nh); the pointer lasts until the table
+ * changes (supervisor_fork, supervisor_remove). */
+void *supervisor_handler(const struct supervisor *sv, size_t i);
+
+/* The live handler with this pid, or NULL. */
+void *supervisor_find(const struct supervisor *sv, pid_t pid);
+
+/* Close h's control socket and drop it from the table (the last handler
+ * takes its place). */
+void supervisor_remove(struct supervisor *sv, void *h);
+
+/* Send sig to every live handler. */
+void supervisor_kill_all(struct supervisor *sv, int sig);
+
+/* Poll the signalfd, the listeners and every handler's control socket
+ * (timeout_ms as for poll), then call on_ctl(ctx, handler) for each
+ * readable control socket and on_listener(ctx, fd) for each readable
+ * listener, in that order. Returns 1 when signals are pending (see
+ * supervisor_signals), 0 when not, -1 with errno when poll failed (EINTR:
+ * nothing was called). */
+int supervisor_poll(struct supervisor *sv, int timeout_ms,
+    void (*on_ctl)(void *ctx, void *handler),
+    void (*on_listener)(void *ctx, int fd), void *ctx);
+
+/* Read every pending signal: 1 if one of them asks to stop (any but
+ * SIGCHLD), else 0. */
+int supervisor_signals(struct supervisor *sv);
+
+/* Accept a connection on listener lfd and return it, its address as text
+ * in peer; -1 when there is none, or when cap + SUPERVISOR_REFUSAL_SLOTS
+ * handlers live already: then it is closed and logged as dropped_msg. */
+int supervisor_accept(struct supervisor *sv, int lfd, size_t cap,
+    const char *dropped_msg, char *peer, size_t peerlen);
+
+/* Fork a handler for conn, which the supervisor closes in every case.
+ * In the handler: returns 0 with *ctl its end of the control socket and
+ * the supervisor's fds (listeners, other handlers, signalfd) closed. In
+ * the supervisor: returns the pid; the new handler is the table's last,
+ * zero but for pid and ctl. -1: failed (logged), nothing added. */
+pid_t supervisor_fork(struct supervisor *sv, int conn, int *ctl);
+
+/* Reap exited children: the next one that was a live handler (still in
+ * the table: the caller removes it), or NULL when none is left. */
+void *supervisor_reaped(struct supervisor *sv);
+
+/* Free the table and the poll set: sv is done with (its fds are the
+ * caller's to close). */
+void supervisor_fini(struct supervisor *sv);
+
+#endif
