@@ -1852,10 +1852,17 @@ serve_main(int argc, char **argv)
 
 /* --- call -------------------------------------------------------------- */
 
+/* The service's ERROR: say it, and the exit status it gives. */
 static int
-call_refused_exit(unsigned code)
+call_refused(const uint8_t *p, size_t len)
 {
-	switch (code) {
+	struct error_info e;
+
+	if (proto_error_parse(&e, p, len) != PROTO_OK)
+		die(EXIT_PROTOCOL, "bad ERROR from the sandbox");
+	log_msg(LOG_ERROR, "the sandbox refused the request: %s: %s",
+	    sbx_error_name(e.code), e.message);
+	switch (e.code) {
 	case SBX_ERR_PROTOCOL:
 		return EXIT_PROTOCOL;
 	case SBX_ERR_BAD_REQUEST:
@@ -1867,12 +1874,34 @@ call_refused_exit(unsigned code)
 	}
 }
 
+/* Sending the request failed: the service may have refused it and
+ * closed (a reset then meets our writes). Its ERROR, if it came first,
+ * is read and reported; only without one is the request lost. */
+static _Noreturn void
+call_send_failed(struct channel *ch, const char *what)
+{
+	const uint8_t *p;
+	const char *why;
+	uint8_t type;
+	size_t len;
+	long got;
+
+	do {
+		while (channel_next(ch, &type, &p, &len, &why) ==
+		    CHANNEL_FRAME)
+			if (type == FRAME_ERROR)
+				exit(call_refused(p, len));
+		got = channel_fill(ch);
+	} while (got > 0 || (got < 0 && errno == EINTR));
+	die(EXIT_UNAVAILABLE, "%s", what);
+}
+
 /* Queue one frame, flushing first when the send buffer is full. */
 static void
 call_send(struct channel *ch, uint8_t type, const void *p, size_t n)
 {
 	if (!channel_can_queue(ch) && channel_flush_wait(ch, 30000) != 0)
-		die(EXIT_UNAVAILABLE, "the service stopped taking the request");
+		call_send_failed(ch, "the service stopped taking the request");
 	if (channel_queue(ch, type, p, n) != 0)
 		die(EXIT_SOFTWARE, "cannot queue a frame");
 }
@@ -1995,7 +2024,7 @@ call_main(int argc, char **argv)
 		    FRAME_PAYLOAD_MAX ? in_len - off : FRAME_PAYLOAD_MAX);
 	call_send(&ch, FRAME_STDIN_EOF, NULL, 0);
 	if (channel_flush_wait(&ch, 30000) != 0)
-		die(EXIT_UNAVAILABLE, "cannot send the request");
+		call_send_failed(&ch, "cannot send the request");
 	/* the service's caps bound what comes back; ours bound it again */
 	capture_init(&cap, SBX_OUTPUT_CLIENT_MAX, !json);
 	for (;;) {
@@ -2003,7 +2032,6 @@ call_main(int argc, char **argv)
 		const char *why = "";
 		uint8_t type;
 		size_t len;
-		struct error_info e;
 		enum channel_next nx = channel_recv_wait(&ch, &type, &p, &len,
 		    600000, &why);
 
@@ -2035,11 +2063,7 @@ call_main(int argc, char **argv)
 				call_send(&ch, FRAME_PONG, p, len);
 			break;
 		case FRAME_ERROR:
-			if (proto_error_parse(&e, p, len) != PROTO_OK)
-				die(EXIT_PROTOCOL, "bad ERROR from the sandbox");
-			log_msg(LOG_ERROR, "the sandbox refused the request: "
-			    "%s: %s", sbx_error_name(e.code), e.message);
-			return call_refused_exit(e.code);
+			return call_refused(p, len);
 		case FRAME_EXIT:
 			if (!have_started || sbx_result_parse(&res, p, len) !=
 			    SBX_OK)

@@ -4,7 +4,8 @@
  * SPAWN), answers with ERROR env and closes at once, with the relay's
  * stdin unread: the close resets the connection, as a runner without a
  * lingering close or a lossy path would. A relay still writing must read
- * the ERROR that came before the reset, not report a lost connection.
+ * the ERROR that came before the reset, not report a lost connection;
+ * so must `sandbox call` mid-upload (to which code 4 is budget_queue).
  *
  *   abrupt_runner ADDR SECRET_FILE COUNT
  * Prints "ready" once listening; exits 0 after COUNT connections. */
