@@ -550,6 +550,7 @@ cgroup_lease_create(const struct cgroup_service *s, const char *name,
 
 	memset(l, 0, sizeof *l);
 	l->kind = s->kind;
+	l->v2_fd = -1;
 	if (s->kind == CGROUP_NONE) {
 		if (m->memory || m->pids || m->cpu_millicpus) {
 			snprintf(err, errlen, "a memory, pids or CPU limit "
@@ -593,6 +594,8 @@ cgroup_lease_create(const struct cgroup_service *s, const char *name,
 				goto fail;
 			}
 		}
+		/* without it the child is moved in, as on v1 */
+		l->v2_fd = open(l->dir[0], O_PATH | O_DIRECTORY | O_CLOEXEC);
 		return 0;
 	}
 	for (int c = 0; c < CG_NCTL; c++) {
@@ -628,9 +631,37 @@ fail:
 	return -1;
 }
 
+/* The pids listed in procs, at most cap of them, into out; the count. */
+static size_t
+read_pids(const char *procs, pid_t *out, size_t cap)
+{
+	char buf[16384];
+	size_t n = 0;
+
+	if (read_small(procs, buf, sizeof buf) < 0)
+		return 0;
+	for (char *p = buf, *end; *p && n < cap; p = end) {
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (pid > 0)
+			out[n++] = (pid_t)pid;
+	}
+	return n;
+}
+
 int
 cgroup_lease_attach(const struct cgroup_lease *l)
 {
+	if (l->kind == CGROUP_V2 && l->n > 0) {
+		pid_t pids[64], me = getpid();
+		size_t n = read_pids(l->procs[0], pids, 64);
+
+		for (size_t i = 0; i < n; i++)
+			if (pids[i] == me)
+				return 0;	/* started inside */
+	}
 	for (int i = 0; i < l->n; i++)
 		if (write_str(l->procs[i], "0") != 0)
 			return -1;
@@ -641,22 +672,12 @@ cgroup_lease_attach(const struct cgroup_lease *l)
 static int
 kill_listed(const char *procs)
 {
-	char buf[16384];
-	int n = 0;
+	pid_t pids[4096];
+	size_t n = read_pids(procs, pids, sizeof pids / sizeof *pids);
 
-	if (read_small(procs, buf, sizeof buf) < 0)
-		return 0;
-	for (char *p = buf, *end; *p; p = end) {
-		long pid = strtol(p, &end, 10);
-
-		if (end == p)
-			break;
-		if (pid > 0) {
-			kill((pid_t)pid, SIGKILL);
-			n++;
-		}
-	}
-	return n;
+	for (size_t i = 0; i < n; i++)
+		kill(pids[i], SIGKILL);
+	return (int)n;
 }
 
 int
@@ -737,5 +758,8 @@ cgroup_lease_remove(struct cgroup_lease *l)
 			rc = -1;
 	}
 	l->n = 0;
+	if (l->v2_fd >= 0)
+		close(l->v2_fd);
+	l->v2_fd = -1;
 	return rc;
 }

@@ -57,6 +57,8 @@ struct cgroup_lease {
 	/* "DIR/cgroup.procs" of each, prepared for the child (no
 	 * formatting after fork) */
 	char procs[CG_NCTL][PATH_MAX + 16];
+	int v2_fd;			/* v2: the group, opened for clone3's
+					 * CLONE_INTO_CGROUP; else -1 */
 };
 
 struct cgroup_stats {
@@ -92,7 +94,9 @@ int cgroup_lease_create(const struct cgroup_service *s, const char *name,
     size_t errlen);
 
 /* In the child, before it drops root: move the calling process into the
- * lease's groups. Only open/write/close. 0, or -1 with errno. */
+ * lease's groups, unless it already is in them (v2: started there by
+ * clone3 with CLONE_INTO_CGROUP and l->v2_fd, which spares the move and
+ * its wait; checked, never assumed). Only open/write/close. 0, or -1 with errno. */
 int cgroup_lease_attach(const struct cgroup_lease *l);
 
 /* Kill every process in the lease's groups (v2: cgroup.kill; v1: SIGKILL

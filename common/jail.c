@@ -1823,6 +1823,12 @@ jail_lease_kill(struct jail_lease *l, pid_t watch, int *status, int *found)
 		}
 }
 
+int
+jail_lease_cgroup_fd(const struct jail_lease *l)
+{
+	return l->cg_made ? l->cg.v2_fd : -1;
+}
+
 void
 jail_lease_stats(const struct jail_lease *l, struct jail_stats *st)
 {

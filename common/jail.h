@@ -247,6 +247,10 @@ const char *jail_summary(const struct jail *j);
 /* The read-only list, for --check (i < jail->nro). */
 const char *jail_ro_path(const struct jail *j, size_t i);
 
+/* The lease's cgroup v2 group for spawn_spec.cgroup_fd (the child starts
+ * inside it), or -1 (v1, none): then the child's cgroup step moves it. */
+int jail_lease_cgroup_fd(const struct jail_lease *l);
+
 /* Prepare one lease/execution: uid, directories, cgroup. 0, or -1 with a
  * message (everything made so far is undone). */
 int jail_lease_open(const struct jail *j, const struct jail_request *rq,

@@ -675,7 +675,8 @@ lease_serve(const struct lease_config *cfg, int conn_fd, const char *peer,
 	    build_env(&l, envp, ENV_ENVP_CAP, envbuf, sizeof envbuf))
 		goto out;
 	spec = (struct spawn_spec){ l.req.argv, envp, jail_lease_enter,
-		&l.jl };
+		&l.jl, 0, jail_lease_cgroup_fd(&l.jl) };
+	spec.into_cgroup = spec.cgroup_fd >= 0;
 	if (spawn_start(&spec, &l.child, err, sizeof err) != 0) {
 		refuse(&l, strncmp(err, "jail", 4) == 0 ? LERR_JAIL : LERR_SPAWN,
 		    err);

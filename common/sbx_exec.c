@@ -686,7 +686,8 @@ sbx_exec(const struct sbx_exec_env *env, const struct sbx_job *job,
 		goto close;
 	}
 	spec = (struct spawn_spec){ c.argv, c.envp, jail_lease_enter,
-	    &r.lease };
+	    &r.lease, 0, jail_lease_cgroup_fd(&r.lease) };
+	spec.into_cgroup = spec.cgroup_fd >= 0;
 	r.t_start = mono_ms();
 	if (none_prepare(&r, err, sizeof err) != 0 ||
 	    spawn_start(&spec, &r.ch, err, sizeof err) != 0) {

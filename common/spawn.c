@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,32 @@ child_run(const struct spawn_spec *spec, int pin[2], int pout[2],
 	child_fail("exec");
 }
 
+/* fork(); or with spec->into_cgroup, a clone3 that starts the child
+ * inside that cgroup v2 group: no task move, so no wait for the cgroup
+ * lock's grace period (docs/JAIL.md). If the kernel lacks clone3 or the
+ * flag (before 5.7) or refuses it, fork: the jail's cgroup step moves the
+ * child in as before (it checks, never assumes). The clone3 child's
+ * thread pointer still holds the parent's tid (musl's fork would update
+ * it): the child must never raise() or abort(), and does not (it reports
+ * a failed step over the pipe and _exits). */
+static pid_t
+start_child(const struct spawn_spec *spec)
+{
+	if (spec->into_cgroup) {
+		struct clone_args a;
+		long pid;
+
+		memset(&a, 0, sizeof a);
+		a.flags = CLONE_INTO_CGROUP;
+		a.exit_signal = SIGCHLD;
+		a.cgroup = (uint64_t)spec->cgroup_fd;
+		pid = syscall(SYS_clone3, &a, sizeof a);
+		if (pid >= 0)
+			return (pid_t)pid;
+	}
+	return fork();
+}
+
 static void
 close_pair(int p[2])
 {
@@ -130,7 +157,7 @@ spawn_start(const struct spawn_spec *spec, struct spawn_child *child,
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		goto fail;
 	}
-	pid = fork();
+	pid = start_child(spec);
 	if (pid < 0) {
 		snprintf(err, errlen, "fork: %s", strerror(errno));
 		goto fail;

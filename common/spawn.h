@@ -23,6 +23,9 @@ struct spawn_spec {
 	char *const *envp;
 	spawn_jail_fn jail;	/* NULL: no jail steps */
 	void *jail_ctx;
+	int into_cgroup;	/* start the child inside the cgroup v2 group
+				 * cgroup_fd (clone3 CLONE_INTO_CGROUP) */
+	int cgroup_fd;
 };
 
 struct spawn_child {

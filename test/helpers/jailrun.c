@@ -193,7 +193,9 @@ main(int argc, char **argv)
 		envp[2] = tmp;
 		envp[3] = NULL;
 		spec = (struct spawn_spec){ argv + optind, envp,
-			raw ? NULL : jail_lease_enter, raw ? NULL : &l };
+			raw ? NULL : jail_lease_enter, raw ? NULL : &l, 0,
+			raw ? -1 : jail_lease_cgroup_fd(&l) };
+		spec.into_cgroup = spec.cgroup_fd >= 0;
 		if (spawn_start(&spec, &c, err, sizeof err) != 0) {
 			fprintf(stderr, "jailrun: %s\n", err);
 			return 71;
