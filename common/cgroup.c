@@ -110,28 +110,82 @@ exists_at(const char *dir, const char *file)
 	return access(path, F_OK) == 0;
 }
 
+/* strtoull's and strtol's syntax (leading white space, a sign, decimal
+ * digits) over p[0..len), never past it: the kernel's text is not assumed
+ * to be NUL-terminated. *mag is the magnitude, saturated at UINT64_MAX;
+ * *neg a '-'. Returns the bytes consumed, 0 when there are no digits. */
+static size_t
+scan_dec(const char *p, size_t len, uint64_t *mag, int *neg)
+{
+	size_t i = 0, d0;
+	uint64_t v = 0;
+	int over = 0;
+
+	while (i < len && (p[i] == ' ' || (p[i] >= '\t' && p[i] <= '\r')))
+		i++;
+	*neg = i < len && p[i] == '-';
+	if (i < len && (p[i] == '-' || p[i] == '+'))
+		i++;
+	for (d0 = i; i < len && p[i] >= '0' && p[i] <= '9'; i++) {
+		unsigned dig = (unsigned)(p[i] - '0');
+
+		if (v > (UINT64_MAX - dig) / 10)
+			over = 1;
+		else
+			v = v * 10 + dig;
+	}
+	*mag = over ? UINT64_MAX : v;
+	return i == d0 ? 0 : i;
+}
+
+/* The text ends at its first NUL, as it did when it was a C string. */
+static size_t
+text_len(const char *buf, size_t len)
+{
+	const char *z = memchr(buf, '\0', len);
+
+	return z ? (size_t)(z - buf) : len;
+}
+
+int
+cgroup_parse_key(const char *buf, size_t len, const char *key, uint64_t *v)
+{
+	size_t klen = strlen(key), off = 0;
+
+	len = text_len(buf, len);
+	while (off < len) {
+		const char *line = buf + off, *nl = memchr(line, '\n', len - off);
+		size_t ll = nl ? (size_t)(nl - line) : len - off;
+
+		if (ll > klen && memcmp(line, key, klen) == 0 &&
+		    line[klen] == ' ') {
+			uint64_t mag;
+			int neg;
+
+			/* strtoull: no digits is 0; overflow UINT64_MAX; a
+			 * '-' negates modulo 2^64 */
+			if (scan_dec(line + klen + 1, ll - klen - 1, &mag,
+			    &neg) == 0)
+				mag = 0;
+			*v = neg && mag != UINT64_MAX ? 0 - mag : mag;
+			return 0;
+		}
+		off += ll + 1;
+	}
+	return -1;
+}
+
 /* "key N" on its own line of the file dir/file; 0 and *v, or -1. */
 static int
 read_key(const char *dir, const char *file, const char *key, uint64_t *v)
 {
 	char path[PATH_MAX + 64], buf[4096];
-	size_t klen = strlen(key);
+	ssize_t n;
 
 	snprintf(path, sizeof path, "%s/%s", dir, file);
-	if (read_small(path, buf, sizeof buf) < 0)
+	if ((n = read_small(path, buf, sizeof buf)) < 0)
 		return -1;
-	for (char *line = buf; line && *line; ) {
-		char *nl = strchr(line, '\n');
-
-		if (nl)
-			*nl = '\0';
-		if (strncmp(line, key, klen) == 0 && line[klen] == ' ') {
-			*v = strtoull(line + klen + 1, NULL, 10);
-			return 0;
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	return -1;
+	return cgroup_parse_key(buf, (size_t)n, key, v);
 }
 
 static int
@@ -631,24 +685,38 @@ fail:
 	return -1;
 }
 
+size_t
+cgroup_parse_pids(const char *buf, size_t len, pid_t *out, size_t cap)
+{
+	size_t n = 0, off = 0, used;
+
+	len = text_len(buf, len);
+	while (off < len && n < cap) {
+		uint64_t mag;
+		int neg;
+
+		if ((used = scan_dec(buf + off, len - off, &mag, &neg)) == 0)
+			break;
+		off += used;
+		/* a pid is 1..INT_MAX: anything else (0, negative, or too
+		 * large for pid_t, which a cast would turn into -1, i.e.
+		 * kill(-1)) is skipped */
+		if (!neg && mag > 0 && mag <= INT_MAX)
+			out[n++] = (pid_t)mag;
+	}
+	return n;
+}
+
 /* The pids listed in procs, at most cap of them, into out; the count. */
 static size_t
 read_pids(const char *procs, pid_t *out, size_t cap)
 {
 	char buf[16384];
-	size_t n = 0;
+	ssize_t n;
 
-	if (read_small(procs, buf, sizeof buf) < 0)
+	if ((n = read_small(procs, buf, sizeof buf)) < 0)
 		return 0;
-	for (char *p = buf, *end; *p && n < cap; p = end) {
-		long pid = strtol(p, &end, 10);
-
-		if (end == p)
-			break;
-		if (pid > 0)
-			out[n++] = (pid_t)pid;
-	}
-	return n;
+	return cgroup_parse_pids(buf, (size_t)n, out, cap);
 }
 
 int

@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 enum cgroup_kind { CGROUP_NONE = 0, CGROUP_V1 = 1, CGROUP_V2 = 2 };
 
@@ -112,5 +113,21 @@ void cgroup_lease_stats(const struct cgroup_lease *l, struct cgroup_stats *st);
 int cgroup_lease_remove(struct cgroup_lease *l);
 
 const char *cgroup_ctl_name(enum cgroup_ctl c);
+
+/* Parsers of the kernel's cgroup text, over buf[0..len) (not assumed
+ * NUL-terminated; a NUL ends the text). Pure: no I/O, no allocation.
+ *
+ * The value of the first line "KEY N" (key: a C string of ours, e.g.
+ * "oom_kill" in memory.events); N read as strtoull would (no digits: 0,
+ * overflow: UINT64_MAX). 0 and *v, or -1 when no line has the key. */
+int cgroup_parse_key(const char *buf, size_t len, const char *key,
+    uint64_t *v);
+
+/* The pids of a cgroup.procs text (decimal numbers separated by white
+ * space; parsing stops at the first thing that is not one), at most cap
+ * of them into out, in order; numbers outside 1..INT_MAX are skipped.
+ * Returns the count (<= cap). */
+size_t cgroup_parse_pids(const char *buf, size_t len, pid_t *out,
+    size_t cap);
 
 #endif

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sbx_stage.h"
 #include "spawn.h"
 
 #define TICK_MS 5		/* cgroup counters are read this often */
@@ -55,10 +56,7 @@ struct run {
 	uint64_t bytes[3];
 	/* Java stage record */
 	int stage_pending;
-	uint8_t stage_hdr[SBX_STAGE_HEADER_LEN];
-	size_t stage_have;
-	uint32_t stage_len;
-	uint8_t stage_detail[SBX_DETAIL_MAX];
+	struct sbx_stage stage;
 	uint64_t cpu_base_usec;
 	char tail[TAIL];
 	size_t tail_len;
@@ -154,63 +152,32 @@ deliver(struct run *r, int stream, const uint8_t *p, size_t n)
 	}
 }
 
-static uint64_t
-be(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
-/* Feed stdout bytes to the stage record; returns how many it took. */
+/* Give stdout bytes to the stage decoder (common/sbx_stage) and act on
+ * its verdict; returns how many bytes were the record's. */
 static size_t
-stage_feed(struct run *r, const uint8_t *p, size_t n)
+stage_take(struct run *r, const uint8_t *p, size_t n)
 {
-	size_t used = 0, take;
+	size_t used;
+	enum sbx_stage_rc rc = sbx_stage_feed(&r->stage, p, n, &used);
 
-	if (r->stage_have < SBX_STAGE_HEADER_LEN) {
-		take = SBX_STAGE_HEADER_LEN - r->stage_have;
-		take = take < n ? take : n;
-		memcpy(r->stage_hdr + r->stage_have, p, take);
-		r->stage_have += take;
-		used = take;
-		if (r->stage_have < SBX_STAGE_HEADER_LEN)
-			return used;
-		r->stage_len = (uint32_t)be(r->stage_hdr +
-		    SBX_STAGE_MAGIC_LEN + 9, 4);
-		if (memcmp(r->stage_hdr, SBX_STAGE_MAGIC,
-		    SBX_STAGE_MAGIC_LEN) != 0 ||
-		    r->stage_hdr[SBX_STAGE_MAGIC_LEN] > SBX_STAGE_ERROR ||
-		    r->stage_len > SBX_DETAIL_MAX) {
-			set_detail(r, "the Java stage wrote a malformed record");
-			r->stage_pending = 0;
-			stop(r, SBX_JAIL_FAILED);
-			return n;
-		}
-	}
-	take = SBX_STAGE_HEADER_LEN + r->stage_len - r->stage_have;
-	take = take < n - used ? take : n - used;
-	memcpy(r->stage_detail + (r->stage_have - SBX_STAGE_HEADER_LEN),
-	    p + used, take);
-	r->stage_have += take;
-	used += take;
-	if (r->stage_have < SBX_STAGE_HEADER_LEN + r->stage_len)
+	if (rc == SBX_STAGE_NEED)
 		return used;
-	/* complete */
 	r->stage_pending = 0;
-	sbx_detail_set(r->res->detail, sizeof r->res->detail, r->stage_detail,
-	    r->stage_len);
-	switch (r->stage_hdr[SBX_STAGE_MAGIC_LEN]) {
+	if (rc == SBX_STAGE_BAD) {
+		set_detail(r, "the Java stage wrote a malformed record");
+		stop(r, SBX_JAIL_FAILED);
+		return n;	/* the rest of this read is discarded */
+	}
+	sbx_detail_set(r->res->detail, sizeof r->res->detail, r->stage.detail,
+	    r->stage.len);
+	switch (r->stage.status) {
 	case SBX_STAGE_OK: {
 		struct jail_stats st;
 
 		/* the tool starts now: its clock and its CPU */
 		r->t_tool = mono_ms();
 		jail_lease_stats(&r->lease, &st);
-		r->cpu_base_usec = st.has_cpu ? st.cpu_usec :
-		    be(r->stage_hdr + SBX_STAGE_MAGIC_LEN + 1, 8);
+		r->cpu_base_usec = st.has_cpu ? st.cpu_usec : r->stage.cpu_us;
 		r->res->detail[0] = '\0';
 		arm_deadline(r, r->t_tool + (int64_t)r->job->lim.timeout_ms);
 		break;
@@ -247,7 +214,7 @@ pump_out(struct run *r, int stream)
 	if (r->stop >= 0 && r->stop != SBX_EXITED)
 		return;		/* stopped: what remains is discarded */
 	if (stream == 1 && r->stage_pending) {
-		size_t used = stage_feed(r, r->buf, (size_t)n);
+		size_t used = stage_take(r, r->buf, (size_t)n);
 
 		if (used < (size_t)n && !r->stage_pending && r->stop < 0)
 			deliver(r, 1, r->buf + used, (size_t)n - used);
@@ -699,6 +666,7 @@ sbx_exec(const struct sbx_exec_env *env, const struct sbx_job *job,
 	r.spawned = 1;
 	r.in_open = r.open[1] = r.open[2] = 1;
 	r.stage_pending = job->lang == SBX_LANG_JAVA;
+	sbx_stage_init(&r.stage);
 	if (!r.stage_pending)
 		r.t_tool = r.t_start;
 	{

@@ -1,0 +1,56 @@
+/* fuzz_revocation.c - revocation_parse directly, under arbitrary file
+ * contents. Invariants: on success the ids are sorted, one per line after
+ * the header, each the decoding of its line's 22-character token id, and
+ * each re-encodes (b64url, one spelling per value) to exactly that text;
+ * on failure *why is set and *line is within the file's lines. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/b64url.h"
+#include "common/revocation.h"
+#include "fuzz.h"
+
+#define ID_TEXT_LEN 22
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const size_t hlen = sizeof REVOCATION_HEADER - 1;
+	uint8_t (*ids)[REVOCATION_ID_LEN] = NULL;
+	size_t count = 0, line = 0, lines = 1, seen = 0;
+	const char *why = NULL;
+
+	if (size > 1u << 16)
+		return 0;
+	for (size_t i = 0; i < size; i++)
+		lines += data[i] == '\n';
+	if (revocation_parse(data, size, &ids, &count, &line, &why) != 0) {
+		FUZZ_ASSERT(why != NULL);
+		FUZZ_ASSERT(line >= 1 && line <= lines);
+		return 0;
+	}
+	FUZZ_ASSERT(size >= hlen && data[size - 1] == '\n');
+	FUZZ_ASSERT(count == lines - 2);	/* header; last line empty */
+	for (size_t i = 1; i < count; i++)
+		FUZZ_ASSERT(memcmp(ids[i - 1], ids[i], REVOCATION_ID_LEN) <= 0);
+	/* every line's id is in the set, spelt canonically */
+	for (size_t off = hlen; off < size; seen++) {
+		const uint8_t *nl = memchr(data + off, '\n', size - off);
+		uint8_t id[REVOCATION_ID_LEN];
+		char text[ID_TEXT_LEN + 1];
+		int found = 0;
+
+		FUZZ_ASSERT(nl && (size_t)(nl - (data + off)) > ID_TEXT_LEN);
+		FUZZ_ASSERT(b64url_decode((const char *)data + off,
+		    ID_TEXT_LEN, id, sizeof id) == REVOCATION_ID_LEN);
+		FUZZ_ASSERT(b64url_encode(id, sizeof id, text, sizeof text) ==
+		    ID_TEXT_LEN && memcmp(text, data + off, ID_TEXT_LEN) == 0);
+		for (size_t i = 0; i < count && !found; i++)
+			found = memcmp(ids[i], id, sizeof id) == 0;
+		FUZZ_ASSERT(found);
+		off = (size_t)(nl - data) + 1;
+	}
+	FUZZ_ASSERT(seen == count);
+	free(ids);
+	return 0;
+}
