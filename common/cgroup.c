@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
+
 #define CGROUP2_MAGIC 0x63677270
 #define CPU_PERIOD_US 100000
 
@@ -51,43 +53,6 @@ settle_wait(struct settle *s, long cap_us)
 	return 1;
 }
 
-/* Read a small file into buf (NUL-terminated). Length, or -1. */
-static ssize_t
-read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n, got = 0;
-
-	if (fd < 0)
-		return -1;
-	while ((size_t)got < len - 1 &&
-	    (n = read(fd, buf + got, len - 1 - (size_t)got)) > 0)
-		got += n;
-	close(fd);
-	buf[got] = '\0';
-	return got;
-}
-
-static int
-write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	size_t n = strlen(s);
-	ssize_t w;
-
-	if (fd < 0)
-		return -1;
-	w = write(fd, s, n);
-	if (w != (ssize_t)n) {
-		int e = w < 0 ? errno : EIO;
-
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	return close(fd);
-}
-
 static int
 write_at(const char *dir, const char *file, const char *s)
 {
@@ -98,7 +63,7 @@ write_at(const char *dir, const char *file, const char *s)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	return write_str(path, s);
+	return file_write_str(path, s);
 }
 
 static int
@@ -183,7 +148,7 @@ read_key(const char *dir, const char *file, const char *key, uint64_t *v)
 	ssize_t n;
 
 	snprintf(path, sizeof path, "%s/%s", dir, file);
-	if ((n = read_small(path, buf, sizeof buf)) < 0)
+	if ((n = file_read_small(path, buf, sizeof buf)) < 0)
 		return -1;
 	return cgroup_parse_key(buf, (size_t)n, key, v);
 }
@@ -194,7 +159,7 @@ read_u64(const char *dir, const char *file, uint64_t *v)
 	char path[PATH_MAX + 64], buf[64];
 
 	snprintf(path, sizeof path, "%s/%s", dir, file);
-	if (read_small(path, buf, sizeof buf) <= 0)
+	if (file_read_small(path, buf, sizeof buf) <= 0)
 		return -1;
 	*v = strtoull(buf, NULL, 10);
 	return 0;
@@ -224,7 +189,7 @@ own_path(const char *ctl, char *out, size_t len)
 {
 	char buf[8192];
 
-	if (read_small("/proc/self/cgroup", buf, sizeof buf) < 0)
+	if (file_read_small("/proc/self/cgroup", buf, sizeof buf) < 0)
 		return -1;
 	for (char *line = buf; line && *line; ) {
 		char *nl = strchr(line, '\n'), *c1, *c2;
@@ -357,7 +322,7 @@ cgroup_probe(const char *v2_dir, struct cgroup_probe *p)
 	}
 	p->v2_ok = 1;
 	snprintf(buf, sizeof buf, "%s/cgroup.controllers", v2_dir);
-	if (read_small(buf, buf, sizeof buf) >= 0) {
+	if (file_read_small(buf, buf, sizeof buf) >= 0) {
 		for (char *w = strtok(buf, " \n"); w; w = strtok(NULL, " \n"))
 			for (int c = 0; c < CG_NCTL; c++)
 				if (strcmp(w, ctl_names[c]) == 0)
@@ -714,7 +679,7 @@ read_pids(const char *procs, pid_t *out, size_t cap)
 	char buf[16384];
 	ssize_t n;
 
-	if ((n = read_small(procs, buf, sizeof buf)) < 0)
+	if ((n = file_read_small(procs, buf, sizeof buf)) < 0)
 		return 0;
 	return cgroup_parse_pids(buf, (size_t)n, out, cap);
 }
@@ -731,7 +696,7 @@ cgroup_lease_attach(const struct cgroup_lease *l)
 				return 0;	/* started inside */
 	}
 	for (int i = 0; i < l->n; i++)
-		if (write_str(l->procs[i], "0") != 0)
+		if (file_write_str(l->procs[i], "0") != 0)
 			return -1;
 	return 0;
 }

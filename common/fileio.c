@@ -201,3 +201,39 @@ fail:
 	errno = err;
 	return -1;
 }
+
+ssize_t
+file_read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n, got = 0;
+
+	if (fd < 0)
+		return -1;
+	while ((size_t)got < len - 1 &&
+	    (n = read(fd, buf + got, len - 1 - (size_t)got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	return got;
+}
+
+int
+file_write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	size_t n = strlen(s);
+	ssize_t w;
+
+	if (fd < 0)
+		return -1;
+	w = write(fd, s, n);
+	if (w != (ssize_t)n) {
+		int e = w < 0 ? errno : EIO;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return close(fd);
+}

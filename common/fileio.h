@@ -27,4 +27,15 @@ int file_create(const char *path, const void *data, size_t len,
 /* fsync the directory holding path, so a rename or create is durable. */
 int file_sync_dir(const char *path);
 
+/* Kernel files (/proc, cgroupfs), also between fork and exec: only
+ * open/read/write/close, no allocation. */
+
+/* Read path into buf (at most len - 1 bytes, then a NUL): the length,
+ * or -1 with errno. */
+ssize_t file_read_small(const char *path, char *buf, size_t len);
+
+/* Write s to the existing file path in one write(2), as the kernel
+ * takes such values: 0, or -1 with errno (EIO for a short write). */
+int file_write_str(const char *path, const char *s);
+
 #endif

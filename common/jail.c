@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "fsutil.h"
 #include "seccomp_policy.h"
 
@@ -129,47 +130,12 @@ jail_ports_parse(const char *s, uint16_t *ports, size_t cap)
 
 /* ---- small helpers (also used in the child: no allocation) ---------- */
 
-static int
-read_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return (int)n;
-}
-
-static int
-write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	size_t n = strlen(s);
-	ssize_t w;
-
-	if (fd < 0)
-		return -1;
-	w = write(fd, s, n);
-	close(fd);
-	if (w != (ssize_t)n) {
-		if (w >= 0)
-			errno = EIO;
-		return -1;
-	}
-	return 0;
-}
-
 static long
 read_long(const char *path)
 {
 	char buf[64];
 
-	if (read_file(path, buf, sizeof buf) < 0)
+	if (file_read_small(path, buf, sizeof buf) < 0)
 		return -1;
 	return strtol(buf, NULL, 10);
 }
@@ -217,7 +183,7 @@ cap_effective(void)
 {
 	char buf[4096], *p;
 
-	if (read_file("/proc/self/status", buf, sizeof buf) < 0 ||
+	if (file_read_small("/proc/self/status", buf, sizeof buf) < 0 ||
 	    !(p = strstr(buf, "\nCapEff:\t")))
 		return 0;
 	return strtoull(p + 9, NULL, 16);
@@ -454,11 +420,11 @@ write_maps(uid_t uid, gid_t gid)
 	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0)
 		return -1;
 	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
-	if (write_file("/proc/self/setgroups", "deny") != 0 ||
-	    write_file("/proc/self/uid_map", map) != 0)
+	if (file_write_str("/proc/self/setgroups", "deny") != 0 ||
+	    file_write_str("/proc/self/uid_map", map) != 0)
 		return -1;
 	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
-	if (write_file("/proc/self/gid_map", map) != 0)
+	if (file_write_str("/proc/self/gid_map", map) != 0)
 		return -1;
 	return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
