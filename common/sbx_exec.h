@@ -83,17 +83,6 @@ struct sbx_exec_env {
 int sbx_exec(const struct sbx_exec_env *env, const struct sbx_job *job,
     const struct sbx_output *out, struct sbx_result *res);
 
-/* The stage record sbx_java writes first on stdout:
- *   "\0airlock-stage\0" (15 bytes) | status:u8 | cpu_us:u64 | len:u32 |
- *   detail[len]                              (integers big-endian)
- * status 0: compiled and checked, java follows; 1 compile_failed;
- * 2 verify_failed; 3 stage error. len <= SBX_DETAIL_MAX. */
-#define SBX_STAGE_MAGIC "\0airlock-stage\0"
-#define SBX_STAGE_MAGIC_LEN 15
-#define SBX_STAGE_HEADER_LEN (SBX_STAGE_MAGIC_LEN + 1 + 8 + 4)
-enum sbx_stage_status { SBX_STAGE_OK = 0, SBX_STAGE_COMPILE = 1,
-	SBX_STAGE_VERIFY = 2, SBX_STAGE_ERROR = 3 };
-
 /* Java heap (-Xmx) for a memory limit: half of it, at least 16 MiB, at
  * most the limit minus 64 MiB when that is larger than half. */
 uint64_t sbx_java_heap(uint64_t memory);

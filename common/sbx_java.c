@@ -14,6 +14,7 @@
 
 #include "javacheck.h"
 #include "sbx_exec.h"
+#include "sbx_stage.h"
 
 #define DIR_OWN ".airlock"
 #define DIR_CLASSES ".airlock/classes"

@@ -1,15 +1,26 @@
-/* sbx_stage.h - the decoder of the Java stage record (the format is in
- * sbx_exec.h, the writer in sbx_java.c): the first bytes of the jail's
- * stdout, so bytes that cross the jail boundary. Resumable over arbitrary
- * splits; BAD is sticky. Pure: no I/O, no allocation. */
+/* sbx_stage.h - the Java stage record: its format (written by sbx_java.c)
+ * and its decoder (used by sbx_exec.c). The record is the first bytes of
+ * the jail's stdout, so bytes that cross the jail boundary. The decoder
+ * resumes over arbitrary splits; BAD is sticky. Pure: no I/O, no
+ * allocation. */
 #ifndef AIRLOCK_SBX_STAGE_H
 #define AIRLOCK_SBX_STAGE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sbx_exec.h"
 #include "sbx_proto.h"
+
+/* The stage record sbx_java writes first on stdout:
+ *   "\0airlock-stage\0" (15 bytes) | status:u8 | cpu_us:u64 | len:u32 |
+ *   detail[len]                              (integers big-endian)
+ * status 0: compiled and checked, java follows; 1 compile_failed;
+ * 2 verify_failed; 3 stage error. len <= SBX_DETAIL_MAX. */
+#define SBX_STAGE_MAGIC "\0airlock-stage\0"
+#define SBX_STAGE_MAGIC_LEN 15
+#define SBX_STAGE_HEADER_LEN (SBX_STAGE_MAGIC_LEN + 1 + 8 + 4)
+enum sbx_stage_status { SBX_STAGE_OK = 0, SBX_STAGE_COMPILE = 1,
+	SBX_STAGE_VERIFY = 2, SBX_STAGE_ERROR = 3 };
 
 enum sbx_stage_rc {
 	SBX_STAGE_NEED = 0,	/* every byte taken; the record goes on */
