@@ -7,6 +7,21 @@
 #include <emmintrin.h>
 #endif
 
+#include "secmem.h"
+
+/* Everything derived from the key lives here, in chacha20_xor's frame,
+ * and is wiped once at its end: no key stream or state is left behind on
+ * the stack, at no cost per block. */
+struct work {
+	uint32_t s[16];		/* the input block */
+	uint32_t x[16];		/* one block's rounds */
+	uint8_t ks[64];		/* one block's key stream */
+#if defined(__SSE2__)
+	__m128i in[16], v[16];	/* four blocks' input and rounds */
+	__m128i row[4];		/* their key stream, 16 bytes a block */
+#endif
+};
+
 static uint32_t
 load32(const uint8_t *p)
 {
@@ -39,14 +54,15 @@ init_state(uint32_t s[16], const void *key, const void *iv, uint32_t cc)
 	c += d; b ^= c; b = ROTL(b, 7); \
 } while (0)
 
-/* One block: XOR up to 64 bytes of p with the key stream of s. */
+/* One block: XOR up to 64 bytes of p with the key stream of w->s. */
 static void
-block_xor(const uint32_t s[16], uint8_t *p, size_t n)
+block_xor(struct work *w, uint8_t *p, size_t n)
 {
-	uint32_t x[16];
-	uint8_t ks[64];
+	const uint32_t *s = w->s;
+	uint32_t *x = w->x;
+	uint8_t *ks = w->ks;
 
-	memcpy(x, s, sizeof x);
+	memcpy(x, s, sizeof w->x);
 	for (int r = 0; r < 10; r++) {
 		QR(x[0], x[4], x[8], x[12]);
 		QR(x[1], x[5], x[9], x[13]);
@@ -82,16 +98,16 @@ block_xor(const uint32_t s[16], uint8_t *p, size_t n)
 	c = _mm_add_epi32(c, d); b = _mm_xor_si128(b, c); b = VROTL(b, 7); \
 } while (0)
 
-/* XOR 256 bytes at p with the key stream of blocks s[12]..s[12]+3. */
+/* XOR 256 bytes at p with the key stream of blocks w->s[12] .. +3. */
 static void
-four_blocks_xor(const uint32_t s[16], uint8_t *p)
+four_blocks_xor(struct work *w, uint8_t *p)
 {
-	__m128i in[16], v[16];
+	__m128i *in = w->in, *v = w->v;
 
 	for (int i = 0; i < 16; i++)
-		in[i] = _mm_set1_epi32((int)s[i]);
+		in[i] = _mm_set1_epi32((int)w->s[i]);
 	in[12] = _mm_add_epi32(in[12], _mm_set_epi32(3, 2, 1, 0));
-	memcpy(v, in, sizeof v);
+	memcpy(v, in, sizeof w->v);
 	for (int r = 0; r < 10; r++) {
 		VQR(v[0], v[4], v[8], v[12]);
 		VQR(v[1], v[5], v[9], v[13]);
@@ -113,7 +129,7 @@ four_blocks_xor(const uint32_t s[16], uint8_t *p)
 		__m128i ab1 = _mm_unpackhi_epi32(a, b);
 		__m128i cd0 = _mm_unpacklo_epi32(c, d);
 		__m128i cd1 = _mm_unpackhi_epi32(c, d);
-		__m128i row[4];
+		__m128i *row = w->row;
 
 		row[0] = _mm_unpacklo_epi64(ab0, cd0);
 		row[1] = _mm_unpackhi_epi64(ab0, cd0);
@@ -134,20 +150,23 @@ uint32_t
 chacha20_xor(const void *key, const void *iv, uint32_t cc, void *data,
     size_t len)
 {
-	uint32_t s[16];
+	struct work w;
 	uint8_t *p = data;
+	uint32_t next;
 
-	init_state(s, key, iv, cc);
+	init_state(w.s, key, iv, cc);
 #if defined(__SSE2__)
-	for (; len >= 256; p += 256, len -= 256, s[12] += 4)
-		four_blocks_xor(s, p);
+	for (; len >= 256; p += 256, len -= 256, w.s[12] += 4)
+		four_blocks_xor(&w, p);
 #endif
-	for (; len > 0; s[12]++) {
+	for (; len > 0; w.s[12]++) {
 		size_t n = len < 64 ? len : 64;
 
-		block_xor(s, p, n);
+		block_xor(&w, p, n);
 		p += n;
 		len -= n;
 	}
-	return s[12];
+	next = w.s[12];
+	secure_wipe(&w, sizeof w);
+	return next;
 }

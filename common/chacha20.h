@@ -7,7 +7,8 @@
  * This one computes four blocks at once in SSE2 lanes (one 32-bit word
  * of four blocks per register), about four times as fast; without SSE2
  * it is the plain one-block code. No branch or memory index depends on
- * the key or the data. It has BearSSL's br_chacha20_run signature and
+ * the key or the data, and the state and key stream it computes are
+ * wiped before it returns. It has BearSSL's br_chacha20_run signature and
  * semantics, so br_poly1305_*_run takes it as its ChaCha20, and the
  * tests check it against RFC 8439's vectors and against
  * br_chacha20_ct_run byte for byte. */
