@@ -115,17 +115,26 @@ jail_ports_parse(const char *s, uint16_t *ports, size_t cap)
 {
 	size_t n = 0;
 
-	while (*s) {
-		char *end;
-		unsigned long v = strtoul(s, &end, 10);
+	/* one spelling only: digits without a leading zero, one comma
+	 * between ports, no repeat (strtoul would also take " 80", "+80") */
+	for (;;) {
+		unsigned long v = 0;
+		int digits = 0;
 
-		if (end == s || v == 0 || v > 65535 || (*end && *end != ',') ||
-		    n == cap)
+		if (*s < '1' || *s > '9' || n == cap)
 			return -1;
+		while (*s >= '0' && *s <= '9' && digits++ < 5)
+			v = v * 10 + (unsigned long)(*s++ - '0');
+		if (v > 65535 || (*s && *s != ','))
+			return -1;
+		for (size_t i = 0; i < n; i++)
+			if (ports[i] == v)
+				return -1;
 		ports[n++] = (uint16_t)v;
-		s = *end ? end + 1 : end;
+		if (!*s)
+			return (long)n;
+		s++;
 	}
-	return n ? (long)n : -1;
 }
 
 /* ---- small helpers (also used in the child: no allocation) ---------- */

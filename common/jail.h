@@ -210,7 +210,9 @@ const char *jail_unit_name(enum jail_unit u);
 int jail_unit_parse(const char *s, enum jail_unit *u);
 const char *jail_landlock_name(enum jail_landlock l);
 int jail_landlock_parse(const char *s, enum jail_landlock *l);
-/* "443,80" into ports (cap entries); count, or -1. */
+/* "443,80" into ports (cap entries): each port 1..65535 in plain digits
+ * (no sign, space or leading zero), one comma between, none twice;
+ * count, or -1. */
 long jail_ports_parse(const char *s, uint16_t *ports, size_t cap);
 
 /* Look at the host for cfg: capabilities, user namespaces (a real probe

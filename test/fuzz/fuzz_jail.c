@@ -44,6 +44,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		FUZZ_ASSERT(jail_ports_parse(again, ports2, cap) == n &&
 		    memcmp(ports, ports2, (size_t)n * sizeof *ports) == 0);
+		/* one spelling: what was accepted is the canonical text */
+		FUZZ_ASSERT(strcmp(again, text) == 0);
+		for (long i = 0; i < n; i++)
+			for (long k = 0; k < i; k++)
+				FUZZ_ASSERT(ports[i] != ports[k]);
 	}
 
 	if (jail_mode_parse(text, &m) == 0) {
