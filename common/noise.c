@@ -171,7 +171,6 @@ noise_x25519(uint8_t out[NOISE_DH_LEN], const uint8_t priv[NOISE_DH_LEN],
     const uint8_t *pub)
 {
 	uint8_t pt[NOISE_DH_LEN] = { 9 };
-	uint8_t acc = 0;
 	uint32_t good;
 
 	if (pub)
@@ -181,11 +180,9 @@ noise_x25519(uint8_t out[NOISE_DH_LEN], const uint8_t priv[NOISE_DH_LEN],
 	 * RFC 7748 6.1 answer in noise_test pins this. */
 	good = br_ec_c25519_m31.mul(pt, sizeof pt, priv, NOISE_DH_LEN,
 	    BR_EC_curve25519);
-	for (size_t i = 0; i < sizeof pt; i++)
-		acc |= pt[i];
 	/* All zeros means a low-order point: the "shared" secret would be
 	 * known to everyone (spec 12.1 lets us refuse it). */
-	if (!good || acc == 0) {
+	if (!good || ct_is_zero(pt, sizeof pt)) {
 		secure_wipe(pt, sizeof pt);
 		memset(out, 0, NOISE_DH_LEN);
 		return NOISE_ERR_DH;

@@ -11,18 +11,8 @@
 
 #include "common/eckey.h"
 #include "common/pem.h"
+#include "common/secmem.h"
 #include "fuzz.h"
-
-static int
-is_zero(const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		if (b[i])
-			return 0;
-	return 1;
-}
 
 /* k reads back identically from its own PEM; der (if not NULL, len
  * bytes) is exactly the DER that PEM holds. */
@@ -75,10 +65,10 @@ check_priv(const uint8_t *data, size_t size)
 	memset(&k, 0xa5, sizeof k);
 	if (eckey_priv_from_der(data, size, &k, &why) != 0) {
 		FUZZ_ASSERT(why && why[0]);
-		FUZZ_ASSERT(is_zero(&k, sizeof k));
+		FUZZ_ASSERT(ct_is_zero(&k, sizeof k));
 		return;
 	}
-	FUZZ_ASSERT(!is_zero(k.x, sizeof k.x) && k.pub.point[0] == 0x04);
+	FUZZ_ASSERT(!ct_is_zero(k.x, sizeof k.x) && k.pub.point[0] == 0x04);
 	plen = eckey_priv_pem(&k, pem, sizeof pem);
 	FUZZ_ASSERT(plen > 0);
 	FUZZ_ASSERT(eckey_priv_parse(pem, (size_t)plen, &again, &why) == 0);

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "common/secmem.h"
 #include "common/secret.h"
 #include "fuzz.h"
 
@@ -38,27 +39,16 @@ model(const uint8_t *b, size_t len, size_t *n)
 	    SECRET_OK;
 }
 
-static int
-is_zero(const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		if (b[i])
-			return 0;
-	return 1;
-}
-
 /* s holds exactly b[0..n) (st OK), or is wiped. */
 static void
 check_kept(enum secret_status st, const uint8_t *b, size_t n)
 {
 	if (st != SECRET_OK) {
-		FUZZ_ASSERT(is_zero(&s, sizeof s));
+		FUZZ_ASSERT(ct_is_zero(&s, sizeof s));
 		return;
 	}
 	FUZZ_ASSERT(s.len == n && memcmp(s.b, b, n) == 0);
-	FUZZ_ASSERT(is_zero(s.b + n, sizeof s.b - n));
+	FUZZ_ASSERT(ct_is_zero(s.b + n, sizeof s.b - n));
 }
 
 /* The PSK of b[0..n), by the plain route. */
@@ -133,7 +123,7 @@ via_file(const uint8_t *b, size_t len)
 		break;
 	}
 	FUZZ_ASSERT(rc == -1 && strcmp(err, want_err) == 0);
-	FUZZ_ASSERT(is_zero(psk, sizeof psk));
+	FUZZ_ASSERT(ct_is_zero(psk, sizeof psk));
 }
 
 static void
@@ -156,7 +146,7 @@ via_env(const uint8_t *b, size_t len)
 	memset(&s, 0xa5, sizeof s);
 	rc = secret_load(&s, NULL, err, sizeof err);
 	FUZZ_ASSERT(getenv(SECRET_ENV) == NULL);
-	FUZZ_ASSERT(is_zero(value, vlen));	/* wiped where it was */
+	FUZZ_ASSERT(ct_is_zero(value, vlen));	/* wiped where it was */
 	switch (want) {
 	case SECRET_OK:
 		FUZZ_ASSERT(rc == 0 && err[0] == '\0');
@@ -175,7 +165,7 @@ via_env(const uint8_t *b, size_t len)
 		break;
 	}
 	FUZZ_ASSERT(rc == -1 && strcmp(err, want_err) == 0);
-	FUZZ_ASSERT(is_zero(&s, sizeof s));
+	FUZZ_ASSERT(ct_is_zero(&s, sizeof s));
 }
 
 int

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/eckey.h"
+#include "common/secmem.h"
 #include "tap.h"
 
 /* The key of pem_test.c (openssl ecparam -name prime256v1 -genkey), as
@@ -60,17 +61,6 @@ static const uint8_t order[ECKEY_SCALAR_LEN] = {
 static uint8_t buf[256];
 static const char *why;
 
-static int
-is_zero(const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		if (b[i])
-			return 0;
-	return 1;
-}
-
 /* eckey_pub_from_der on buf[0..n): 1 when refused with msg and the key
  * left untouched. */
 static int
@@ -93,7 +83,7 @@ priv_refused(const uint8_t *der, size_t n, const char *msg)
 	memset(&k, 0xa5, sizeof k);
 	why = NULL;
 	return eckey_priv_from_der(der, n, &k, &why) == -1 && why &&
-	    strcmp(why, msg) == 0 && is_zero(&k, sizeof k);
+	    strcmp(why, msg) == 0 && ct_is_zero(&k, sizeof k);
 }
 
 static void

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/noise.h"
+#include "common/secmem.h"
 #include "tap.h"
 
 #define VECTORS "test/data/noise/noise-vectors-NNpsk0-25519-ChaChaPoly-" \
@@ -382,17 +383,6 @@ test_vectors(void)
 static const uint8_t psk_a[NOISE_PSK_LEN] = "0123456789abcdef0123456789abcdef";
 static const uint8_t psk_b[NOISE_PSK_LEN] = "0123456789abcdef0123456789abcdeF";
 
-static int
-is_zero(const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		if (b[i])
-			return 0;
-	return 1;
-}
-
 /* Run msg1 and msg2 between fresh states with random ephemerals. */
 static int
 handshake(struct noise_handshake *i, struct noise_handshake *r,
@@ -450,10 +440,10 @@ test_airlock_handshake(void)
 	    memcmp(hi, hr, sizeof hi) == 0, "both sides agree on the hash");
 	ok(noise_split(&i, &it) == NOISE_OK && noise_split(&r, &rt) ==
 	    NOISE_OK, "both sides split");
-	ok(is_zero(i.ck, sizeof i.ck) && is_zero(i.e_priv, sizeof i.e_priv) &&
-	    is_zero(i.psk, sizeof i.psk) && is_zero(&i.cs, sizeof i.cs) &&
-	    is_zero(r.ck, sizeof r.ck) && is_zero(r.e_priv, sizeof r.e_priv) &&
-	    is_zero(r.psk, sizeof r.psk) && is_zero(&r.cs, sizeof r.cs),
+	ok(ct_is_zero(i.ck, sizeof i.ck) && ct_is_zero(i.e_priv, sizeof i.e_priv) &&
+	    ct_is_zero(i.psk, sizeof i.psk) && ct_is_zero(&i.cs, sizeof i.cs) &&
+	    ct_is_zero(r.ck, sizeof r.ck) && ct_is_zero(r.e_priv, sizeof r.e_priv) &&
+	    ct_is_zero(r.psk, sizeof r.psk) && ct_is_zero(&r.cs, sizeof r.cs),
 	    "split wipes ck, ephemeral, psk and handshake key on both sides");
 	ok(noise_handshake_hash(&i, hi) == NOISE_OK &&
 	    memcmp(hi, hr, sizeof hi) == 0, "hash survives the split");
@@ -471,7 +461,7 @@ test_airlock_handshake(void)
 	    noise_decrypt(&rt, buf, n, &n) == NOISE_OK && n == 0,
 	    "an empty plaintext is a bare tag");
 	noise_transport_destroy(&it);
-	ok(is_zero(&it, sizeof it) && noise_encrypt(&it, buf, 1, sizeof buf,
+	ok(ct_is_zero(&it, sizeof it) && noise_encrypt(&it, buf, 1, sizeof buf,
 	    &n) == NOISE_ERR_STATE, "a destroyed transport is zero, refuses");
 	noise_transport_destroy(&rt);
 
@@ -496,7 +486,7 @@ test_wrong_psk_and_prologue(void)
 	noise_write_message(&i, NULL, 0, m1, sizeof m1, &n);
 	ok(noise_read_message(&r, m1, n, pl, 0, &n) == NOISE_ERR_AUTH,
 	    "responder with another psk fails msg1");
-	ok(r.failed && is_zero(r.h, sizeof r.h) && noise_write_message(&r,
+	ok(r.failed && ct_is_zero(r.h, sizeof r.h) && noise_write_message(&r,
 	    NULL, 0, m2, sizeof m2, &n) == NOISE_ERR_STATE,
 	    "that responder is wiped and cannot answer");
 
@@ -563,7 +553,7 @@ test_handshake_bit_flips(void)
 		m2[bit / 8] ^= (uint8_t)(1u << bit % 8);
 	}
 	ok(all2, "every single-bit flip of msg2 fails the initiator");
-	ok(is_zero(saved_i.psk, sizeof saved_i.psk),
+	ok(ct_is_zero(saved_i.psk, sizeof saved_i.psk),
 	    "the initiator wiped its psk once msg1 was written");
 	tmp = saved_i;
 	ok(noise_read_message(&tmp, m2, n2, pl, 0, &n) == NOISE_OK,
@@ -590,7 +580,7 @@ test_handshake_payload_wipe(void)
 	m1[n - 1] ^= 1;
 	memset(pl, 0xaa, sizeof pl);
 	ok(noise_read_message(&r, m1, n, pl, sizeof pl, &n) == NOISE_ERR_AUTH &&
-	    is_zero(pl, 5), "a handshake payload that fails its tag is wiped");
+	    ct_is_zero(pl, 5), "a handshake payload that fails its tag is wiped");
 	noise_handshake_destroy(&i);
 	noise_handshake_destroy(&r);
 }
@@ -614,7 +604,7 @@ test_transport_bit_flips(void)
 		buf[bit / 8] ^= (uint8_t)(1u << bit % 8);
 		if (noise_decrypt(&tmp, buf, clen, &n) != NOISE_ERR_AUTH)
 			*(bit / 8 < len ? &body : &tag) = 0;
-		wiped &= is_zero(buf, clen);
+		wiped &= ct_is_zero(buf, clen);
 		/* sticky: the genuine message is now refused too */
 		memcpy(buf, ct, clen);
 		dead &= !tmp.ready && noise_decrypt(&tmp, buf, clen, &n) ==
@@ -740,7 +730,7 @@ test_out_of_turn(void)
 	    &n) == NOISE_ERR_STATE, "no handshake message after the split");
 	noise_handshake_init(&r, NOISE_RESPONDER, psk_a, NULL, 0);
 	noise_handshake_destroy(&r);
-	ok(is_zero(r.psk, sizeof r.psk) && is_zero(r.h, sizeof r.h) &&
+	ok(ct_is_zero(r.psk, sizeof r.psk) && ct_is_zero(r.h, sizeof r.h) &&
 	    noise_handshake_set_ephemeral(&r, e) == NOISE_ERR_STATE &&
 	    noise_read_message(&r, m, sizeof m, pl, 0, &n) == NOISE_ERR_STATE,
 	    "a destroyed handshake is wiped and refuses every call");
@@ -778,7 +768,7 @@ test_nonce_limit(void)
 	ok(noise_encrypt(&it, buf, 7, sizeof buf, &n) == NOISE_OK &&
 	    memcmp(buf, kat_last, n) == 0, "nonce 2^64-2 is the last one used");
 	ok(noise_encrypt(&it, buf, 7, sizeof buf, &n) == NOISE_ERR_NONCE &&
-	    !it.ready && is_zero(&it, sizeof it),
+	    !it.ready && ct_is_zero(&it, sizeof it),
 	    "nonce 2^64-1 is refused and the state is wiped");
 
 	if (!ok(pair(&it, &rt), "handshake for the nonce test"))

@@ -1,4 +1,4 @@
-/* secmem_test.c - constant-time compare answers, wipe zeroes. */
+/* secmem_test.c - constant-time compare and zero test answer, wipe zeroes. */
 #include <string.h>
 
 #include "common/secmem.h"
@@ -18,6 +18,15 @@ main(void)
 		b[i] ^= 0x80;
 	}
 	ok(ct_equal(a, b, 0) == 1, "zero-length compare is equal");
+	memset(b, 0, sizeof b);
+	ok(ct_is_zero(b, sizeof b) == 1, "all zero bytes are zero");
+	for (size_t i = 0; i < sizeof b; i += 31) {
+		b[i] = 0x01;
+		ok(ct_is_zero(b, sizeof b) == 0, "one set bit at byte %zu is not "
+		    "zero", i);
+		b[i] = 0;
+	}
+	ok(ct_is_zero(a, 0) == 1, "zero bytes are all zero");
 	memset(w, 0xff, sizeof w);
 	secure_wipe(w, sizeof w);
 	ok(w[0] == 0 && w[15] == 0 && memcmp(w, w + 1, 15) == 0,

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/secmem.h"
 #include "common/secret.h"
 #include "tap.h"
 
@@ -62,17 +63,6 @@ msg_is(const char *head, const char *path, const char *tail)
 	return strcmp(err, want) == 0;
 }
 
-static int
-is_zero(const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		if (b[i])
-			return 0;
-	return 1;
-}
-
 static void
 test_refusals(void)
 {
@@ -93,7 +83,7 @@ test_refusals(void)
 	p = write_file("short", "0123456789abcdef0123456789abcde", 31);
 	ok(load(p) == -1 && msg_is("secret file ", p, " is 31 bytes; "
 	    "at least 32 are required"), "31-byte file: %s", err);
-	ok(strstr(err, "0123") == NULL && is_zero(&s, sizeof s),
+	ok(strstr(err, "0123") == NULL && ct_is_zero(&s, sizeof s),
 	    "the refusal shows no secret byte and leaves nothing loaded");
 	p = write_file("short-nl", "0123456789abcdef0123456789abcde\n", 32);
 	ok(load(p) == -1 && msg_is("secret file ", p, " is 31 bytes; "
@@ -182,10 +172,10 @@ test_accepted(void)
 	setenv(SECRET_ENV, k32, 1);
 	ok(secret_load(&s, p, err, sizeof err) == 0 &&
 	    loaded("a file secret that is not the env one", 37) &&
-	    is_zero(s.b + 37, sizeof s.b - 37) && getenv(SECRET_ENV) == NULL,
+	    ct_is_zero(s.b + 37, sizeof s.b - 37) && getenv(SECRET_ENV) == NULL,
 	    "--secret-file wins over AIRLOCK_SECRET, which is still removed");
 	secret_wipe(&s);
-	ok(is_zero(&s, sizeof s), "secret_wipe zeroes");
+	ok(ct_is_zero(&s, sizeof s), "secret_wipe zeroes");
 	clear_env();
 }
 
@@ -235,7 +225,7 @@ test_parse(void)
 	memset(big, 'k', sizeof big);
 	memset(&s, 0xa5, sizeof s);
 	ok(secret_parse(&s, big, SECRET_MAX_LEN + 1, &n) == SECRET_LONG &&
-	    n == SECRET_MAX_LEN + 1 && is_zero(&s, sizeof s),
+	    n == SECRET_MAX_LEN + 1 && ct_is_zero(&s, sizeof s),
 	    "4097 bytes: too long, s wiped");
 	big[SECRET_MAX_LEN] = '\n';
 	ok(secret_parse(&s, big, SECRET_MAX_LEN + 1, &n) == SECRET_LONG,
@@ -246,14 +236,14 @@ test_parse(void)
 	memset(&s, 0xa5, sizeof s);
 	ok(secret_parse(&s, (const uint8_t *)"0123456789abcdef0123456789abcdef"
 	    "\r\n", 34, &n) == SECRET_OK && loaded(k32, 32) && n == 32 &&
-	    is_zero(s.b + 32, sizeof s.b - 32), "\\r\\n stripped, and no "
+	    ct_is_zero(s.b + 32, sizeof s.b - 32), "\\r\\n stripped, and no "
 	    "byte of it (or of an earlier secret) left after the secret");
 	ok(secret_parse(&s, (const uint8_t *)"\r\n", 2, &n) == SECRET_EMPTY &&
-	    n == 0 && is_zero(&s, sizeof s), "only \\r\\n: empty");
+	    n == 0 && ct_is_zero(&s, sizeof s), "only \\r\\n: empty");
 	ok(secret_parse(&s, (const uint8_t *)"\n\n", 2, &n) == SECRET_SHORT &&
 	    n == 1, "two newlines: one is kept, 1 byte is short");
 	ok(secret_parse(&s, (const uint8_t *)k32, 31, &n) == SECRET_SHORT &&
-	    n == 31 && is_zero(&s, sizeof s), "31 bytes: short, s wiped");
+	    n == 31 && ct_is_zero(&s, sizeof s), "31 bytes: short, s wiped");
 	memset(nul, 0, sizeof nul);
 	ok(secret_parse(&s, nul, sizeof nul, &n) == SECRET_OK && s.len == 40,
 	    "NUL bytes are secret bytes like any other");
@@ -277,11 +267,11 @@ test_psk_refused(void)
 	memset(psk, 0xa5, sizeof psk);
 	ok(secret_load_psk(p, psk, err, sizeof err) == -1 &&
 	    msg_is("secret file ", p, " is 9 bytes; at least 32 are "
-	    "required") && is_zero(psk, sizeof psk), "a refused secret leaves the PSK buffer "
+	    "required") && ct_is_zero(psk, sizeof psk), "a refused secret leaves the PSK buffer "
 	    "wiped: %s", err);
 	memset(psk, 0xa5, sizeof psk);
 	ok(secret_load_psk(NULL, psk, err, sizeof err) == -1 &&
-	    is_zero(psk, sizeof psk), "so does no secret at all");
+	    ct_is_zero(psk, sizeof psk), "so does no secret at all");
 }
 
 /* Every file the tests wrote, then dir. */
