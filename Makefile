@@ -30,7 +30,8 @@ HELPER_BIN := $(HELPERS:%=build/test/helpers/%)
 
 all: airlock
 
-$(DEPSTAMP): scripts/deps.sh
+# one recipe makes both stamps (grouped: make -j runs it once)
+$(DEPSTAMP) &: scripts/deps.sh
 	sh scripts/deps.sh $(DEPS)
 	touch $(DEPSTAMP)
 

@@ -4,6 +4,8 @@
 #   unit tests (TAP)  build/test/*_test
 #   fuzz corpora      build/test/replay_NAME over test/fuzz/corpus/NAME
 #   applet tests      test/*.test, one line per case (test/testing.sh)
+# With arguments, only those: test files, unit binaries or replay binaries
+# (sh test/check.sh test/jail.test build/test/jail_test).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -36,11 +38,21 @@ run_tap() {
 	}' "$TESTDIR/tap"
 }
 
+# wanted PATH: true when PATH is one of the arguments (or there are none)
+wanted() {
+	[ -z "$SELECTED" ] && return 0
+	case " $SELECTED " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+SELECTED="$*"
+
 for t in build/test/*_test; do
+	wanted "$t" || continue
 	[ -x "$t" ] && run_tap "$(basename "$t")" "$t"
 done
 
 for r in build/test/replay_*; do
+	wanted "$r" || continue
 	[ -x "$r" ] || continue
 	name=${r##*/replay_}
 	if out=$("$r" "test/fuzz/corpus/$name" 2>&1); then
@@ -53,6 +65,7 @@ for r in build/test/replay_*; do
 done
 
 for f in test/*.test; do
+	wanted "$f" || continue
 	[ -f "$f" ] || continue
 	echo "== $f"
 	(. test/testing.sh && . "$f")
