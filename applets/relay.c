@@ -15,6 +15,7 @@
 
 #include "common/channel.h"
 #include "common/cli.h"
+#include "common/envlist.h"
 #include "common/log.h"
 #include "common/netaddr.h"
 #include "common/outq.h"
@@ -50,15 +51,18 @@ static const char usage[] =
 "  --registration ID     registration id              (AIRLOCK_REGISTRATION)\n"
 "  --approval-file FILE  approval token file (or the token in\n"
 "                        AIRLOCK_APPROVAL)\n"
+"  --env KEY             forward the environment variable KEY to the\n"
+"                        server (repeatable; or AIRLOCK_ENV=KEY1,KEY2)\n"
 "  --timeout DURATION    connect + handshake limit (default 10s)\n"
 "  --doctor              check every step, say which one fails, run\n"
 "                        COMMAND with stdin closed and report its exit\n"
 "  --log-format human|json\n"
 "  --help\n"
 "\n"
-"The environment is forwarded to the server except AIRLOCK_* and the\n"
-"host's PATH HOME LOGNAME SHELL TERM USER PWD SHLVL _ (the runner sets\n"
-"its own); the runner refuses keys its policy forbids, naming them.\n"
+"Only the environment keys named by --env or AIRLOCK_ENV are forwarded\n"
+"to the server; everything else stays here (the runner sets PATH and\n"
+"HOME itself). A named key that is not set is an error; the runner\n"
+"refuses keys its policy forbids, naming them.\n"
 "\n"
 "Exit status: the server's; or 64 usage, 69 runner unreachable or lost,\n"
 "71 the runner could not start the server, 76 protocol error, 77 request\n"
@@ -76,50 +80,63 @@ struct relay_config {
 	int doctor;
 	char **argv;
 	size_t argc;
+	struct envlist named;		/* --env and AIRLOCK_ENV */
 	char *env_key[PROTO_ENVC_MAX];
 	char *env_value[PROTO_ENVC_MAX];
 	size_t envc;
 };
 
-static const char *const host_vars[] = {
-	"PATH", "HOME", "LOGNAME", "SHELL", "TERM", "USER", "PWD", "SHLVL", "_",
-};
-
-static int
-host_var(const char *key, size_t n)
-{
-	if (n >= 8 && strncmp(key, "AIRLOCK_", 8) == 0)
-		return 1;
-	for (size_t i = 0; i < sizeof host_vars / sizeof host_vars[0]; i++)
-		if (strlen(host_vars[i]) == n && strncmp(key, host_vars[i], n) == 0)
-			return 1;
-	return 0;
-}
-
-/* The environment to forward: ours minus control and host variables. */
+/* The environment to forward: exactly the named keys, each of which must
+ * be set (its first occurrence when the environment repeats it). */
 static void
 collect_env(struct relay_config *cfg)
 {
 	extern char **environ;
 
-	for (char **e = environ; *e; e++) {
-		char *eq = strchr(*e, '=');
-		size_t klen;
+	for (size_t i = 0; i < cfg->named.n; i++) {
+		const char *key = cfg->named.key[i];
+		size_t klen = strlen(key);
+		char **e;
 
-		if (!eq)
-			continue;
-		klen = (size_t)(eq - *e);
-		if (host_var(*e, klen))
-			continue;
-		if (cfg->envc == PROTO_ENVC_MAX)
-			die(EXIT_USAGE, "more than %d environment variables to "
-			    "forward", PROTO_ENVC_MAX);
-		cfg->env_key[cfg->envc] = xmalloc(klen + 1);
-		memcpy(cfg->env_key[cfg->envc], *e, klen);
-		cfg->env_key[cfg->envc][klen] = '\0';
-		cfg->env_value[cfg->envc] = eq + 1;
+		for (e = environ; *e; e++)
+			if (strncmp(*e, key, klen) == 0 && (*e)[klen] == '=')
+				break;
+		if (!*e)
+			die(EXIT_USAGE, "%s is named by --env or AIRLOCK_ENV but "
+			    "not set in the relay's environment", key);
+		cfg->env_key[cfg->envc] = cfg->named.key[i];
+		cfg->env_value[cfg->envc] = *e + klen + 1;
 		cfg->envc++;
 	}
+}
+
+/* --doctor: the names (never the values) of what stays behind; airlock's
+ * own control variables are consumed here and not listed. */
+static void
+doctor_env(const struct relay_config *cfg)
+{
+	extern char **environ;
+	char name[256];
+	size_t dropped = 0;
+
+	printf("ok   env: forwarding %zu named key%s", cfg->envc,
+	    cfg->envc == 1 ? "" : "s");
+	for (size_t i = 0; i < cfg->envc; i++)
+		printf("%s%s", i ? " " : ": ", cfg->env_key[i]);
+	printf("\n");
+	for (char **e = environ; *e; e++) {
+		const char *eq = strchr(*e, '=');
+		size_t klen = eq ? (size_t)(eq - *e) : strlen(*e);
+
+		if ((klen >= 8 && strncmp(*e, "AIRLOCK_", 8) == 0) ||
+		    envlist_has(&cfg->named, *e, klen))
+			continue;
+		log_escape(name, sizeof name, *e, klen);
+		printf("%s%s", dropped++ ? " " : "ok   env: dropped (not named): ",
+		    name);
+	}
+	if (dropped)
+		printf("\n");
 }
 
 static char *
@@ -154,13 +171,15 @@ parse_args(struct relay_config *cfg, int argc, char **argv)
 		{ "tenant", required_argument, NULL, 't' },
 		{ "registration", required_argument, NULL, 'r' },
 		{ "approval-file", required_argument, NULL, 'a' },
+		{ "env", required_argument, NULL, 'e' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "doctor", no_argument, NULL, 'd' },
 		{ "log-format", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *approval_file = NULL;
+	const char *approval_file = NULL, *list;
+	char err[256];
 	int c;
 
 	cfg->addr = getenv("AIRLOCK_RUNNER");
@@ -175,6 +194,11 @@ parse_args(struct relay_config *cfg, int argc, char **argv)
 		case 't': cfg->tenant = optarg; break;
 		case 'r': cfg->registration = optarg; break;
 		case 'a': approval_file = optarg; break;
+		case 'e':
+			if (envlist_add(&cfg->named, optarg, strlen(optarg), err,
+			    sizeof err) != 0)
+				die(EXIT_USAGE, "--env: %s", err);
+			break;
 		case 'd': cfg->doctor = 1; break;
 		case 'T':
 			if (cli_duration_ms(optarg, &cfg->timeout_ms) ||
@@ -190,6 +214,10 @@ parse_args(struct relay_config *cfg, int argc, char **argv)
 		default: fputs(usage, stderr); exit(EXIT_USAGE);
 		}
 	}
+	if ((list = getenv("AIRLOCK_ENV")) && envlist_parse(&cfg->named, list,
+	    strlen(list), err, sizeof err) != 0)
+		die(EXIT_USAGE, "AIRLOCK_ENV: %s (a comma-separated list of key "
+		    "names, e.g. API_KEY,DB_URL)", err);
 	if (optind >= argc)
 		die(EXIT_USAGE, "no COMMAND given (usage: airlock relay "
 		    "[OPTIONS] -- COMMAND [ARGS...])");
@@ -660,6 +688,8 @@ relay_main(int argc, char **argv)
 		    "%s, %zu env keys, approval %s\n", cfg.addr, cfg.tenant,
 		    cfg.registration, cfg.envc,
 		    cfg.approval_len ? "given" : "none");
+	if (cfg.doctor)
+		doctor_env(&cfg);
 	r.sigfd = signals_fd();
 	open_lease(&r, &cfg, psk, cfg.doctor);
 	secure_wipe(psk, sizeof psk);

@@ -1,6 +1,7 @@
 /* approval.c - approval token encoding, signing and verification. */
 #include "approval.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <bearssl_hash.h>
@@ -230,6 +231,66 @@ env_equal(const struct approval *a, const struct approval_request *req)
 			return 0;
 	}
 	return 1;
+}
+
+/* Append a key to out at *o, '?' for bytes outside [A-Za-z0-9_]; cut
+ * with "..." (and *o pinned at the end) when it does not fit. */
+static void
+diff_put(char *out, size_t cap, size_t *o, const uint8_t *p, size_t n)
+{
+	if (*o + 1 + n + 4 > cap) {
+		if (*o + 4 <= cap && (*o < 3 || memcmp(out + *o - 3, "...", 3)))
+			*o += (size_t)snprintf(out + *o, cap - *o, "...");
+		return;
+	}
+	out[(*o)++] = ' ';
+	for (size_t i = 0; i < n; i++) {
+		uint8_t c = p[i];
+
+		out[(*o)++] = (c == '_' || (c >= '0' && c <= '9') ||
+		    (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) ?
+		    (char)c : '?';
+	}
+	out[*o] = '\0';
+}
+
+void
+approval_env_diff(const struct approval *a,
+    const struct approval_request *req, char *out, size_t cap)
+{
+	size_t o;
+
+	if (cap < 32) {
+		if (cap)
+			out[0] = '\0';
+		return;
+	}
+	o = (size_t)snprintf(out, cap, "missing");
+	for (size_t j = 0; j < a->envc; j++) {
+		size_t i;
+
+		for (i = 0; i < req->envc && !str_is(&a->env[j],
+		    req->env_keys[i]); i++)
+			;
+		if (i == req->envc)
+			diff_put(out, cap, &o, a->env[j].p, a->env[j].n);
+	}
+	if (o + 8 <= cap)
+		o += (size_t)snprintf(out + o, cap - o, "; extra");
+	for (size_t i = 0; i < req->envc; i++) {
+		size_t j;
+
+		for (j = 0; j < a->envc && !str_is(&a->env[j],
+		    req->env_keys[i]); j++)
+			;
+		/* a key the request repeats is extra the second time */
+		for (size_t k = 0; j < a->envc && k < i; k++)
+			if (strcmp(req->env_keys[k], req->env_keys[i]) == 0)
+				j = a->envc;
+		if (j == a->envc)
+			diff_put(out, cap, &o, (const uint8_t *)
+			    req->env_keys[i], strlen(req->env_keys[i]));
+	}
 }
 
 enum approval_result

@@ -105,6 +105,13 @@ enum approval_result approval_check(const struct approval *a,
 enum approval_result approval_check_time(const struct approval *a,
     uint64_t now, uint64_t skew, const struct revocation_set *revoked);
 
+/* After APPROVAL_ENV_MISMATCH: name the differing keys (names only, never
+ * values) as "missing A B; extra C" into out (cap bytes, NUL-terminated,
+ * cut with "..." when long): missing keys the token binds that the request
+ * lacks, extra the reverse. Bytes outside [A-Za-z0-9_] are written '?'. */
+void approval_env_diff(const struct approval *a,
+    const struct approval_request *req, char *out, size_t cap);
+
 /* approval_open then approval_check: what a runner calls per spawn. Uses
  * about 15 KiB of stack for the decoded token (struct approval). */
 enum approval_result approval_verify(const struct eckey_pub *key,

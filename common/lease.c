@@ -508,8 +508,9 @@ check_approval(struct lease *l)
 {
 	struct approval_request ar = { l->req.tenant, l->req.registration,
 		l->req.argv, l->req.argc, l->req.env_key, l->req.envc };
+	static struct approval token;	/* about 15 KiB */
 	enum approval_result res;
-	char msg[PROTO_TEXT_MAX];
+	char msg[PROTO_TEXT_MAX], diff[512];
 	const char *why;
 
 	if (!l->cfg->review_key)
@@ -520,13 +521,19 @@ check_approval(struct lease *l)
 	if (l->req.approval_len == 0)
 		return refuse(l, LERR_APPROVAL, "approval_required: this "
 		    "runner only spawns reviewed registrations");
-	res = approval_verify(l->cfg->review_key, l->req.approval,
-	    l->req.approval_len, &ar, (uint64_t)time(NULL), APPROVAL_SKEW_S,
-	    l->cfg->revoked);
+	res = approval_open(l->cfg->review_key, l->req.approval,
+	    l->req.approval_len, &token);
+	if (res == APPROVAL_OK)
+		res = approval_check(&token, &ar, (uint64_t)time(NULL),
+		    APPROVAL_SKEW_S, l->cfg->revoked);
 	if (res == APPROVAL_OK)
 		return 0;
+	if (res == APPROVAL_ENV_MISMATCH)
+		approval_env_diff(&token, &ar, diff, sizeof diff);
 	snprintf(msg, sizeof msg, "%s: the approval token does not allow "
-	    "this spawn", approval_result_name(res));
+	    "this spawn%s%s", approval_result_name(res),
+	    res == APPROVAL_ENV_MISMATCH ? ": env keys " : "",
+	    res == APPROVAL_ENV_MISMATCH ? diff : "");
 	return refuse(l, LERR_APPROVAL, msg);
 }
 

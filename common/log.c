@@ -92,6 +92,30 @@ line_escaped(struct line *l, const char *s, size_t max, int json, int quoted)
 		line_puts(l, "...");
 }
 
+char *
+log_escape(char *out, size_t cap, const void *s, size_t n)
+{
+	const unsigned char *p = s;
+	size_t o = 0, i;
+
+	for (i = 0; i < n; i++) {
+		size_t need = p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\' ? 1 : 4;
+
+		if (o + need > cap - 4)
+			break;
+		if (need == 1)
+			out[o++] = (char)p[i];
+		else
+			o += (size_t)snprintf(out + o, cap - o, "\\x%02x", p[i]);
+	}
+	if (i < n) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = '\0';
+	return out;
+}
+
 static int
 needs_quotes(const char *s)
 {

@@ -31,6 +31,12 @@ void log_msg(enum log_level level, const char *fmt, ...)
 void log_event(enum log_level level, const char *event,
     const struct log_field *fields, size_t nfields);
 
+/* Copy n bytes of s into out (cap > 4 bytes, always NUL-terminated) with
+ * every byte that is not printable ASCII, and the backslash, written as
+ * \xNN; what does not fit ends in "...". For text a peer sent that goes
+ * anywhere but a log line (--doctor's report). Returns out. */
+char *log_escape(char *out, size_t cap, const void *s, size_t n);
+
 /* Longest value written for one field; longer ones end in "...". */
 #define LOG_VALUE_MAX 256
 

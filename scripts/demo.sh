@@ -59,11 +59,14 @@ echo "     command: $AIRLOCK"
 echo "     args:    relay -- node .../server-everything/dist/index.js stdio"
 echo "     env:     AIRLOCK_RUNNER=tcp://127.0.0.1:$RUNNER_PORT"
 echo "              AIRLOCK_SECRET_FILE=$RUNNER_SECRET"
+echo "              AIRLOCK_ENV=DEMO_API_KEY   (the only keys the server gets;"
+echo "              DEMO_API_KEY=demo-key       everything else stays in the host)"
 echo "   (@modelcontextprotocol/server-everything $version; in production the"
 echo "    args would be: relay -- npx -y @modelcontextprotocol/server-everything@$version)"
 echo
 AIRLOCK_RUNNER=tcp://127.0.0.1:$RUNNER_PORT AIRLOCK_SECRET_FILE=$RUNNER_SECRET \
 AIRLOCK_TENANT=demo AIRLOCK_REGISTRATION=everything \
+AIRLOCK_ENV=DEMO_API_KEY DEMO_API_KEY=demo-key \
 	node test/e2e/demo_client.mjs -- "$AIRLOCK" relay -- node "$server" stdio ||
 	die "the client failed; runner log: $(tail -n 5 "$RUNNER_LOG")"
 

@@ -6,7 +6,8 @@
 //
 // Like a host's server config, it hands the spawned command only the SDK's
 // default environment (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus the
-// AIRLOCK_* variables of its own environment.
+// AIRLOCK_* variables of its own environment and the keys AIRLOCK_ENV names
+// (the only ones the relay forwards to the server).
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
@@ -27,6 +28,9 @@ const env = {};
 for (const [k, v] of Object.entries(process.env))
 	if (k.startsWith("AIRLOCK_") && k !== "AIRLOCK_E2E_NODE_DIR")
 		env[k] = v;
+for (const k of (process.env.AIRLOCK_ENV || "").split(",").filter(Boolean))
+	if (process.env[k] !== undefined)
+		env[k] = process.env[k];
 
 const say = (s) => process.stdout.write(`${s}\n`);
 const text = (res) => res.content.filter((c) => c.type === "text").map((c) => c.text).join(" ");

@@ -33,7 +33,8 @@
 // etc. reach `airlock relay` only when the MCP host's server config lists
 // them in `env`, as real hosts' config files do. This client mirrors that:
 // every AIRLOCK_* variable of its own environment, and each --env KEY=VALUE,
-// goes into the transport's `env`; nothing else does.
+// goes into the transport's `env`; nothing else does. AIRLOCK_ENV (unless
+// given) names the non-AIRLOCK_* keys, the only ones a relay forwards.
 //
 // Options:
 //   --calls N        sequential echo calls (default 100; bench default 2000)
@@ -197,6 +198,13 @@ const marker = `m-${process.pid}-${Date.now()}`;
 if (opt.envCheck && !opt.bench)
 	env.E2E_MARKER = marker;
 Object.assign(env, opt.env);
+// The relay forwards only the keys it is told to: name every one the host
+// means for the server (a real host config lists them in AIRLOCK_ENV too).
+if (env.AIRLOCK_ENV === undefined) {
+	const named = Object.keys(env).filter((k) => !k.startsWith("AIRLOCK_"));
+	if (named.length)
+		env.AIRLOCK_ENV = named.join(",");
+}
 
 const transport = new StdioClientTransport({
 	command: opt.cmd[0], args: opt.cmd.slice(1), env, stderr: "pipe",

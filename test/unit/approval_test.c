@@ -233,6 +233,44 @@ negate_s(uint8_t sig[ECKEY_SIG_LEN])
 	}
 }
 
+/* A mismatch names the keys, never a value, whichever side differs. */
+static void
+test_env_diff(void)
+{
+	static struct approval a;
+	struct approval_request req = request();
+	char *env_more[] = { "API_KEY", "B", "C" };
+	char *env_other[] = { "API_KEY", "X-\x1b[2J" };
+	char *env_dup[] = { "API_KEY", "API_KEY" };
+	char out[128], tiny[40];
+
+	ok(approval_open(&key.pub, token, token_len, &a) == APPROVAL_OK,
+	    "open the token");
+	req.env_keys = env_more;
+	req.envc = 3;
+	approval_env_diff(&a, &req, out, sizeof out);
+	ok(strcmp(out, "missing; extra C") == 0, "an added key: %s", out);
+	req.envc = 1;
+	approval_env_diff(&a, &req, out, sizeof out);
+	ok(strcmp(out, "missing B; extra") == 0, "a missing key: %s", out);
+	req.envc = 0;
+	approval_env_diff(&a, &req, out, sizeof out);
+	ok(strcmp(out, "missing API_KEY B; extra") == 0, "none sent: %s", out);
+	req.env_keys = env_other;
+	req.envc = 2;
+	approval_env_diff(&a, &req, out, sizeof out);
+	ok(strcmp(out, "missing B; extra X???2J") == 0,
+	    "a key with other bytes is written with '?': %s", out);
+	req.env_keys = env_dup;
+	approval_env_diff(&a, &req, out, sizeof out);
+	ok(strcmp(out, "missing B; extra API_KEY") == 0,
+	    "a repeated key is extra the second time: %s", out);
+	req.env_keys = env_more;
+	req.envc = 3;
+	approval_env_diff(&a, &req, tiny, 32);
+	ok(strlen(tiny) < 32, "a small buffer is never overrun: %s", tiny);
+}
+
 static void
 test_revocation(void)
 {
@@ -340,6 +378,7 @@ main(void)
 	}
 	test_golden();
 	test_codes();
+	test_env_diff();
 	test_sign_refusals();
 	test_revocation();
 	test_names();
