@@ -1,8 +1,13 @@
 # airlock image: FROM scratch, one static binary and its applet links.
-# The build stage runs exactly what a developer runs: scripts/deps.sh via
-# make. (No Docker engine runs in this project's CI; see README.)
+# The build stage runs exactly what a developer runs: scripts/deps.sh
+# (libseccomp and BearSSL from Debian's source packages), then make.
+#   docker build -t airlock .        (podman: make images, docs/DEPLOY.md)
 FROM debian:12 AS build
 WORKDIR /src
+# The libraries first, in a layer of their own: a source change rebuilds
+# only airlock, not them.
+COPY scripts/deps.sh scripts/deps.sh
+RUN sh scripts/deps.sh build/deps
 COPY . .
 RUN make airlock && mkdir -p /out/bin && cp airlock /out/airlock \
  && ./airlock install-links /out/bin /airlock \

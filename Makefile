@@ -95,6 +95,14 @@ check: airlock $(UNIT_BIN) $(REPLAY_BIN) $(HELPER_BIN)
 	  echo "check: the MCP packages could not be installed; e2e tests will skip"; fi
 	sh test/check.sh
 
+# The container images (podman; docs/DEPLOY.md), rebuilt only when what
+# they are built from changed; deploy-check boots them as deploy/ does.
+images: airlock
+	sh scripts/images.sh
+
+deploy-check: airlock
+	sh test/check.sh test/deploy.test
+
 # Two clean builds in separate trees must give the same bytes.
 repro:
 	sh scripts/repro.sh
@@ -118,6 +126,6 @@ clean:
 distclean:
 	rm -rf build airlock
 
-.PHONY: all check repro fuzz bench demo clean distclean
+.PHONY: all check repro fuzz bench demo images deploy-check clean distclean
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 .SECONDARY:
