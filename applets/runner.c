@@ -720,6 +720,10 @@ log_jail(const struct runner *r)
 		    j->landlock_abi ? "ABI too old" : "unavailable",
 		    landlock_feature_names(j->landlock_lacking, names,
 		    sizeof names));
+	if (!j->proc_private)
+		log_msg(LOG_WARN, "uid mode: leases can read other leases' "
+		    "/proc/PID/cmdline and status (%s); --jail ns hides them",
+		    j->host.proc_why);
 	if (!j->host.cap_setpcap)
 		log_msg(LOG_INFO, "no CAP_SETPCAP: leases keep the bounding "
 		    "set this runner was given; no_new_privs makes it inert");

@@ -406,6 +406,100 @@ jail_ro_path(const struct jail *j, size_t i)
 	return i < j->nro ? j->ro[i] : NULL;
 }
 
+/* ---- /proc as a lease sees it ---------------------------------------- */
+
+/* What of /proc describes the host rather than the lease (Docker's masked
+ * paths, plus the kernel's command line, configuration, symbols and
+ * modules): a directory is covered by an empty read-only tmpfs, a file by
+ * /dev/null. */
+static const char *const proc_masked[] = {
+	"acpi", "asound", "cmdline", "config.gz", "interrupts", "kallsyms",
+	"kcore", "key-users", "keys", "kpagecgroup", "kpagecount",
+	"kpageflags", "latency_stats", "modules", "sched_debug", "scsi",
+	"timer_list", "timer_stats",
+};
+
+/* The kernel's knobs: read-only (Docker's read-only paths). */
+static const char *const proc_readonly[] = {
+	"bus", "fs", "irq", "sys", "sysrq-trigger",
+};
+
+static unsigned long locked_flags(const char *path);
+
+/* Bind src at to; read-only (keeping the flags a user namespace may not
+ * clear) unless rw. */
+static int
+bind_mount(const char *src, const char *to, int rw)
+{
+	if (mount(src, to, NULL, MS_BIND | MS_REC, NULL) != 0)
+		return -1;
+	if (rw)
+		return 0;
+	return mount(NULL, to, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
+	    MS_NOSUID | locked_flags(src), NULL);
+}
+
+/* A fresh procfs at `at` that lists only the processes the reader may
+ * ptrace (hidepid=invisible, per mount since Linux 5.8; older kernels
+ * refuse the word, never silently share the option): a lease sees its
+ * own tree and nothing else — not another lease (another uid, or the same
+ * uid in another Landlock domain: Landlock's ptrace hook), not the
+ * service, not the ns init. Then the host's files are masked. */
+static int
+mount_proc(const char *at)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	if (mount("proc", at, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+	    "hidepid=invisible") != 0)
+		return -1;
+	for (size_t i = 0; i < sizeof proc_masked / sizeof *proc_masked; i++) {
+		if ((size_t)snprintf(p, sizeof p, "%s/%s", at, proc_masked[i])
+		    >= sizeof p) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		if (lstat(p, &st) != 0) {
+			if (errno == ENOENT)
+				continue;
+			return -1;
+		}
+		if (S_ISDIR(st.st_mode) ? mount("tmpfs", p, "tmpfs", MS_RDONLY |
+		    MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		    "size=4k,nr_inodes=1,mode=0555") != 0 :
+		    bind_mount("/dev/null", p, 0) != 0)
+			return -1;
+	}
+	for (size_t i = 0; i < sizeof proc_readonly / sizeof *proc_readonly;
+	    i++) {
+		if ((size_t)snprintf(p, sizeof p, "%s/%s", at,
+		    proc_readonly[i]) >= sizeof p) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		if (lstat(p, &st) != 0) {
+			if (errno == ENOENT)
+				continue;
+			return -1;
+		}
+		if (bind_mount(p, p, 0) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* uid mode: a mount namespace of the lease's own with that /proc over the
+ * host's. Needs CAP_SYS_ADMIN (procfs of the host's pid namespace). */
+static int
+private_proc(void)
+{
+	if (unshare(CLONE_NEWNS) != 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		return -1;
+	return mount_proc("/proc");
+}
+
 /* ---- probing the host ---------------------------------------------- */
 
 static int
@@ -471,8 +565,7 @@ probe_ns_child(const struct jail_config *c, uid_t uid, int out)
 		else if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
 		    "size=64k") != 0)
 			code = 16;
-		else if (mkdir("/tmp/p", 0755) != 0 || mount("proc", "/tmp/p",
-		    "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+		else if (mkdir("/tmp/p", 0755) != 0 || mount_proc("/tmp/p"))
 			code = 17;
 		if (code) {
 			e = errno;
@@ -500,7 +593,8 @@ probe_userns(const struct jail_config *c, struct jail_host *h)
 		[14] = "fork failed",
 		[15] = "cannot make the mounts private",
 		[16] = "cannot mount a tmpfs in the new namespaces",
-		[17] = "cannot mount a fresh /proc (is /proc partly masked, as "
+		[17] = "cannot mount a fresh /proc with hidepid=invisible and "
+		    "its masks (Linux 5.8 or newer; is /proc partly masked, as "
 		    "Docker does without systempaths=unconfined?)",
 	};
 	int p[2], e = 0, code;
@@ -565,6 +659,36 @@ probe_seccomp(const struct jail_config *c, struct jail_host *h)
 		    "the kernel refused the filter (CONFIG_SECCOMP_FILTER?)");
 }
 
+/* uid mode: can a lease get its own /proc (private_proc)? Tried in a
+ * child, as a lease would. */
+static void
+probe_proc(const struct jail_config *c, struct jail_host *h)
+{
+	pid_t pid;
+	int code;
+
+	if (!h->cap_sysadmin) {
+		snprintf(h->proc_why, sizeof h->proc_why, "needs CAP_SYS_ADMIN "
+		    "to mount a /proc of the lease's own");
+		return;
+	}
+	if (c->one_shot) {	/* the execution is the trial */
+		h->proc_ok = 1;
+		return;
+	}
+	pid = fork();
+	if (pid == 0)
+		_exit(private_proc() == 0 ? 0 : errno > 0 && errno < 126 ?
+		    errno : 126);
+	code = pid < 0 ? -1 : child_status(pid);
+	if (code == 0)
+		h->proc_ok = 1;
+	else
+		snprintf(h->proc_why, sizeof h->proc_why, "a private /proc "
+		    "with hidepid=invisible failed: %s (needs Linux 5.8)",
+		    code > 0 && code < 126 ? strerror(code) : "the trial died");
+}
+
 void
 jail_probe(const struct jail_config *c, struct jail_host *h)
 {
@@ -577,6 +701,7 @@ jail_probe(const struct jail_config *c, struct jail_host *h)
 	h->cap_setgid = !!(eff & CAP_BIT(CAP_SETGID));
 	h->cap_kill = !!(eff & CAP_BIT(CAP_KILL));
 	h->cap_setpcap = !!(eff & CAP_BIT(CAP_SETPCAP));
+	h->cap_sysadmin = !!(eff & CAP_BIT(CAP_SYS_ADMIN));
 	h->max_userns = (int)read_long("/proc/sys/user/max_user_namespaces");
 	h->userns_clone_sysctl =
 	    (int)read_long("/proc/sys/kernel/unprivileged_userns_clone");
@@ -593,6 +718,7 @@ jail_probe(const struct jail_config *c, struct jail_host *h)
 		h->seccomp_ok = 1;
 	else
 		probe_seccomp(c, h);
+	probe_proc(c, h);
 	h->landlock_abi = landlock_abi(&h->landlock_why);
 	if (c->landlock_abi_cap && h->landlock_abi > c->landlock_abi_cap) {
 		h->landlock_abi = c->landlock_abi_cap;
@@ -670,11 +796,12 @@ jail_host_print(FILE *out, const struct jail_config *c,
 	landlock_feature_names(lack, miss, sizeof miss);
 	if (json) {
 		fprintf(out, "{\"uid\":%u,\"caps\":{\"setuid\":%s,\"setgid\":%s,"
-		    "\"kill\":%s,\"setpcap\":%s},", h->uid,
+		    "\"kill\":%s,\"setpcap\":%s,\"sys_admin\":%s},", h->uid,
 		    h->cap_setuid ? "true" : "false",
 		    h->cap_setgid ? "true" : "false",
 		    h->cap_kill ? "true" : "false",
-		    h->cap_setpcap ? "true" : "false");
+		    h->cap_setpcap ? "true" : "false",
+		    h->cap_sysadmin ? "true" : "false");
 		fprintf(out, "\"userns\":{\"ok\":%s,\"why\":",
 		    h->userns_ok ? "true" : "false");
 		json_str(out, h->userns_why);
@@ -682,6 +809,11 @@ jail_host_print(FILE *out, const struct jail_config *c,
 		    "\"unprivileged_userns_clone\":%d,"
 		    "\"apparmor_restrict_unprivileged_userns\":%d},",
 		    h->max_userns, h->userns_clone_sysctl, h->apparmor_userns);
+		fprintf(out, "\"private_proc\":{\"uid\":%s,\"ns\":%s,"
+		    "\"why\":", h->proc_ok ? "true" : "false",
+		    h->userns_ok ? "true" : "false");
+		json_str(out, h->proc_why);
+		fprintf(out, "},");
 		fprintf(out, "\"seccomp\":{\"ok\":%s,\"why\":",
 		    h->seccomp_ok ? "true" : "false");
 		json_str(out, h->seccomp_why);
@@ -721,9 +853,10 @@ jail_host_print(FILE *out, const struct jail_config *c,
 		fprintf(out, "}}\n");
 		return;
 	}
-	fprintf(out, "uid %u, capabilities:%s%s%s%s\n", h->uid,
+	fprintf(out, "uid %u, capabilities:%s%s%s%s%s\n", h->uid,
 	    h->cap_setuid ? " CAP_SETUID" : "", h->cap_setgid ? " CAP_SETGID"
-	    : "", h->cap_kill ? " CAP_KILL" : "", h->cap_setpcap ?
+	    : "", h->cap_kill ? " CAP_KILL" : "", h->cap_sysadmin ?
+	    " CAP_SYS_ADMIN" : "", h->cap_setpcap ?
 	    " CAP_SETPCAP" : " (no CAP_SETPCAP: the bounding set stays as "
 	    "the container gave it; no_new_privs makes it inert)");
 	fprintf(out, "user namespaces: %s%s (max_user_namespaces %d, "
@@ -734,6 +867,10 @@ jail_host_print(FILE *out, const struct jail_config *c,
 	    "absent" : h->apparmor_userns ? "1" : "0");
 	fprintf(out, "seccomp: %s%s\n", h->seccomp_ok ? "yes" : "no: ",
 	    h->seccomp_why);
+	fprintf(out, "other leases' /proc/PID: %s%s\n", h->proc_ok ?
+	    "hidden in uid and ns modes (a private /proc, hidepid=invisible)"
+	    : "hidden in ns mode only; uid mode: READABLE (command lines, "
+	    "status): ", h->proc_ok ? "" : h->proc_why);
 	if (h->landlock_abi)
 		fprintf(out, "landlock: ABI %u; applies: %s%s%s\n",
 		    h->landlock_abi, feat, lack ? "; lacks: " : "",
@@ -842,6 +979,8 @@ jail_init(struct jail *j, const struct jail_config *cfg, char *err,
 			j->landlock_lacking = want;
 		}
 	}
+	j->proc_private = cfg->mode == JAIL_NS ||
+	    (cfg->mode == JAIL_UID && h->proc_ok);
 	if (resolve_paths(j, err, errlen) != 0)
 		return -1;
 	if (cfg->mode != JAIL_NONE) {
@@ -1392,6 +1531,8 @@ enter_uid(struct jail_lease *l, const char **step)
 	int setpcap = j->host.cap_setpcap;
 
 	STEP("cgroup", cgroup_lease_attach(&l->cg));
+	if (j->proc_private)
+		STEP("mount-proc", private_proc());
 	/* keep CAP_SETPCAP across the uid change to drop the bounding set
 	 * afterwards; everything else goes with the change */
 	STEP("keepcaps", setpcap ? prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) : 0);
@@ -1554,12 +1695,7 @@ bind_into(const char *root, const char *src, const char *dst, int rw)
 		if (fd >= 0)
 			close(fd);
 	}
-	if (mount(src, to, NULL, MS_BIND | MS_REC, NULL) != 0)
-		return -1;
-	if (rw)
-		return 0;
-	return mount(NULL, to, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
-	    MS_NOSUID | locked_flags(src), NULL);
+	return bind_mount(src, to, rw);
 }
 
 /* A symlink on the host (/bin -> usr/bin) becomes the same symlink. */
@@ -1650,8 +1786,7 @@ build_root(struct jail_lease *l, const char **step)
 		STEP("mount-bind", bind_into(root, j->ro[i], j->ro[i], 0));
 	}
 	STEP("mount-proc", join(to, sizeof to, root, "/proc") ||
-	    mkdir_p(to) || mount("proc", to, "proc", MS_NOSUID | MS_NODEV |
-	    MS_NOEXEC, NULL));
+	    mkdir_p(to) || mount_proc(to));
 	STEP("mount-dev", mount_tmpfs(root, "/dev", "mode=0755,size=64k",
 	    MS_NOEXEC));
 	for (size_t i = 0; i < sizeof dev_files / sizeof *dev_files; i++)

@@ -115,7 +115,7 @@ struct jail_config {
 /* What the host offers (jail_probe), for --check and start-up refusals. */
 struct jail_host {
 	uint32_t uid;			/* our own */
-	int cap_setuid, cap_setgid, cap_kill, cap_setpcap;
+	int cap_setuid, cap_setgid, cap_kill, cap_setpcap, cap_sysadmin;
 	int max_userns;			/* /proc/sys/user/max_user_namespaces */
 	int userns_clone_sysctl;	/* kernel.unprivileged_userns_clone,
 					 * -1 when absent */
@@ -125,6 +125,9 @@ struct jail_host {
 	char userns_why[256];
 	int seccomp_ok;			/* a filter could be installed */
 	char seccomp_why[160];
+	int proc_ok;			/* uid mode: a lease's own /proc
+					 * (probe_proc; only probed for uid) */
+	char proc_why[160];
 	unsigned landlock_abi;		/* the kernel's (after the test cap) */
 	const char *landlock_why;
 	struct cgroup_probe cg;
@@ -140,6 +143,10 @@ struct jail {
 	unsigned landlock_abi;		/* ABI the leases use; 0 = no Landlock */
 	unsigned landlock_features;	/* enum landlock_feature bits applied */
 	unsigned landlock_lacking;	/* wanted but not offered (auto mode) */
+	int proc_private;		/* leases mount their own /proc: ns
+					 * always; uid with CAP_SYS_ADMIN. 0:
+					 * other leases' /proc/PID/cmdline and
+					 * status stay readable */
 	char *ro[LANDLOCK_PATHS_MAX];	/* resolved read-only list (owned) */
 	size_t nro;
 	char *links[JAIL_LINKS_MAX];	/* ns: symlinks to recreate (/bin) */

@@ -9,8 +9,9 @@
  *   attack PID HOME FILE RUNNER
  *                          against the victim (PID, HOME) and the runner
  *                          (its secret FILE, its pid RUNNER): read environ,
- *                          open mem, read HOME/secret, ptrace, SIGKILL,
- *                          read FILE, open RUNNER's mem; regain root and
+ *                          open mem, read cmdline, status, maps, list fd,
+ *                          read HOME/secret, ptrace, SIGKILL, read FILE,
+ *                          open RUNNER's mem, environ, cmdline; regain root and
  *                          capabilities, create a user namespace; count
  *                          the processes /proc shows
  *   read FILE | write FILE | list DIR   one attempt each
@@ -182,6 +183,22 @@ try_abstract(const char *name)
 	return e;
 }
 
+/* Open DIR and read one entry: the /proc/PID/fd listing. */
+static int
+try_list(const char *path)
+{
+	DIR *d = opendir(path);
+	int e = 0;
+
+	if (!d)
+		return errno;
+	errno = 0;
+	if (!readdir(d) && errno)
+		e = errno;
+	closedir(d);
+	return e;
+}
+
 static int
 count_procs(void)
 {
@@ -222,6 +239,14 @@ attack(const char *pid, const char *home, const char *file,
 	say("victim-environ", try_read(path));
 	snprintf(path, sizeof path, "/proc/%s/mem", pid);
 	say("victim-mem", try_read(path));
+	snprintf(path, sizeof path, "/proc/%s/cmdline", pid);
+	say("victim-cmdline", try_read(path));
+	snprintf(path, sizeof path, "/proc/%s/status", pid);
+	say("victim-status", try_read(path));
+	snprintf(path, sizeof path, "/proc/%s/maps", pid);
+	say("victim-maps", try_read(path));
+	snprintf(path, sizeof path, "/proc/%s/fd", pid);
+	say("victim-fd", try_list(path));
 	snprintf(path, sizeof path, "%s/secret", home);
 	say("victim-home", try_read(path));
 	say("victim-ptrace", ptrace(PTRACE_ATTACH, v, NULL, NULL) == 0 ? 0 :
@@ -232,6 +257,8 @@ attack(const char *pid, const char *home, const char *file,
 	say("runner-mem", try_read(path));
 	snprintf(path, sizeof path, "/proc/%s/environ", runner);
 	say("runner-environ", try_read(path));
+	snprintf(path, sizeof path, "/proc/%s/cmdline", runner);
+	say("runner-cmdline", try_read(path));
 	say("setuid-0", setuid(0) == 0 ? 0 : errno);
 	say("setresuid-0", setresuid(0, 0, 0) == 0 ? 0 : errno);
 	say("unshare-user", unshare(CLONE_NEWUSER) == 0 ? 0 : errno);
