@@ -86,6 +86,19 @@ guard_quote(char *dst, size_t cap, const char *s, size_t max)
 	return dst;
 }
 
+/* Append n bytes of s at out[*o], keeping a NUL; -1 when it would not
+ * fit in cap. */
+static int
+append(char *out, size_t cap, size_t *o, const char *s, size_t n)
+{
+	if (cap == 0 || n >= cap - *o)
+		return -1;
+	memcpy(out + *o, s, n);
+	*o += n;
+	out[*o] = '\0';
+	return 0;
+}
+
 /* Record a refusal that names no argument text. */
 static enum guard_verdict
 deny_plain(struct ctx *c, enum guard_verdict v, size_t idx, const char *why)
@@ -1496,4 +1509,71 @@ guard_check_pinned(const struct guard_policy *policy,
 	if (v != GUARD_OK || c.pin == GUARD_OK)
 		return v;
 	return deny(&c, c.pin, c.pin_index, c.pin_who, c.pin_why);
+}
+
+/* Append one shell word for w to out[*o..cap); 0, or -1 when full. */
+static int
+put_word(char *out, size_t cap, size_t *o, const char *w)
+{
+	static const char hex[] = "0123456789abcdef";
+	int plain = *w != '\0', ascii = 1;
+	const char *s;
+	char buf[8];
+
+	for (s = w; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		ascii &= ch >= 0x20 && ch < 0x7f;
+		plain &= is_alnum(ch) || (ch != '\0' &&
+		    strchr("_@%+=:,./-", ch) != NULL);
+	}
+	if (plain)
+		return append(out, cap, o, w, strlen(w));
+	if (append(out, cap, o, ascii ? "'" : "$'", ascii ? 1 : 2) != 0)
+		return -1;
+	for (s = w; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		size_t n = 1;
+
+		buf[0] = (char)ch;
+		if (ascii && ch == '\'') {
+			memcpy(buf, "'\\''", 4);
+			n = 4;
+		} else if (!ascii && (ch < 0x20 || ch >= 0x7f || ch == '\'' ||
+		    ch == '\\')) {
+			buf[0] = '\\';
+			buf[1] = 'x';
+			buf[2] = hex[ch >> 4];
+			buf[3] = hex[ch & 15];
+			n = 4;
+		}
+		if (append(out, cap, o, buf, n) != 0)
+			return -1;
+	}
+	return append(out, cap, o, "'", 1);
+}
+
+enum guard_verdict
+guard_normalised(const struct guard_policy *policy, const char *const *argv,
+    size_t argc, char *out, size_t cap, struct guard_result *res)
+{
+	enum guard_verdict v = guard_check(policy, argv, argc, res);
+	size_t o = 0, k;
+
+	if (cap > 0)
+		out[0] = '\0';
+	if (v != GUARD_OK)
+		return v;
+	for (k = 0; k < argc; k++)
+		if ((k && append(out, cap, &o, " ", 1) != 0) ||
+		    put_word(out, cap, &o, argv[k]) != 0) {
+			if (cap > 0)
+				out[0] = '\0';
+			res->verdict = GUARD_BAD_ARGV;
+			res->index = k;
+			snprintf(res->reason, sizeof res->reason,
+			    "command too long to show");
+			return GUARD_BAD_ARGV;
+		}
+	return GUARD_OK;
 }

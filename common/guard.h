@@ -86,6 +86,16 @@ enum guard_verdict guard_check(const struct guard_policy *policy,
 enum guard_verdict guard_check_pinned(const struct guard_policy *policy,
     const char *const *argv, size_t argc, struct guard_result *res);
 
+/* What the runner will execute, for a reviewer to read: guard_check,
+ * then, on GUARD_OK, argv written to out (cap bytes, NUL-terminated) as
+ * one line of POSIX shell words: a word of plain characters as is, any
+ * other in single quotes, bytes outside printable ASCII as $'\xNN', so
+ * look-alike, invisible and empty words show. Returns the verdict;
+ * GUARD_BAD_ARGV when out is too small. */
+enum guard_verdict guard_normalised(const struct guard_policy *policy,
+    const char *const *argv, size_t argc, char *out, size_t cap,
+    struct guard_result *res);
+
 /* Stable lower-case name of a verdict ("inline_code"), "unknown" if out of
  * range. */
 const char *guard_verdict_name(enum guard_verdict v);

@@ -614,6 +614,33 @@ test_names(void)
 	    "inline_code is named inline_code");
 }
 
+static void
+test_normalised(void)
+{
+	static const char *const plain[] = { "npx", "-y", "pkg@1.2.3",
+		"--port=3" };
+	static const char *const odd[] = { "npx", "-y", "pkg@1.2.3", "",
+		"it's", "a b", "\xe2\x80\x8bx", "x'\x01" };
+	static const char *const bad[] = { "node", "-e", "1" };
+	struct guard_result res;
+	char out[256], tiny[8];
+
+	ok(guard_normalised(NULL, plain, 4, out, sizeof out, &res) ==
+	    GUARD_OK && strcmp(out, "npx -y pkg@1.2.3 --port=3") == 0,
+	    "plain words print as they are: %s", out);
+	ok(guard_normalised(NULL, odd, 8, out, sizeof out, &res) ==
+	    GUARD_OK && strcmp(out, "npx -y pkg@1.2.3 '' 'it'\\''s' "
+	    "'a b' $'\\xe2\\x80\\x8bx' $'x\\x27\\x01'") == 0,
+	    "empty, quote, space, invisible and control bytes show: %s",
+	    out);
+	ok(guard_normalised(NULL, bad, 3, out, sizeof out, &res) ==
+	    GUARD_INLINE_CODE && out[0] == '\0',
+	    "a refused argv prints nothing");
+	ok(guard_normalised(NULL, plain, 4, tiny, sizeof tiny, &res) ==
+	    GUARD_BAD_ARGV && tiny[0] == '\0' && printable(res.reason),
+	    "too small a buffer is refused, left empty");
+}
+
 int
 main(void)
 {
@@ -625,5 +652,6 @@ main(void)
 	test_policy();
 	test_pinned();
 	test_names();
+	test_normalised();
 	return tap_done();
 }
