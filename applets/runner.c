@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -426,9 +425,6 @@ handler_run(struct runner *r, int conn, int ctl, const char *peer,
 	struct lease_config lc = r->lease;
 	sigset_t none;
 
-	/* the runner's death (even kill -9) ends this lease like a close */
-	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() == 1)
-		_exit(EXIT_OSERR);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (spawn_become_subreaper() != 0)

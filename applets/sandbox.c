@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -1528,8 +1527,6 @@ handler_run(struct server *s, int fd, int ctl, const char *peer)
 	long n;
 	int rc;
 
-	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() == 1)
-		_exit(EXIT_OSERR);
 	env.sigfd = signals_fd(sigs, sizeof sigs / sizeof sigs[0]);
 	{
 		sigset_t none;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -12,6 +13,7 @@
 
 #include "common/log.h"
 #include "common/supervisor.h"
+#include "common/xwrap.h"
 
 void
 supervisor_init(struct supervisor *sv, int sigfd, size_t hsize)
@@ -190,7 +192,7 @@ supervisor_fork(struct supervisor *sv, int conn, int *ctl)
 {
 	struct supervisor_handler *h;
 	int sp[2];
-	pid_t pid;
+	pid_t pid, parent;
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0) {
 		log_msg(LOG_ERROR, "socketpair: %s", strerror(errno));
@@ -204,8 +206,16 @@ supervisor_fork(struct supervisor *sv, int conn, int *ctl)
 		close(sp[1]);
 		return -1;
 	}
+	parent = getpid();
 	pid = fork();
 	if (pid == 0) {
+		/* The supervisor's death (even kill -9) ends this handler like
+		 * a close. It may have died before the prctl: then the parent
+		 * is no longer the one recorded. Never compare with 1: a
+		 * supervisor that is its container's PID 1 is a live parent. */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 ||
+		    getppid() != parent)
+			_exit(EXIT_OSERR);
 		close(sp[0]);
 		close_inherited(sv);
 		*ctl = sp[1];

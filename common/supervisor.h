@@ -89,7 +89,9 @@ int supervisor_accept(struct supervisor *sv, int lfd, size_t cap,
 
 /* Fork a handler for conn, which the supervisor closes in every case.
  * In the handler: returns 0 with *ctl its end of the control socket and
- * the supervisor's fds (listeners, other handlers, signalfd) closed. In
+ * the supervisor's fds (listeners, other handlers, signalfd) closed; the
+ * handler gets SIGTERM when the supervisor dies (PR_SET_PDEATHSIG), and
+ * exits EXIT_OSERR at once if the supervisor died before that was set. In
  * the supervisor: returns the pid; the new handler is the table's last,
  * zero but for pid and ctl. -1: failed (logged), nothing added. */
 pid_t supervisor_fork(struct supervisor *sv, int conn, int *ctl);
