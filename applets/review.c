@@ -32,10 +32,10 @@
 struct opts {
 	const char *store, *tenant, *registration, *source, *key, *pub, *out;
 	const char *expires, *note, *reason, *as, *status, *at, *skew;
-	const char *revoked;
+	const char *revoked, *head;
 	const char *env[PROTO_ENVC_MAX];
 	size_t envc;
-	int json, verify;
+	int json, verify, yes;
 	char **pos;		/* positional arguments */
 	size_t npos;
 	char **cmd;		/* after "--", when has_cmd */
@@ -71,8 +71,9 @@ opts_parse(int argc, char **argv, const char *allowed, const char *usage,
 		{ "reason", &o->reason, NULL }, { "as", &o->as, NULL },
 		{ "status", &o->status, NULL }, { "at", &o->at, NULL },
 		{ "skew", &o->skew, NULL }, { "revoked", &o->revoked, NULL },
+		{ "head", &o->head, NULL },
 		{ "env-key", NULL, NULL }, { "json", NULL, &o->json },
-		{ "verify", NULL, &o->verify },
+		{ "verify", NULL, &o->verify }, { "yes", NULL, &o->yes },
 	};
 
 	o->pos = xcalloc((size_t)argc + 1, sizeof *o->pos);
@@ -246,7 +247,7 @@ change_begin(struct store *s, const char *dir, const char *id,
 static void
 change_audit(struct store *s, struct store_rec *rec, const char *who,
     const char *action, enum store_status to, const char *note,
-    const char *detail)
+    const char *detail, const struct eckey_priv *key)
 {
 	char path[PATH_MAX], err[PATH_MAX + 256];
 	struct audit_entry e;
@@ -262,7 +263,7 @@ change_audit(struct store *s, struct store_rec *rec, const char *who,
 		store_status_name(to), detail };
 	if (store_path(s, "audit.log", path, sizeof path) != 0)
 		die(EXIT_IOERR, "%s", s->err);
-	if (audit_append(path, &e, err, sizeof err) != 0)
+	if (audit_append(path, &e, key, err, sizeof err) != 0)
 		die(EXIT_IOERR, "%s", err);
 }
 
@@ -386,7 +387,7 @@ cmd_submit(int argc, char **argv)
 	memcpy(rec.env, o.env, o.envc * sizeof *o.env);
 	rec.token = "";
 	change_audit(&s, &rec, who, "submit", src == STORE_CATALOG ?
-	    STORE_NOT_REQUIRED : STORE_PENDING, "", "");
+	    STORE_NOT_REQUIRED : STORE_PENDING, "", "", NULL);
 	change_write(&s, &rec);
 	printf("%s\n", id);
 	return EXIT_OK;
@@ -473,15 +474,7 @@ cmd_show(int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* ---- approve, reject, revoke ------------------------------------------ */
-
-static const char approve_usage[] = "airlock review approve --store DIR ID "
-    "--key PRIVATE.pem [--expires 30d]\n    [--note TEXT] [--as NAME]\n"
-    "Approve a PENDING record and print its approval token, valid for "
-    "--expires\n(s, m, h or d; default 30d). A NOT_REQUIRED catalog record "
-    "gets a token\nfor every tenant and stays NOT_REQUIRED. Unpinned "
-    "packages are refused:\nnpx needs name@exact-version, uvx and uv need "
-    "==exact-version.\n";
+/* ---- approve, renew, reject, revoke ----------------------------------- */
 
 static uint64_t
 expiry_seconds(const char *v)
@@ -495,6 +488,120 @@ expiry_seconds(const char *v)
 	return ms / 1000;
 }
 
+/* The reviewer key, loaded only for the change that needs it; the caller
+ * wipes it once the token and the audit entry are signed. */
+static void
+key_or_die(const char *path, struct eckey_priv *key)
+{
+	const char *why;
+
+	if (eckey_priv_load(path, key, &why) != 0)
+		die(EXIT_CONFIG, "%s: %s", path, why);
+}
+
+/* What the reviewer signs, shown before signing: the command exactly as
+ * the runner will exec it (shell-quoted, every byte visible), tenant,
+ * registration, env key names and the expiry. On a terminal, and unless
+ * --yes, the reviewer must then type the record id. */
+static void
+confirm_or_die(const struct store_rec *rec, const char *action,
+    uint64_t expires, int yes)
+{
+	char when[RFMT_TIME_LEN], line[64];
+
+	rfmt_time(expires, when);
+	fprintf(stderr, "%s %s:\n  tenant        %s\n  registration  %s\n"
+	    "  command       ", action, rec->id, rec->tenant,
+	    rec->registration);
+	rfmt_command(stderr, rec->argv, rec->argc);
+	fputc('\n', stderr);
+	for (size_t i = 0; i < rec->envc; i++) {
+		fprintf(stderr, "  env key       ");
+		rfmt_esc(stderr, rec->env[i], strlen(rec->env[i]));
+		fputc('\n', stderr);
+	}
+	fprintf(stderr, "  expires       %s\n", when);
+	if (yes || !isatty(STDIN_FILENO))
+		return;
+	fprintf(stderr, "type %s to %s it: ", rec->id, action);
+	if (!fgets(line, sizeof line, stdin) ||
+	    strcspn(line, "\n") != strlen(rec->id) ||
+	    strncmp(line, rec->id, strlen(rec->id)) != 0)
+		die(EXIT_NOPERM, "not confirmed: nothing signed");
+}
+
+/* The store's revocation list, loaded; the caller frees it. */
+static void
+revoked_or_die(struct store *s, struct revocation_set *rev)
+{
+	static char path[PATH_MAX];	/* rev keeps it by reference */
+	const char *why;
+
+	if (store_path(s, "revoked", path, sizeof path) != 0)
+		die(EXIT_IOERR, "%s", s->err);
+	revocation_init(rev, path);
+	if (revocation_reload(rev, &why) != 0)
+		die(EXIT_DATAERR, "%s: %s", path, why);
+}
+
+/* Add token id to the store's revocation list, naming record. */
+static void
+revoke_or_die(struct store *s, const uint8_t id[APPROVAL_ID_LEN],
+    const char *record)
+{
+	char path[PATH_MAX];
+	const char *why;
+
+	if (store_path(s, "revoked", path, sizeof path) != 0)
+		die(EXIT_IOERR, "%s", s->err);
+	if (revocation_append(path, id, now_s(), record, &why) != 0)
+		die(EXIT_IOERR, "%s: %s", path, why);
+}
+
+/* Sign req valid from now for life seconds into token (cap bytes) and
+ * its id. A token id the revocation list holds is never issued again:
+ * the same command approved again within the same second would otherwise
+ * get the very same (already revoked) token, and share its cache key on
+ * the runners. The expiry is then made a second earlier until the id is
+ * new. Returns the token's length. */
+static size_t
+sign_fresh(struct store *s, const struct eckey_priv *key,
+    const struct approval_request *req, uint64_t now, uint64_t life,
+    char *token, size_t cap, uint8_t id[APPROVAL_ID_LEN])
+{
+	struct revocation_set rev;
+	size_t len = 0;
+
+	revoked_or_die(s, &rev);
+	for (uint64_t k = 0; k < 64 && k < life; k++) {
+		long n = approval_sign(key, req, now, now + life - k, token,
+		    cap);
+
+		if (n < 0 || approval_token_id(token, (size_t)n, id) != 0)
+			die(EXIT_SOFTWARE, "cannot sign an approval");
+		if (!revocation_contains(&rev, id)) {
+			len = (size_t)n;
+			break;
+		}
+	}
+	revocation_free(&rev);
+	if (len == 0)
+		die(EXIT_SOFTWARE, "every token signed for this record is "
+		    "already revoked; try again in a minute");
+	return len;
+}
+
+static const char approve_usage[] = "airlock review approve --store DIR ID "
+    "--key PRIVATE.pem [--expires 30d]\n    [--note TEXT] [--as NAME] "
+    "[--yes]\n"
+    "Approve a PENDING record and print its approval token, valid for "
+    "--expires\n(s, m, h or d; default 30d). A NOT_REQUIRED catalog record "
+    "gets a token\nfor every tenant and stays NOT_REQUIRED. Unpinned "
+    "packages are refused:\nnpx needs name@exact-version, uvx and uv need "
+    "==exact-version. What is\nsigned is shown on stderr first (the command "
+    "shell-quoted, every byte\nvisible); on a terminal you confirm by typing "
+    "the record id (--yes skips).\n";
+
 static int
 cmd_approve(int argc, char **argv)
 {
@@ -506,13 +613,12 @@ cmd_approve(int argc, char **argv)
 	struct store s;
 	struct opts o;
 	uint8_t id[APPROVAL_ID_LEN];
-	const char *who, *note, *why;
+	const char *who, *note;
 	uint64_t life, now;
 	int catalog;
-	long n;
 
-	opts_parse(argc, argv, " store key expires note as ", approve_usage,
-	    &o);
+	opts_parse(argc, argv, " store key expires note as yes ",
+	    approve_usage, &o);
 	need(o.store, "store", approve_usage);
 	need(o.key, "key", approve_usage);
 	if (o.npos != 1 || o.has_cmd)
@@ -529,26 +635,117 @@ cmd_approve(int argc, char **argv)
 		    " with a token" : "");
 	/* Policy may have changed since submit: check again, pins too. */
 	guard_or_die(rec.argv, rec.argc, rec.env, rec.envc, 1);
-	/* The key is loaded only now and wiped right after signing. */
-	if (eckey_priv_load(o.key, &key, &why) != 0)
-		die(EXIT_CONFIG, "%s: %s", o.key, why);
+	key_or_die(o.key, &key);
 	now = now_s();
+	confirm_or_die(&rec, "approve", now + life, o.yes);
 	req = (struct approval_request){ rec.tenant, rec.registration,
 		(char *const *)rec.argv, rec.argc, (char *const *)rec.env,
 		rec.envc };
-	n = approval_sign(&key, &req, now, now + life, token, sizeof token);
+	(void)sign_fresh(&s, &key, &req, now, life, token, sizeof token, id);
 	eckey_id_text(key.pub.id, kid);
-	eckey_wipe(&key);
-	if (n < 0)
-		die(EXIT_SOFTWARE, "cannot sign an approval for %s", rec.id);
-	if (approval_token_id(token, (size_t)n, id) != 0)
-		die(EXIT_SOFTWARE, "cannot read back the token");
 	eckey_id_text(id, tid);
 	snprintf(detail, sizeof detail, "token=%s key=%s expires=%llu", tid,
 	    kid, (unsigned long long)(now + life));
 	rec.token = token;
 	change_audit(&s, &rec, who, "approve", catalog ? STORE_NOT_REQUIRED :
-	    STORE_APPROVED, note, detail);
+	    STORE_APPROVED, note, detail, &key);
+	eckey_wipe(&key);
+	change_write(&s, &rec);
+	store_rec_free(&rec);
+	printf("%s\n", token);
+	return EXIT_OK;
+}
+
+static const char renew_usage[] = "airlock review renew --store DIR ID "
+    "--key PRIVATE.pem --expires 30d\n    [--note TEXT] [--as NAME] [--yes]\n"
+    "Re-sign an approval with a new expiry, without a new review: only for "
+    "an\nAPPROVED record (or a catalog record's token) whose token this key "
+    "signed\nand whose command, tenant, registration and env keys are still "
+    "exactly\nwhat that token binds. The old token joins the revocation "
+    "list (one live\ntoken per record: give core the new one). Prints the "
+    "new token.\n";
+
+/* The record's token, signed by key, unrevoked, still binding exactly
+ * what the record says; dies otherwise. old gets the token's id. */
+static void
+unchanged_or_die(struct store *s, const struct store_rec *rec,
+    const struct eckey_priv *key, uint8_t old[APPROVAL_ID_LEN])
+{
+	static struct approval a;
+	struct approval_request req = { rec->tenant, rec->registration,
+		(char *const *)rec->argv, rec->argc, (char *const *)rec->env,
+		rec->envc };
+	struct revocation_set rev;
+	enum approval_result r;
+
+	r = approval_open(&key->pub, rec->token, strlen(rec->token), &a);
+	if (r != APPROVAL_OK)
+		die(EXIT_NOPERM, "record %s: its token does not verify with "
+		    "this key (%s): approve a new submission instead", rec->id,
+		    approval_result_name(r));
+	/* as of its own issue time: what it binds, not whether it is due */
+	r = approval_check(&a, &req, a.issued_at, 0, NULL);
+	if (r != APPROVAL_OK)
+		die(EXIT_NOPERM, "record %s no longer says what its token "
+		    "binds (%s): the record changed since it was approved; "
+		    "submit it again for review", rec->id,
+		    approval_result_name(r));
+	revoked_or_die(s, &rev);
+	if (revocation_contains(&rev, a.token_id))
+		die(EXIT_NOPERM, "record %s: its token is revoked", rec->id);
+	revocation_free(&rev);
+	memcpy(old, a.token_id, APPROVAL_ID_LEN);
+}
+
+static int
+cmd_renew(int argc, char **argv)
+{
+	static char token[APPROVAL_TOKEN_MAX + 1];
+	char detail[256], tid[ECKEY_ID_TEXT], kid[ECKEY_ID_TEXT];
+	char oid[ECKEY_ID_TEXT];
+	uint8_t id[APPROVAL_ID_LEN], old[APPROVAL_ID_LEN];
+	struct approval_request req;
+	struct store_rec rec;
+	struct eckey_priv key;
+	struct store s;
+	struct opts o;
+	const char *who, *note;
+	uint64_t life, now;
+
+	opts_parse(argc, argv, " store key expires note as yes ", renew_usage,
+	    &o);
+	need(o.store, "store", renew_usage);
+	need(o.key, "key", renew_usage);
+	life = expiry_seconds(need(o.expires, "expires", renew_usage));
+	if (o.npos != 1 || o.has_cmd)
+		usage_die(renew_usage);
+	who = actor(&o);
+	note = text_arg(o.note, "--note");
+	change_begin(&s, o.store, o.pos[0], &rec);
+	if (!rec.token[0] || (rec.status != STORE_APPROVED &&
+	    rec.status != STORE_NOT_REQUIRED))
+		die(EXIT_NOPERM, "record %s is %s%s: only an approved record "
+		    "(or a catalog record with a token) can be renewed",
+		    rec.id, store_status_name(rec.status), rec.token[0] ? "" :
+		    " without a token");
+	guard_or_die(rec.argv, rec.argc, rec.env, rec.envc, 1);
+	key_or_die(o.key, &key);
+	unchanged_or_die(&s, &rec, &key, old);
+	now = now_s();
+	confirm_or_die(&rec, "renew", now + life, o.yes);
+	req = (struct approval_request){ rec.tenant, rec.registration,
+		(char *const *)rec.argv, rec.argc, (char *const *)rec.env,
+		rec.envc };
+	(void)sign_fresh(&s, &key, &req, now, life, token, sizeof token, id);
+	eckey_id_text(key.pub.id, kid);
+	eckey_id_text(id, tid);
+	eckey_id_text(old, oid);
+	snprintf(detail, sizeof detail, "token=%s key=%s expires=%llu "
+	    "supersedes=%s", tid, kid, (unsigned long long)(now + life), oid);
+	rec.token = token;
+	change_audit(&s, &rec, who, "renew", rec.status, note, detail, &key);
+	eckey_wipe(&key);
+	revoke_or_die(&s, old, rec.id);
 	change_write(&s, &rec);
 	store_rec_free(&rec);
 	printf("%s\n", token);
@@ -556,18 +753,21 @@ cmd_approve(int argc, char **argv)
 }
 
 static const char reject_usage[] = "airlock review reject --store DIR ID "
-    "--reason TEXT [--as NAME]\nReject a PENDING record.\n";
+    "--key PRIVATE.pem --reason TEXT\n    [--as NAME]\nReject a PENDING "
+    "record (the audit entry is signed with the key).\n";
 
 static int
 cmd_reject(int argc, char **argv)
 {
+	struct eckey_priv key;
 	struct store_rec rec;
 	struct store s;
 	struct opts o;
 	const char *who, *reason;
 
-	opts_parse(argc, argv, " store reason as ", reject_usage, &o);
+	opts_parse(argc, argv, " store key reason as ", reject_usage, &o);
 	need(o.store, "store", reject_usage);
+	need(o.key, "key", reject_usage);
 	reason = text_arg(need(o.reason, "reason", reject_usage), "--reason");
 	if (o.npos != 1 || o.has_cmd || !reason[0])
 		usage_die(reject_usage);
@@ -577,28 +777,34 @@ cmd_reject(int argc, char **argv)
 		die(EXIT_NOPERM, "record %s is %s: only PENDING records can be "
 		    "rejected (revoke an approval instead)", rec.id,
 		    store_status_name(rec.status));
-	change_audit(&s, &rec, who, "reject", STORE_REJECTED, reason, reason);
+	key_or_die(o.key, &key);
+	change_audit(&s, &rec, who, "reject", STORE_REJECTED, reason, reason,
+	    &key);
+	eckey_wipe(&key);
 	change_write(&s, &rec);
 	store_rec_free(&rec);
 	return EXIT_OK;
 }
 
 static const char revoke_usage[] = "airlock review revoke --store DIR ID "
-    "--reason TEXT [--as NAME]\nRevoke the approval of a record: its token "
-    "id joins STORE/revoked, the\nrevocation list runners check.\n";
+    "--key PRIVATE.pem --reason TEXT\n    [--as NAME]\nRevoke the approval "
+    "of a record: its token id joins STORE/revoked, the\nrevocation list "
+    "runners check (the audit entry is signed with the key).\n";
 
 static int
 cmd_revoke(int argc, char **argv)
 {
-	char detail[64], tid[ECKEY_ID_TEXT], path[PATH_MAX];
+	char detail[64], tid[ECKEY_ID_TEXT];
 	uint8_t id[APPROVAL_ID_LEN];
+	struct eckey_priv key;
 	struct store_rec rec;
 	struct store s;
 	struct opts o;
-	const char *who, *reason, *why;
+	const char *who, *reason;
 
-	opts_parse(argc, argv, " store reason as ", revoke_usage, &o);
+	opts_parse(argc, argv, " store key reason as ", revoke_usage, &o);
 	need(o.store, "store", revoke_usage);
+	need(o.key, "key", revoke_usage);
 	reason = text_arg(need(o.reason, "reason", revoke_usage), "--reason");
 	if (o.npos != 1 || o.has_cmd || !reason[0])
 		usage_die(revoke_usage);
@@ -612,11 +818,11 @@ cmd_revoke(int argc, char **argv)
 		die(EXIT_DATAERR, "record %s holds a malformed token", rec.id);
 	eckey_id_text(id, tid);
 	snprintf(detail, sizeof detail, "token=%s", tid);
-	change_audit(&s, &rec, who, "revoke", STORE_REVOKED, reason, detail);
-	if (store_path(&s, "revoked", path, sizeof path) != 0)
-		die(EXIT_IOERR, "%s", s.err);
-	if (revocation_append(path, id, now_s(), rec.id, &why) != 0)
-		die(EXIT_IOERR, "%s: %s", path, why);
+	key_or_die(o.key, &key);
+	change_audit(&s, &rec, who, "revoke", STORE_REVOKED, reason, detail,
+	    &key);
+	eckey_wipe(&key);
+	revoke_or_die(&s, id, rec.id);
 	change_write(&s, &rec);
 	store_rec_free(&rec);
 	return EXIT_OK;
@@ -708,12 +914,21 @@ cmd_verify(int argc, char **argv)
 #define AUDIT_FILE_MAX (256u << 20)
 
 static const char audit_usage[] = "airlock review audit --store DIR "
-    "[--verify]\n"
-    "Print the audit log, checking its hash chain on the way; with "
-    "--verify,\nonly check it and print the entry count and head hash "
-    "(keep that\nelsewhere to notice entries cut off the end later). An "
-    "edited, inserted\nor removed entry is reported with its line "
-    "number (exit 65).\n";
+    "[--verify] [--pub PUBLIC.pem]\n    [--head N:HASH]\n"
+    "Print the audit log, checking it on the way; with --verify only check "
+    "it.\nWith --pub every signature is checked too (approve, reject, revoke "
+    "and\nrenew entries must be signed), which catches an edited, removed, "
+    "inserted\nor reordered entry even with the whole chain recomputed. "
+    "--verify also\nchecks the log against the records and the revocation "
+    "list (a change\nthey hold that the log lacks: entries cut off the end), "
+    "and prints the\nentry count and head hash: keep them elsewhere and give "
+    "them back as\n--head N:HASH to catch any later cut or rewrite. Exit 65 "
+    "when anything\nis wrong, naming the line or record.\n";
+
+struct entries {
+	struct audit_view *v;
+	size_t n, cap;
+};
 
 static void
 print_entry(void *ctx, const struct audit_view *v)
@@ -721,35 +936,250 @@ print_entry(void *ctx, const struct audit_view *v)
 	rfmt_audit_entry(ctx, v);
 }
 
+static void
+collect_entry(void *ctx, const struct audit_view *v)
+{
+	struct entries *e = ctx;
+
+	if (e->n == e->cap) {
+		/* at most AUDIT_FILE_MAX / 70 entries: no overflow */
+		void *p = realloc(e->v, (e->cap ? 2 * e->cap : 64) *
+		    sizeof *e->v);
+
+		if (!p)
+			die(EXIT_OSERR, "out of memory");
+		e->v = p;
+		e->cap = e->cap ? 2 * e->cap : 64;
+	}
+	e->v[e->n++] = *v;
+}
+
+static int
+item_is(const struct lpf_item *it, const char *s)
+{
+	return it->n == strlen(s) && memcmp(it->p, s, it->n) == 0;
+}
+
+static void
+hex_text(const uint8_t h[AUDIT_HASH_LEN], char out[2 * AUDIT_HASH_LEN + 1])
+{
+	for (size_t i = 0; i < AUDIT_HASH_LEN; i++)
+		snprintf(out + 2 * i, 3, "%02x", h[i]);
+}
+
+/* --head N:HASH, kept from an earlier --verify: entry N must still be
+ * there with that hash. */
+static int
+check_head(const struct entries *e, const char *head)
+{
+	char hex[2 * AUDIT_HASH_LEN + 1];
+	const char *colon = strchr(head, ':');
+	char num[24];
+	uint64_t n;
+
+	if (!colon || (size_t)(colon - head) >= sizeof num ||
+	    strlen(colon + 1) != 2 * AUDIT_HASH_LEN)
+		die(EXIT_USAGE, "bad --head %s (N:HASH as --verify prints)",
+		    head);
+	memcpy(num, head, (size_t)(colon - head));
+	num[colon - head] = '\0';
+	if (cli_count(num, 1, UINT64_MAX, &n) != 0)
+		die(EXIT_USAGE, "bad --head count %s", num);
+	if (n > e->n) {
+		log_msg(LOG_ERROR, "the log has %zu entries, fewer than the %llu "
+		    "kept: entries were cut off the end", e->n,
+		    (unsigned long long)n);
+		return -1;
+	}
+	hex_text(e->v[n - 1].hash, hex);
+	if (strcmp(hex, colon + 1) != 0) {
+		log_msg(LOG_ERROR, "entry %llu's hash is not the one kept: the "
+		    "log was rewritten up to there", (unsigned long long)n);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+event_is(const struct audit_view *v, const struct store_event *ev)
+{
+	return v->time == ev->time && item_is(&v->actor, ev->actor) &&
+	    item_is(&v->action, ev->action) &&
+	    item_is(&v->status, store_status_name(ev->status));
+}
+
+/* Every event of a record has its entry, in order. The log may hold more
+ * (an entry is appended before its record is written, so a crash can
+ * leave one that never took effect): those are warned about. An entry
+ * for a record that does not exist is an error. Returns the number of
+ * problems. */
+static size_t
+check_records(struct store *s, const struct entries *e)
+{
+	char **ids;
+	size_t n, bad = 0;
+
+	if (store_list(s, &ids, &n) != 0)
+		die(EXIT_DATAERR, "%s", s->err);
+	for (size_t i = 0; i < n; i++) {
+		struct store_rec rec;
+		size_t k = 0;
+
+		if (store_read(s, ids[i], &rec) != 0)
+			die(EXIT_DATAERR, "%s", s->err);
+		for (size_t j = 0; j < e->n; j++) {
+			const struct audit_view *v = &e->v[j];
+
+			if (!item_is(&v->record, rec.id))
+				continue;
+			if (k < rec.nevents && event_is(v, &rec.events[k]))
+				k++;
+			else
+				log_msg(LOG_WARN, "record %s does not hold "
+				    "audit entry %llu (a change a crash kept "
+				    "from taking effect, or an edited record)",
+				    rec.id, (unsigned long long)v->seq);
+		}
+		if (k < rec.nevents) {
+			log_msg(LOG_ERROR, "record %s holds %zu event(s) the "
+			    "audit log lacks, the first a %s: entries were "
+			    "removed or cut off the end", rec.id,
+			    rec.nevents - k, rec.events[k].action);
+			bad++;
+		}
+		store_rec_free(&rec);
+	}
+	for (size_t j = 0; j < e->n; j++) {
+		const struct audit_view *v = &e->v[j];
+		char id[STORE_ID_MAX];
+		int found = 0;
+
+		memcpy(id, v->record.p, v->record.n);	/* checked: <= 10 */
+		id[v->record.n] = '\0';
+		for (size_t i = 0; i < n && !found; i++)
+			found = strcmp(ids[i], id) == 0;
+		if (found)
+			continue;
+		/* a submit a crash kept from writing its record, or not */
+		if (item_is(&v->action, "submit")) {
+			log_msg(LOG_WARN, "audit entry %llu submits record %s, "
+			    "which does not exist (a crash before it was "
+			    "written, or it was deleted)",
+			    (unsigned long long)v->seq, id);
+		} else {
+			log_msg(LOG_ERROR, "audit entry %llu (%.*s) names "
+			    "record %s, which is missing: it was deleted",
+			    (unsigned long long)v->seq, (int)v->action.n,
+			    (const char *)v->action.p, id);
+			bad++;
+		}
+	}
+	store_list_free(ids, n);
+	return bad;
+}
+
+/* 1 when detail ends with "key=value". */
+static int
+detail_has(const struct lpf_item *d, const char *key, const char *value)
+{
+	size_t k = strlen(key), n = strlen(value);
+
+	return d->n >= k + 1 + n && memcmp(d->p + d->n - n, value, n) == 0 &&
+	    d->p[d->n - n - 1] == '=' &&
+	    memcmp(d->p + d->n - n - 1 - k, key, k) == 0 &&
+	    (d->n == k + 1 + n || d->p[d->n - n - 2 - k] == ' ');
+}
+
+/* Every token id in the revocation list has its revoke (or, superseded,
+ * its renew) entry. Returns the number of problems. */
+static size_t
+check_revoked(struct store *s, const struct entries *e)
+{
+	char path[PATH_MAX], tid[ECKEY_ID_TEXT];
+	uint8_t (*ids)[REVOCATION_ID_LEN], *buf;
+	size_t n, len, line, bad = 0;
+	const char *why;
+
+	if (store_path(s, "revoked", path, sizeof path) != 0)
+		die(EXIT_IOERR, "%s", s->err);
+	if (file_read(path, REVOCATION_FILE_MAX, &buf, &len) != 0)
+		die_errno(EXIT_IOERR, "cannot read %s", path);
+	if (revocation_parse(buf, len, &ids, &n, &line, &why) != 0)
+		die(EXIT_DATAERR, "%s: line %zu: %s", path, line, why);
+	free(buf);
+	for (size_t i = 0; i < n; i++) {
+		int found = 0;
+
+		eckey_id_text(ids[i], tid);
+		for (size_t j = 0; j < e->n && !found; j++)
+			found = (item_is(&e->v[j].action, "revoke") &&
+			    detail_has(&e->v[j].detail, "token", tid)) ||
+			    (item_is(&e->v[j].action, "renew") &&
+			    detail_has(&e->v[j].detail, "supersedes", tid));
+		if (!found) {
+			log_msg(LOG_ERROR, "%s lists token %s but no audit "
+			    "entry revokes it: entries were removed or cut off "
+			    "the end", path, tid);
+			bad++;
+		}
+	}
+	free(ids);
+	return bad;
+}
+
 static int
 cmd_audit(int argc, char **argv)
 {
 	char path[PATH_MAX], hex[2 * AUDIT_HASH_LEN + 1];
-	uint8_t head[AUDIT_HASH_LEN], *buf;
-	size_t len, count, line;
+	struct entries all = { 0 };
+	struct audit_summary sum;
+	struct eckey_pub pub;
+	size_t len, line, bad = 0;
 	const char *why;
 	struct store s;
 	struct opts o;
+	uint8_t *buf;
 
-	opts_parse(argc, argv, " store verify ", audit_usage, &o);
+	opts_parse(argc, argv, " store verify pub head ", audit_usage, &o);
 	need(o.store, "store", audit_usage);
-	if (o.npos || o.has_cmd)
+	if (o.npos || o.has_cmd || (o.head && !o.verify))
 		usage_die(audit_usage);
+	if (o.pub && eckey_pub_load(o.pub, &pub, &why) != 0)
+		die(EXIT_CONFIG, "%s: %s", o.pub, why);
 	store_or_die(&s, o.store, 0);
 	if (store_path(&s, "audit.log", path, sizeof path) != 0)
 		die(EXIT_USAGE, "%s", s.err);
 	if (file_read(path, AUDIT_FILE_MAX, &buf, &len) != 0)
 		die_errno(EXIT_IOERR, "cannot read %s", path);
-	if (audit_verify(buf, len, &count, head, &line, &why,
-	    o.verify ? NULL : print_entry, stdout) != 0) {
+	if (audit_verify(buf, len, o.pub ? &pub : NULL, &sum, &line, &why,
+	    o.verify ? collect_entry : print_entry, o.verify ?
+	    (void *)&all : stdout) != 0) {
 		fflush(stdout);
 		die(EXIT_DATAERR, "%s: line %zu: %s", path, line, why);
 	}
+	if (!o.verify) {
+		free(buf);
+		return EXIT_OK;
+	}
+	if (o.head && check_head(&all, o.head) != 0)
+		bad++;
+	bad += check_records(&s, &all);
+	bad += check_revoked(&s, &all);
+	free(all.v);
 	free(buf);
-	for (size_t i = 0; i < AUDIT_HASH_LEN; i++)
-		snprintf(hex + 2 * i, 3, "%02x", head[i]);
-	if (o.verify)
-		printf("ok: %zu entries, head %s\n", count, hex);
+	if (bad)
+		die(EXIT_DATAERR, "%s: %zu problem(s) found", path, bad);
+	hex_text(sum.head, hex);
+	printf("ok: %zu entries, head %zu:%s\n", sum.count, sum.count, hex);
+	if (!o.pub)
+		printf("signatures not checked (give --pub)\n");
+	else if (sum.last_signed < sum.count)
+		printf("signatures ok; the last %zu entr%s (submits) %s not "
+		    "covered by a signature yet\n", sum.count -
+		    sum.last_signed, sum.count - sum.last_signed == 1 ? "y" :
+		    "ies", sum.count - sum.last_signed == 1 ? "is" : "are");
+	else
+		printf("signatures ok: every entry is covered\n");
 	return EXIT_OK;
 }
 
@@ -765,6 +1195,7 @@ static const struct {
 	{ "list", cmd_list, "list records" },
 	{ "show", cmd_show, "show one record and its history" },
 	{ "approve", cmd_approve, "approve and print an approval token" },
+	{ "renew", cmd_renew, "re-sign an unchanged approval, new expiry" },
 	{ "reject", cmd_reject, "reject a pending record" },
 	{ "revoke", cmd_revoke, "revoke an approval" },
 	{ "verify", cmd_verify, "check a token offline" },

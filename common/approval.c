@@ -427,3 +427,13 @@ approval_token_id(const char *token, size_t len, uint8_t id[APPROVAL_ID_LEN])
 	token_id(payload, n, id);
 	return 0;
 }
+
+int
+approval_peek(const char *token, size_t len, struct approval *out)
+{
+	uint8_t sig[ECKEY_SIG_LEN];
+
+	if (split(token, len, out->payload, &out->payload_len, sig) != 0)
+		return -1;
+	return parse(out);
+}

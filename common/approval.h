@@ -133,6 +133,11 @@ long approval_payload_len(const struct approval_request *req);
  * fuzz target only. 0 or -1. */
 int approval_parse_payload(const uint8_t *p, size_t n, struct approval *out);
 
+/* Decode token text without any signature check, for display and for
+ * comparing a stored token with its record before it is re-signed (the
+ * caller then verifies it with approval_open). 0 or -1. */
+int approval_peek(const char *token, size_t len, struct approval *out);
+
 /* The token id of token text (payload part hashed, nothing verified):
  * for the review store, which names what it revokes. 0 or -1. */
 int approval_token_id(const char *token, size_t len,

@@ -925,6 +925,8 @@ uid_can_reach(uid_t uid, const char *path)
 }
 
 static void remove_stale(const struct jail *j);
+static int purge_registration(const char *state, uint32_t uid,
+    const char *key);
 
 int
 jail_init(struct jail *j, const struct jail_config *cfg, char *err,
@@ -992,6 +994,7 @@ jail_init(struct jail *j, const struct jail_config *cfg, char *err,
 		if (uidpool_init(&j->uids, cfg->state_dir, cfg->uid_first,
 		    cfg->uid_last, err, errlen) != 0)
 			return -1;
+		j->uids.purge = purge_registration;
 		if (!cfg->one_shot &&
 		    !uid_can_reach(cfg->uid_last, cfg->state_dir)) {
 			snprintf(err, errlen, "uid %u cannot reach the state "
@@ -1167,6 +1170,44 @@ remove_lease_dirs(const char *dir, uid_t uid, gid_t gid, int as_uid)
 	(void)rmdir(dir);
 }
 
+/* The uid pool's purge hook: before a registration's uid is released
+ * (none of its processes left), remove what it owns in the state
+ * directory: its package cache and any lease directory a crashed runner
+ * left with its gid. A file it left anywhere else (uid mode with
+ * Landlock off) is not found here; docs/JAIL.md says so. */
+static int
+purge_registration(const char *state, uint32_t uid, const char *key)
+{
+	char box[PATH_MAX];
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+	int rc = 0;
+
+	if ((size_t)snprintf(box, sizeof box, "%s/cache/%s", state, key) >=
+	    sizeof box)
+		return -1;
+	remove_lease_dirs(box, uid, uid, 1);
+	if (lstat(box, &st) == 0 || errno != ENOENT)
+		rc = -1;
+	if (!(d = opendir(state)))
+		return -1;
+	while ((e = readdir(d))) {
+		char p[PATH_MAX];
+
+		if (strncmp(e->d_name, "lease-", 6) != 0 ||
+		    (size_t)snprintf(p, sizeof p, "%s/%s", state,
+		    e->d_name) >= sizeof p || lstat(p, &st) != 0 ||
+		    !S_ISDIR(st.st_mode) || st.st_gid != uid)
+			continue;
+		remove_lease_dirs(p, uid, uid, 1);
+		if (lstat(p, &st) == 0 || errno != ENOENT)
+			rc = -1;
+	}
+	closedir(d);
+	return rc;
+}
+
 /* Leftovers of a runner that died: lease-* directories in the state dir. */
 static void
 remove_stale(const struct jail *j)
@@ -1217,6 +1258,31 @@ open_fail(struct jail_lease *l, char *err, size_t errlen, const char *what)
 	snprintf(err, errlen, "%s: %s", what, strerror(e));
 	(void)jail_lease_close(l, -1, NULL, NULL, NULL, 0);
 	return -1;
+}
+
+/* The registration unit's key: "tenant+registration", and "+token id"
+ * when the runner verified an approval, so each approval has its own uid
+ * and cache. The parts are [A-Za-z0-9._-] (ids) and [A-Za-z0-9_-] (the
+ * token id), so '+' splits them one way only. */
+static int
+reg_key(const struct jail_request *rq, char *key, size_t cap)
+{
+	int n = rq->approval ? snprintf(key, cap, "%s+%s+%s", rq->tenant,
+	    rq->registration, rq->approval) : snprintf(key, cap, "%s+%s",
+	    rq->tenant, rq->registration);
+
+	return n < 0 || (size_t)n >= cap || strchr(key, '/') ||
+	    key[0] == '.' ? -1 : 0;
+}
+
+/* The length of "tenant+registration+", the part a key shares with every
+ * other approval of the registration. */
+static size_t
+key_family_len(const char *key)
+{
+	const char *last = strrchr(key, '+');
+
+	return last ? (size_t)(last - key) + 1 : 0;
 }
 
 /* The per-(tenant, registration) cache: <state>/cache/<key>/data, owned
@@ -1304,7 +1370,7 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
     struct jail_lease *l, char *err, size_t errlen)
 {
 	int ns = j->cfg.mode == JAIL_NS;
-	char key[2 * JAIL_ID_MAX + 2];
+	char key[UIDPOOL_KEY_MAX + 1];
 
 	memset(l, 0, sizeof *l);
 	l->j = j;
@@ -1359,11 +1425,19 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 		    rq->tenant && rq->registration;
 
 		if (unit_reg) {
-			snprintf(key, sizeof key, "%s+%s", rq->tenant,
-			    rq->registration);
+			if (reg_key(rq, key, sizeof key) != 0) {
+				snprintf(err, errlen, "bad jail request "
+				    "(registration key)");
+				return -1;
+			}
 			if (uidpool_take_key(&j->uids, key, &l->hold, err,
 			    errlen) != 0)
 				return -1;
+			/* a new approval of the registration: the uids and
+			 * caches of its earlier approvals are released */
+			if (l->hold.fresh && rq->approval)
+				uidpool_drop_family(&j->uids, key,
+				    key_family_len(key));
 		} else if (uidpool_take(&j->uids, l->id, &l->hold, err,
 		    errlen) != 0) {
 			return -1;

@@ -171,6 +171,11 @@ struct jail_request {
 	const char *tenant;		/* registration unit: with registration,
 					 * the uid and package-cache key */
 	const char *registration;	/* NULL: no cache, a fresh uid */
+	const char *approval;		/* the verified approval token's id
+					 * (base64url, 22 chars) or NULL: with
+					 * it, the uid and cache are that
+					 * approval's, never a revoked or
+					 * superseded one's */
 	int work;			/* make a work dir, start the child in
 					 * it: ns /work (tmpfs, limits.tmpfs),
 					 * uid <lease>/work (RLIMIT_FSIZE only) */

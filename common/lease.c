@@ -49,6 +49,8 @@ struct lease {
 	int jl_open;
 	struct jail_stats stats;
 	const char *end_reason;
+	char approval_id[APPROVAL_ID_TEXT];	/* the verified token's id
+					 * (keys the package cache); "" none */
 };
 
 static int64_t
@@ -526,8 +528,12 @@ check_approval(struct lease *l)
 	if (res == APPROVAL_OK)
 		res = approval_check(&token, &ar, (uint64_t)time(NULL),
 		    APPROVAL_SKEW_S, l->cfg->revoked);
-	if (res == APPROVAL_OK)
+	if (res == APPROVAL_OK) {
+		/* the cache and uid belong to this approval alone: what a
+		 * revoked one left there is never seen again */
+		eckey_id_text(token.token_id, l->approval_id);
 		return 0;
+	}
 	if (res == APPROVAL_ENV_MISMATCH)
 		approval_env_diff(&token, &ar, diff, sizeof diff);
 	snprintf(msg, sizeof msg, "%s: the approval token does not allow "
@@ -557,7 +563,8 @@ static int
 open_jail(struct lease *l)
 {
 	struct jail_request rq = { .id = l->id, .tenant = l->req.tenant,
-		.registration = l->req.registration };
+		.registration = l->req.registration,
+		.approval = l->approval_id[0] ? l->approval_id : NULL };
 	char err[512];
 
 	if (jail_lease_open(l->cfg->jail, &rq, &l->jl, err, sizeof err) != 0)

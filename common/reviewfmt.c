@@ -34,6 +34,71 @@ rfmt_json_str(FILE *f, const void *p, size_t n)
 	fputc('"', f);
 }
 
+/* '=' only after the command word: there "A=b" would read as an
+ * assignment. */
+static int
+shell_plain(unsigned char c, int first)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || (c != '\0' &&
+	    strchr("@%+:,./_-", c) != NULL) || (c == '=' && !first);
+}
+
+static void
+shell_word(FILE *f, const unsigned char *s, size_t n, int first)
+{
+	size_t plain = 0, printable = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		plain += shell_plain(s[i], first);
+		printable += s[i] >= 0x20 && s[i] < 0x7f;
+	}
+	if (n > 0 && plain == n) {
+		fwrite(s, 1, n, f);
+	} else if (printable == n) {
+		fputc('\'', f);
+		for (size_t i = 0; i < n; i++) {
+			if (s[i] == '\'')
+				fputs("'\\''", f);
+			else
+				fputc(s[i], f);
+		}
+		fputc('\'', f);
+	} else {
+		fputs("$'", f);
+		for (size_t i = 0; i < n; i++) {
+			if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\\' &&
+			    s[i] != '\'')
+				fputc(s[i], f);
+			else
+				fprintf(f, "\\x%02x", s[i]);
+		}
+		fputc('\'', f);
+	}
+}
+
+void
+rfmt_command(FILE *f, const char *const *argv, size_t argc)
+{
+	for (size_t i = 0; i < argc; i++) {
+		if (i)
+			fputc(' ', f);
+		shell_word(f, (const unsigned char *)argv[i], strlen(argv[i]),
+		    i == 0);
+	}
+}
+
+int
+rfmt_token_expiry(const char *token, uint64_t *expires)
+{
+	static struct approval a;
+
+	if (approval_peek(token, strlen(token), &a) != 0)
+		return -1;
+	*expires = a.expires_at;
+	return 0;
+}
+
 static void
 json_cstr(FILE *f, const char *s)
 {
@@ -89,12 +154,16 @@ void
 rfmt_record(FILE *f, const struct store_rec *rec)
 {
 	char when[RFMT_TIME_LEN], tid[APPROVAL_ID_TEXT];
+	uint64_t expires;
 
 	row_c(f, "id", rec->id);
 	row_c(f, "tenant", rec->tenant);
 	row_c(f, "registration", rec->registration);
 	row_c(f, "source", store_source_name(rec->source));
 	row_c(f, "status", store_status_name(rec->status));
+	fprintf(f, "%-14s", "command");
+	rfmt_command(f, rec->argv, rec->argc);
+	fputc('\n', f);
 	for (size_t i = 0; i < rec->argc; i++)
 		row_argv(f, i, rec->argv[i], strlen(rec->argv[i]));
 	for (size_t i = 0; i < rec->envc; i++)
@@ -102,6 +171,11 @@ rfmt_record(FILE *f, const struct store_rec *rec)
 	if (rec->token[0]) {
 		token_id_text(rec->token, tid);
 		row_c(f, "token id", tid);
+		if (rfmt_token_expiry(rec->token, &expires) == 0) {
+			rfmt_time(expires, when);
+			fprintf(f, "%-14s%s (%llu)\n", "expires", when,
+			    (unsigned long long)expires);
+		}
 		row_c(f, "token", rec->token);
 	}
 	fprintf(f, "history\n");
@@ -123,6 +197,7 @@ void
 rfmt_record_json(FILE *f, const struct store_rec *rec)
 {
 	char tid[APPROVAL_ID_TEXT];
+	uint64_t expires;
 
 	fputs("{\"id\":", f);
 	json_cstr(f, rec->id);
@@ -144,7 +219,11 @@ rfmt_record_json(FILE *f, const struct store_rec *rec)
 	fputs("]", f);
 	if (rec->token[0]) {
 		token_id_text(rec->token, tid);
-		fprintf(f, ",\"token_id\":\"%s\",\"token\":", tid);
+		fprintf(f, ",\"token_id\":\"%s\"", tid);
+		if (rfmt_token_expiry(rec->token, &expires) == 0)
+			fprintf(f, ",\"expires_at\":%llu",
+			    (unsigned long long)expires);
+		fputs(",\"token\":", f);
 		json_cstr(f, rec->token);
 	}
 	fputs(",\"history\":[", f);
@@ -165,21 +244,23 @@ rfmt_record_json(FILE *f, const struct store_rec *rec)
 void
 rfmt_list_header(FILE *f)
 {
-	fprintf(f, "%-8s %-12s %-8s %-12s %-12s %s\n", "ID", "STATUS",
-	    "SOURCE", "TENANT", "REGISTRATION", "COMMAND");
+	fprintf(f, "%-8s %-12s %-8s %-12s %-12s %-20s %s\n", "ID", "STATUS",
+	    "SOURCE", "TENANT", "REGISTRATION", "EXPIRES", "COMMAND");
 }
 
 void
 rfmt_list_line(FILE *f, const struct store_rec *rec)
 {
+	char when[RFMT_TIME_LEN] = "-";
+	uint64_t expires;
+
+	if (rec->token[0] && rfmt_token_expiry(rec->token, &expires) == 0)
+		rfmt_time(expires, when);
 	fprintf(f, "%-8s %-12s %-8s ", rec->id, store_status_name(rec->status),
 	    store_source_name(rec->source));
 	/* ids are [A-Za-z0-9._-] or "*": nothing to escape */
-	fprintf(f, "%-12s %-12s", rec->tenant, rec->registration);
-	for (size_t i = 0; i < rec->argc; i++) {
-		fputc(' ', f);
-		rfmt_esc(f, rec->argv[i], strlen(rec->argv[i]));
-	}
+	fprintf(f, "%-12s %-12s %-20s ", rec->tenant, rec->registration, when);
+	rfmt_command(f, rec->argv, rec->argc);
 	fputc('\n', f);
 }
 

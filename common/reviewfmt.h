@@ -19,6 +19,18 @@ void rfmt_esc(FILE *f, const void *p, size_t n);
 void rfmt_json_str(FILE *f, const void *p, size_t n);
 void rfmt_time(uint64_t t, char out[RFMT_TIME_LEN]);
 
+/* argv as one shell command line that means exactly these bytes: a word
+ * of only [A-Za-z0-9@%+:,./_-] (and '=' after the first word) as it is,
+ * other printable ASCII in single quotes (' as '\''), and a word with any
+ * other byte as $'...' with every byte outside printable ASCII, and \
+ * and ', escaped as \xNN. An empty word is ''. What `show` and `approve`
+ * display: what the runner will exec, nothing hidden by a terminal. */
+void rfmt_command(FILE *f, const char *const *argv, size_t argc);
+
+/* The expiry of a stored token, read without checking its signature
+ * (display only): 0 and *expires, or -1 when it is not a token. */
+int rfmt_token_expiry(const char *token, uint64_t *expires);
+
 /* `show`: every field and the history. */
 void rfmt_record(FILE *f, const struct store_rec *rec);
 void rfmt_record_json(FILE *f, const struct store_rec *rec);

@@ -34,7 +34,7 @@ static const char *const source_names[] = {
 };
 
 static const char *const actions[] = {
-	"submit", "approve", "reject", "revoke", NULL
+	"submit", "approve", "reject", "revoke", "renew", NULL
 };
 
 const char *

@@ -73,7 +73,8 @@ uidpool_init(struct uidpool *p, const char *state, uint32_t first,
 	}
 	p->first = first;
 	p->last = last;
-	if ((size_t)snprintf(p->dir, sizeof p->dir, "%s/uids", state) >=
+	if ((size_t)snprintf(p->state, sizeof p->state, "%s", state) >=
+	    sizeof p->state || (size_t)snprintf(p->dir, sizeof p->dir, "%s/uids", state) >=
 	    sizeof p->dir || (size_t)snprintf(p->regdir, sizeof p->regdir,
 	    "%s/registrations", state) >= sizeof p->regdir) {
 		snprintf(err, errlen, "state directory path too long");
@@ -349,6 +350,117 @@ unlock_cursor(int fd, uint32_t next)
 	close(fd);	/* drops the flock */
 }
 
+/* A key as a file name in the registrations directory: what an entry
+ * names is checked before it becomes a path. */
+static int
+key_valid(const char *k, size_t n)
+{
+	if (n == 0 || n > UIDPOOL_KEY_MAX || k[0] == '.')
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!((k[i] >= 'a' && k[i] <= 'z') || (k[i] >= 'A' &&
+		    k[i] <= 'Z') || (k[i] >= '0' && k[i] <= '9') ||
+		    k[i] == '.' || k[i] == '_' || k[i] == '-' || k[i] == '+'))
+			return 0;
+	return 1;
+}
+
+static int lookup_key(const struct uidpool *p, const char *key,
+    uint32_t *uid);
+
+/* Release registration uid, whose entry fd is locked exclusively and
+ * reads "reg key": kill its processes, purge its files, drop its record,
+ * mark it free, in that order, so that a failed step leaves it a
+ * registration's (tried again later), never a uid handed out with
+ * something of its last owner left. 0 or -1. */
+static int
+release_reg(const struct uidpool *p, uint32_t uid, int fd, const char *key)
+{
+	char path[PATH_MAX + UIDPOOL_KEY_MAX + 2];
+	uint32_t named;
+
+	if (uid_kill_all(uid, uid, -1, NULL, NULL) != 0)
+		return -1;
+	if (p->purge && p->purge(p->state, uid, key) != 0)
+		return -1;
+	/* the record goes only if it names this uid */
+	if (lookup_key(p, key, &named) == 1 && named == uid) {
+		snprintf(path, sizeof path, "%s/%s", p->regdir, key);
+		if (unlink(path) != 0 && errno != ENOENT)
+			return -1;
+	}
+	return write_entry(fd, "free", NULL);
+}
+
+/* The registration uid fd's entry names, locked exclusively (no lease
+ * holds it): its key into key (cap UIDPOOL_KEY_MAX + 1). 0, or -1 when the
+ * entry is another kind or its key is unusable. */
+static int
+idle_reg(int fd, char key[UIDPOOL_KEY_MAX + 1])
+{
+	char buf[256];
+	struct uidpool_entry e;
+
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+		return -1;
+	uidpool_entry_parse(buf, read_entry(fd, buf, sizeof buf), &e);
+	if (e.kind != UIDPOOL_ENTRY_REG || !key_valid(e.name, e.name_len))
+		return -1;
+	memcpy(key, e.name, e.name_len);
+	key[e.name_len] = '\0';
+	return 0;
+}
+
+/* No uid is free: release the idle registration uid used least recently
+ * (its record's mtime, touched by every take_key) and hold its entry.
+ * 0 with *uid and *fd, or -1. */
+static int
+reclaim_lru(const struct uidpool *p, uint32_t *uid, int *fd)
+{
+	char key[UIDPOOL_KEY_MAX + 1], best_key[UIDPOOL_KEY_MAX + 1];
+	char path[PATH_MAX + UIDPOOL_KEY_MAX + 2];
+	struct timespec best_t = { 0, 0 };
+	uint32_t best = 0;
+	int best_fd = -1;
+
+	for (uint32_t u = p->first; u <= p->last; u++) {
+		struct stat st;
+		struct timespec t = { 0, 0 };
+		int f = open_entry(p, u);
+
+		if (f < 0)
+			continue;
+		if (idle_reg(f, key) != 0) {
+			close(f);
+			continue;
+		}
+		snprintf(path, sizeof path, "%s/%s", p->regdir, key);
+		if (stat(path, &st) == 0)
+			t = st.st_mtim;	/* a missing record: oldest */
+		if (best_fd >= 0 && (t.tv_sec > best_t.tv_sec ||
+		    (t.tv_sec == best_t.tv_sec &&
+		    t.tv_nsec >= best_t.tv_nsec))) {
+			close(f);
+			continue;
+		}
+		if (best_fd >= 0)
+			close(best_fd);
+		best_fd = f;
+		best = u;
+		best_t = t;
+		memcpy(best_key, key, sizeof key);
+	}
+	if (best_fd < 0)
+		return -1;
+	if (release_reg(p, best, best_fd, best_key) != 0) {
+		close(best_fd);
+		return -1;
+	}
+	*uid = best;
+	*fd = best_fd;
+	return 0;
+}
+
 /* Find a free uid and hold it exclusively with entry "kind name". */
 static int
 allocate(const struct uidpool *p, const char *kind, const char *name,
@@ -397,6 +509,17 @@ allocate(const struct uidpool *p, const char *kind, const char *name,
 		unlock_cursor(cfd, uid == p->last ? p->first : uid + 1);
 		return 0;
 	}
+	/* every uid is a lease's or a registration's: take back an idle
+	 * registration's, so registration ids never exhaust the range */
+	if (reclaim_lru(p, &h->uid, &h->fd) == 0) {
+		if (write_entry(h->fd, kind, name) == 0) {
+			h->shared = 0;
+			close(cfd);
+			return 0;
+		}
+		close(h->fd);
+		h->fd = -1;
+	}
 	close(cfd);
 	snprintf(err, errlen, "every uid of %u-%u is in use", p->first,
 	    p->last);
@@ -408,6 +531,7 @@ uidpool_take(const struct uidpool *p, const char *lease_id,
     struct uid_hold *h, char *err, size_t errlen)
 {
 	h->fd = -1;
+	h->fresh = 0;
 	return allocate(p, "lease", lease_id, h, err, errlen);
 }
 
@@ -415,7 +539,7 @@ uidpool_take(const struct uidpool *p, const char *lease_id,
 static int
 lookup_key(const struct uidpool *p, const char *key, uint32_t *uid)
 {
-	char path[PATH_MAX + 80], buf[32];
+	char path[PATH_MAX + UIDPOOL_KEY_MAX + 2], buf[32];
 	int fd, rc;
 
 	snprintf(path, sizeof path, "%s/%s", p->regdir, key);
@@ -430,7 +554,7 @@ lookup_key(const struct uidpool *p, const char *key, uint32_t *uid)
 static int
 record_key(const struct uidpool *p, const char *key, uint32_t uid)
 {
-	char path[PATH_MAX + 80], tmp[PATH_MAX + 96], num[24];
+	char path[PATH_MAX + UIDPOOL_KEY_MAX + 2], tmp[PATH_MAX + UIDPOOL_KEY_MAX + 8], num[24];
 	int fd, n = snprintf(num, sizeof num, "%u\n", uid);
 
 	snprintf(path, sizeof path, "%s/%s", p->regdir, key);
@@ -448,55 +572,17 @@ record_key(const struct uidpool *p, const char *key, uint32_t uid)
 	return rename(tmp, path);
 }
 
-int
-uidpool_take_key(const struct uidpool *p, const char *key,
+/* Hold key's recorded uid shared. 1 held, 0 the record moved meanwhile
+ * (the uid was released: look again), -1 error. */
+static int
+hold_key(const struct uidpool *p, const char *key, uint32_t uid,
     struct uid_hold *h, char *err, size_t errlen)
 {
 	char buf[256], shown[256];
 	struct uidpool_entry entry;
-	uint32_t uid = 0;
-	int rc, fd;
+	uint32_t now;
+	int fd;
 
-	h->fd = -1;
-	rc = lookup_key(p, key, &uid);
-	if (rc < 0) {
-		snprintf(err, errlen, "uid table: the record of %s is unusable",
-		    key);
-		return -1;
-	}
-	if (rc == 0) {
-		uint32_t cur;
-		int cfd;
-
-		/* allocate under the cursor lock; the record is written
-		 * before that lock drops, so two leases of one new key
-		 * cannot both allocate (the second finds the record) */
-		if ((cfd = lock_cursor(p, &cur)) < 0) {
-			snprintf(err, errlen, "uid table: %s", strerror(errno));
-			return -1;
-		}
-		rc = lookup_key(p, key, &uid);
-		close(cfd);
-		if (rc == 0) {
-			struct uid_hold tmp;
-
-			if (allocate(p, "reg", key, &tmp, err, errlen) != 0)
-				return -1;
-			uid = tmp.uid;
-			if (record_key(p, key, uid) != 0) {
-				(void)write_entry(tmp.fd, "free", NULL);
-				close(tmp.fd);
-				snprintf(err, errlen, "uid table: cannot record "
-				    "%s: %s", key, strerror(errno));
-				return -1;
-			}
-			close(tmp.fd);
-		} else if (rc < 0) {
-			snprintf(err, errlen, "uid table: the record of %s is "
-			    "unusable", key);
-			return -1;
-		}
-	}
 	if ((fd = open_entry(p, uid)) < 0) {
 		snprintf(err, errlen, "uid table: %s", strerror(errno));
 		return -1;
@@ -514,6 +600,8 @@ uidpool_take_key(const struct uidpool *p, const char *key,
 	if (entry.kind != UIDPOOL_ENTRY_REG || entry.name_len != strlen(key) ||
 	    memcmp(entry.name, key, entry.name_len) != 0) {
 		close(fd);
+		if (lookup_key(p, key, &now) != 1 || now != uid)
+			return 0;
 		printable(shown, sizeof shown, buf, entry.line_len);
 		snprintf(err, errlen, "uid table: uid %u is recorded for %s "
 		    "but its entry says '%s'", uid, key, shown);
@@ -522,7 +610,110 @@ uidpool_take_key(const struct uidpool *p, const char *key,
 	h->uid = uid;
 	h->fd = fd;
 	h->shared = 1;
-	return 0;
+	return 1;
+}
+
+int
+uidpool_take_key(const struct uidpool *p, const char *key,
+    struct uid_hold *h, char *err, size_t errlen)
+{
+	char path[PATH_MAX + UIDPOOL_KEY_MAX + 2];
+	uint32_t uid = 0;
+	int rc;
+
+	h->fd = -1;
+	h->fresh = 0;
+	if (!key_valid(key, strlen(key))) {
+		snprintf(err, errlen, "uid table: bad registration key");
+		return -1;
+	}
+	snprintf(path, sizeof path, "%s/%s", p->regdir, key);
+	/* a second look only when the uid was released under us */
+	for (int attempt = 0; attempt < 3; attempt++) {
+		rc = lookup_key(p, key, &uid);
+		if (rc == 0) {
+			uint32_t cur;
+			int cfd;
+
+			/* allocate under the cursor lock; the record is
+			 * written before that lock drops, so two leases of
+			 * one new key cannot both allocate (the second
+			 * finds the record) */
+			if ((cfd = lock_cursor(p, &cur)) < 0) {
+				snprintf(err, errlen, "uid table: %s",
+				    strerror(errno));
+				return -1;
+			}
+			rc = lookup_key(p, key, &uid);
+			close(cfd);
+			if (rc == 0) {
+				struct uid_hold tmp;
+
+				if (allocate(p, "reg", key, &tmp, err,
+				    errlen) != 0)
+					return -1;
+				uid = tmp.uid;
+				if (record_key(p, key, uid) != 0) {
+					(void)write_entry(tmp.fd, "free",
+					    NULL);
+					close(tmp.fd);
+					snprintf(err, errlen, "uid table: "
+					    "cannot record %s: %s", key,
+					    strerror(errno));
+					return -1;
+				}
+				close(tmp.fd);
+				h->fresh = 1;
+			}
+		}
+		if (rc < 0) {
+			snprintf(err, errlen, "uid table: the record of %s is "
+			    "unusable", key);
+			return -1;
+		}
+		rc = hold_key(p, key, uid, h, err, errlen);
+		if (rc < 0)
+			return -1;
+		if (rc == 1) {
+			/* least recently used goes first when reclaimed */
+			(void)utimensat(AT_FDCWD, path, NULL, 0);
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "uid table: the uid of %s keeps being released",
+	    key);
+	return -1;
+}
+
+int
+uidpool_drop_family(const struct uidpool *p, const char *key,
+    size_t family_len)
+{
+	char other[UIDPOOL_KEY_MAX + 1];
+	DIR *d = opendir(p->regdir);
+	struct dirent *e;
+	int dropped = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		uint32_t uid;
+		int fd;
+
+		if (!key_valid(e->d_name, n) || n <= family_len ||
+		    memcmp(e->d_name, key, family_len) != 0 ||
+		    strcmp(e->d_name, key) == 0 ||
+		    lookup_key(p, e->d_name, &uid) != 1 ||
+		    (fd = open_entry(p, uid)) < 0)
+			continue;
+		if (idle_reg(fd, other) == 0 && strcmp(other, e->d_name) == 0 &&
+		    release_reg(p, uid, fd, other) == 0)
+			dropped++;
+		close(fd);
+	}
+	closedir(d);
+	return dropped;
 }
 
 int

@@ -13,7 +13,13 @@
  * and kill(-1, SIGKILL)s until the kernel counts no other task of it
  * (RLIMIT_NPROC 2: its probe fork succeeds); setsid and double forks do
  * not escape that. Allocation moves round-robin
- * through the range, so a freed uid is reused as late as possible. */
+ * through the range, so a freed uid is reused as late as possible.
+ *
+ * A registration's uid is released (uidpool_drop_family, or reclaimed
+ * least recently used first when no uid is free) only while no lease
+ * holds it, and only after every process of it is killed and the purge
+ * hook removed its files; then its record goes and the entry reads
+ * "free". */
 #ifndef AIRLOCK_UIDPOOL_H
 #define AIRLOCK_UIDPOOL_H
 
@@ -24,10 +30,19 @@
 
 #define UIDPOOL_RANGE_MAX (1u << 20)
 
+/* A registration key: "tenant+registration[+approval id]". */
+#define UIDPOOL_KEY_MAX 152
+
 struct uidpool {
+	char state[PATH_MAX];		/* the state directory */
 	char dir[PATH_MAX];		/* <state>/uids */
 	char regdir[PATH_MAX];		/* <state>/registrations */
 	uint32_t first, last;
+	/* Removes every file a registration's uid owns in the state
+	 * directory (its cache, stale lease directories), called with no
+	 * process of the uid left and its entry locked. 0, or -1: the uid
+	 * is then not released. NULL: the uid has no files to remove. */
+	int (*purge)(const char *state, uint32_t uid, const char *key);
 };
 
 /* One held uid. */
@@ -35,6 +50,7 @@ struct uid_hold {
 	uint32_t uid;
 	int fd;				/* the flocked lock file; -1: none */
 	int shared;			/* registration unit */
+	int fresh;			/* take_key allocated it just now */
 };
 
 /* Make the table directories (mode 0700) below state_dir and check the
@@ -52,6 +68,12 @@ int uidpool_take(const struct uidpool *p, const char *lease_id,
  * shared for one lease. 0, or -1 with a message. */
 int uidpool_take_key(const struct uidpool *p, const char *key,
     struct uid_hold *h, char *err, size_t errlen);
+
+/* Release every idle registration uid whose key starts with the first
+ * family_len bytes of key and is not key itself (the earlier approvals
+ * of a registration). Returns how many were released. */
+int uidpool_drop_family(const struct uidpool *p, const char *key,
+    size_t family_len);
 
 /* Give the uid back. When no other lease holds it, every process still
  * running as it is killed first (uid_kill_all); a lease-unit uid is only

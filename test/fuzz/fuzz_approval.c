@@ -3,7 +3,8 @@
  * format, key id, signature) as a runner sees wire data, or the payload
  * parser the signature normally guards (approval_parse_payload), with the
  * invariants that an accepted payload is canonical (re-encoding gives its
- * exact length) and matches its own request. */
+ * exact length) and matches its own request. The open path also runs the
+ * unverified decode (approval_peek) on the same bytes. */
 #include <string.h>
 
 #include "common/approval.h"
@@ -83,5 +84,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = approval_open(&key, (const char *)data + 1, size - 1, &a);
 	FUZZ_ASSERT(r == APPROVAL_BAD_FORMAT || r == APPROVAL_BAD_SIGNATURE ||
 	    r == APPROVAL_WRONG_KEY || r == APPROVAL_OK);
+	/* the unverified decode (display, renew's comparison) accepts at
+	 * least what a verified open does, and reads the same fields */
+	if (r == APPROVAL_OK) {
+		static struct approval peeked;
+
+		FUZZ_ASSERT(approval_peek((const char *)data + 1, size - 1,
+		    &peeked) == 0 && peeked.payload_len == a.payload_len &&
+		    memcmp(peeked.payload, a.payload, a.payload_len) == 0 &&
+		    peeked.expires_at == a.expires_at);
+	} else {
+		(void)approval_peek((const char *)data + 1, size - 1, &a);
+	}
 	return 0;
 }

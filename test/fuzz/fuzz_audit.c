@@ -1,6 +1,9 @@
-/* fuzz_audit.c - the audit log verifier and the revocation list parser
- * under arbitrary bytes (first byte picks): no crash, and what passes has
- * the shape it claims (one entry per line; every listed id found). */
+/* fuzz_audit.c - the audit log verifier (chain only, or with a public key:
+ * the signature item's decoding, the key id and the signature check) and
+ * the revocation list parser under arbitrary bytes (the first byte picks):
+ * no crash, and what passes has the shape it claims (one entry per line;
+ * every listed id found; a signed entry counted as signed). The key is
+ * the one of pem_test.c; the corpus holds a log it signed. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,32 +11,50 @@
 #include "common/revocation.h"
 #include "fuzz.h"
 
-static size_t seen;
+static const char sec1[] =
+    "-----BEGIN EC PRIVATE KEY-----\n"
+    "MHcCAQEEILA/ckw3QQD4fWC8LvktMyTak7fPTMlPQCSJeA5YCnj8oAoGCCqGSM49\n"
+    "AwEHoUQDQgAEiuG0R+AsxjXm61b6xtmvnHlTKhcZXDMsfvlyzPuRxE1NCqJ2vEqc\n"
+    "loWAfRQ2oqM64ajTInGKyBFyyTMJyS08AA==\n"
+    "-----END EC PRIVATE KEY-----\n";
+
+static size_t seen, seen_signed;
 
 static void
 count(void *ctx, const struct audit_view *v)
 {
 	(void)ctx;
 	FUZZ_ASSERT(v->seq == ++seen);
+	if (v->is_signed)
+		seen_signed = v->seq;
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint8_t head[AUDIT_HASH_LEN], (*ids)[REVOCATION_ID_LEN];
+	static struct eckey_priv key;
+	static int have_key;
+	uint8_t (*ids)[REVOCATION_ID_LEN];
+	struct audit_summary sum;
 	size_t n, line, lines = 0;
 	const char *why;
 	struct revocation_set set = { 0 };
 
+	if (!have_key) {
+		FUZZ_ASSERT(eckey_priv_parse(sec1, sizeof sec1 - 1, &key,
+		    &why) == 0);
+		have_key = 1;
+	}
 	if (size < 1)
 		return 0;
 	if (data[0] & 1) {
-		seen = 0;
-		if (audit_verify(data + 1, size - 1, &n, head, &line, &why,
-		    count, NULL) == 0) {
+		seen = seen_signed = 0;
+		if (audit_verify(data + 1, size - 1, data[0] & 2 ? &key.pub :
+		    NULL, &sum, &line, &why, count, NULL) == 0) {
 			for (size_t i = 1; i < size; i++)
 				lines += data[i] == '\n';
-			FUZZ_ASSERT(n == lines && n == seen);
+			FUZZ_ASSERT(sum.count == lines && sum.count == seen &&
+			    sum.last_signed == seen_signed);
 		}
 		return 0;
 	}
