@@ -34,57 +34,24 @@ rfmt_json_str(FILE *f, const void *p, size_t n)
 	fputc('"', f);
 }
 
-/* '=' only after the command word: there "A=b" would read as an
- * assignment. */
-static int
-shell_plain(unsigned char c, int first)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || (c != '\0' &&
-	    strchr("@%+:,./_-", c) != NULL) || (c == '=' && !first);
-}
-
-static void
-shell_word(FILE *f, const unsigned char *s, size_t n, int first)
-{
-	size_t plain = 0, printable = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		plain += shell_plain(s[i], first);
-		printable += s[i] >= 0x20 && s[i] < 0x7f;
-	}
-	if (n > 0 && plain == n) {
-		fwrite(s, 1, n, f);
-	} else if (printable == n) {
-		fputc('\'', f);
-		for (size_t i = 0; i < n; i++) {
-			if (s[i] == '\'')
-				fputs("'\\''", f);
-			else
-				fputc(s[i], f);
-		}
-		fputc('\'', f);
-	} else {
-		fputs("$'", f);
-		for (size_t i = 0; i < n; i++) {
-			if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\\' &&
-			    s[i] != '\'')
-				fputc(s[i], f);
-			else
-				fprintf(f, "\\x%02x", s[i]);
-		}
-		fputc('\'', f);
-	}
-}
-
 void
 rfmt_command(FILE *f, const char *const *argv, size_t argc)
 {
+	char line[RFMT_COMMAND_MAX];
+	struct guard_result gr;
+	enum guard_verdict v;
+
+	v = guard_normalised(NULL, argv, argc, line, sizeof line, &gr);
+	if (v == GUARD_OK) {
+		fputs(line, f);
+		return;
+	}
+	/* not what a runner would exec: the exact bytes, and why */
+	fprintf(f, "(refused by the guard: %s) ", guard_verdict_name(v));
 	for (size_t i = 0; i < argc; i++) {
 		if (i)
 			fputc(' ', f);
-		shell_word(f, (const unsigned char *)argv[i], strlen(argv[i]),
-		    i == 0);
+		rfmt_esc(f, argv[i], strlen(argv[i]));
 	}
 }
 

@@ -11,6 +11,7 @@
 
 #include "approval.h"
 #include "audit.h"
+#include "guard.h"
 #include "store.h"
 
 #define RFMT_TIME_LEN 21	/* "2006-01-02T15:04:05Z" and NUL */
@@ -19,12 +20,12 @@ void rfmt_esc(FILE *f, const void *p, size_t n);
 void rfmt_json_str(FILE *f, const void *p, size_t n);
 void rfmt_time(uint64_t t, char out[RFMT_TIME_LEN]);
 
-/* argv as one shell command line that means exactly these bytes: a word
- * of only [A-Za-z0-9@%+:,./_-] (and '=' after the first word) as it is,
- * other printable ASCII in single quotes (' as '\''), and a word with any
- * other byte as $'...' with every byte outside printable ASCII, and \
- * and ', escaped as \xNN. An empty word is ''. What `show` and `approve`
- * display: what the runner will exec, nothing hidden by a terminal. */
+/* The command the runner will execute, as guard_normalised writes it
+ * (common/guard.h: one line of shell words, every byte visible), which is
+ * what `show`, `list` and `approve` display. A command the guard refuses
+ * (policy changed since submit, or an edited record) shows as "(refused
+ * by the guard: VERDICT)" and each word escaped (\xNN). */
+#define RFMT_COMMAND_MAX (4 * APPROVAL_PAYLOAD_MAX + 4 * PROTO_ARGC_MAX + 1)
 void rfmt_command(FILE *f, const char *const *argv, size_t argc);
 
 /* The expiry of a stored token, read without checking its signature
