@@ -95,8 +95,7 @@ static const char usage_main[] =
 "  --tmpfs SIZE      size of the working directory and /tmp (default 64M)\n" \
 "  --python PATH     python3 (default /usr/bin/python3)\n" \
 "  --java-home DIR   the JDK (default: from javac on PATH)\n" \
-"  --java-denylist FILE  replaces the built-in Java denylist\n" \
-"  --compile-timeout DUR  javac's wall clock (default 60s)\n"
+"  --java-denylist FILE  replaces the built-in Java denylist\n"
 
 static const char usage_run[] =
 "usage: airlock sandbox run --lang python|java|exec [OPTIONS] -- SOURCE...\n"
@@ -117,8 +116,9 @@ static const char usage_run[] =
 LIMIT_HELP
 "  --json            the result as one JSON object on stdout\n"
 JAIL_HELP
-"  --java-no-preload test hook for the A/B test of the launcher: classes\n"
-"                    load lazily (unsafe: never for real tools)\n"
+"  --java-writable-classpath  test hook for the A/B tests of the sealed\n"
+"                    class path: the JVM loads from the directory the tool\n"
+"                    can write (unsafe: never for real tools)\n"
 "  --log-format human|json\n"
 "\n"
 EXIT_CODES;
@@ -192,7 +192,6 @@ struct jail_opts {
 	const char *python;
 	const char *java_home;
 	const char *denylist;
-	uint64_t compile_timeout_ms;
 };
 
 static void
@@ -205,7 +204,6 @@ jail_opts_default(struct jail_opts *o)
 	o->state_dir = "/tmp/airlock-sandbox";
 	o->tmpfs = 64u << 20;
 	o->python = "/usr/bin/python3";
-	o->compile_timeout_ms = 60000;
 }
 
 static void
@@ -222,12 +220,12 @@ enum {
 	OPT_LANG = 256, OPT_INPUT, OPT_TIMEOUT, OPT_CPU, OPT_MEMORY,
 	OPT_PIDS, OPT_OUTPUT, OPT_JSON, OPT_JAIL, OPT_UIDS, OPT_STATE,
 	OPT_CGROUP, OPT_LANDLOCK, OPT_TMPFS, OPT_PYTHON, OPT_JAVA_HOME,
-	OPT_DENYLIST, OPT_COMPILE_TIMEOUT, OPT_LOG, OPT_LISTEN, OPT_SECRET,
+	OPT_DENYLIST, OPT_LOG, OPT_LISTEN, OPT_SECRET,
 	OPT_MAX_TIMEOUT, OPT_MAX_CPU, OPT_MAX_MEMORY, OPT_MAX_PIDS,
 	OPT_MAX_OUTPUT, OPT_T_CONC, OPT_T_QUEUE, OPT_T_CPU, OPT_WINDOW,
 	OPT_MAX_CONC, OPT_MAX_QUEUE, OPT_QUEUE_TIMEOUT, OPT_HS_TIMEOUT,
 	OPT_EXEC, OPT_CONNECT, OPT_TENANT, OPT_REQID, OPT_CONNECT_TIMEOUT,
-	OPT_HEAP, OPT_NO_PRELOAD
+	OPT_HEAP, OPT_WRITABLE_CP
 };
 
 #define JAIL_OPTIONS \
@@ -240,7 +238,6 @@ enum {
 	{ "python", required_argument, NULL, OPT_PYTHON }, \
 	{ "java-home", required_argument, NULL, OPT_JAVA_HOME }, \
 	{ "java-denylist", required_argument, NULL, OPT_DENYLIST }, \
-	{ "compile-timeout", required_argument, NULL, OPT_COMPILE_TIMEOUT }, \
 	{ "log-format", required_argument, NULL, OPT_LOG }
 
 #define LIMIT_OPTIONS \
@@ -332,9 +329,6 @@ jail_opt(int opt, const char *v, struct jail_opts *o)
 	case OPT_PYTHON: o->python = v; return 1;
 	case OPT_JAVA_HOME: o->java_home = v; return 1;
 	case OPT_DENYLIST: o->denylist = v; return 1;
-	case OPT_COMPILE_TIMEOUT:
-		o->compile_timeout_ms = duration_arg("compile-timeout", v);
-		return 1;
 	case OPT_LOG:
 		if (log_set_format(v))
 			die(EXIT_USAGE, "--log-format: human or json");
@@ -509,7 +503,7 @@ sandbox_setup(struct sandbox *s, const struct jail_opts *o,
 		.jail = &s->jail, .python = o->python,
 		.java_home = o->java_home, .self_exe = s->self,
 		.deny_text = s->deny_text, .deny_len = s->deny_len,
-		.compile_timeout_ms = o->compile_timeout_ms, .sigfd = sigfd,
+		.sigfd = sigfd,
 		.use_cgroup_limits = 1,
 	};
 }
@@ -799,7 +793,8 @@ run_main(int argc, char **argv)
 		{ "lang", required_argument, NULL, OPT_LANG },
 		{ "input", required_argument, NULL, OPT_INPUT },
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "java-no-preload", no_argument, NULL, OPT_NO_PRELOAD },
+		{ "java-writable-classpath", no_argument, NULL,
+		    OPT_WRITABLE_CP },
 		LIMIT_OPTIONS, JAIL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -816,7 +811,7 @@ run_main(int argc, char **argv)
 	const char *input = NULL;
 	char id[17], why[768];
 	unsigned lang = 0;
-	int json = 0, o, sigfd, no_preload = 0, rc;
+	int json = 0, o, sigfd, writable_cp = 0, rc;
 
 	jail_opts_default(&jo);
 	limits_default(&lim);
@@ -830,7 +825,7 @@ run_main(int argc, char **argv)
 			break;
 		case OPT_INPUT: input = optarg; break;
 		case OPT_JSON: json = 1; break;
-		case OPT_NO_PRELOAD: no_preload = 1; break;
+		case OPT_WRITABLE_CP: writable_cp = 1; break;
 		case 'h': fputs(usage_run, stdout); return EXIT_OK;
 		default: fputs(usage_run, stderr); return EXIT_USAGE;
 		}
@@ -867,11 +862,12 @@ run_main(int argc, char **argv)
 	if (spawn_become_subreaper() != 0)
 		die_errno(EXIT_OSERR, "cannot become a subreaper");
 	sandbox_setup(&sb, &jo, &lim, sigfd, 1);
-	sb.env.java_no_preload = no_preload;
-	if (no_preload)
-		log_msg(LOG_WARN, "--java-no-preload: Java classes load lazily, "
-		    "so a tool can swap a checked class file before it loads "
-		    "(a test hook: never use it for real tools)");
+	sb.env.java_writable_classpath = writable_cp;
+	if (writable_cp)
+		log_msg(LOG_WARN, "--java-writable-classpath: the JVM loads "
+		    "classes from a directory the tool can write, so it can "
+		    "load classes nobody checked (a test hook: never use it "
+		    "for real tools)");
 	capture_init(&cap, lim.output, !json);
 	out = (struct sbx_output){ &cap, capture_emit, never_busy, -1, NULL,
 		NULL };
@@ -953,7 +949,7 @@ java_stage_main(int argc, char **argv)
 		{ "java-home", required_argument, NULL, OPT_JAVA_HOME },
 		{ "heap", required_argument, NULL, OPT_HEAP },
 		{ "java-denylist", required_argument, NULL, OPT_DENYLIST },
-		{ "no-preload", no_argument, NULL, OPT_NO_PRELOAD },
+		{ "writable-classpath", no_argument, NULL, OPT_WRITABLE_CP },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sbx_java_opts jo;
@@ -968,7 +964,7 @@ java_stage_main(int argc, char **argv)
 			    64ull << 30);
 			break;
 		case OPT_DENYLIST: jo.denylist = optarg; break;
-		case OPT_NO_PRELOAD: jo.no_preload = 1; break;
+		case OPT_WRITABLE_CP: jo.writable_classpath = 1; break;
 		default: return EXIT_USAGE;
 		}
 	}

@@ -65,8 +65,8 @@ fail:
 	return -1;
 }
 
-static int
-write_all(int fd, const void *data, size_t len)
+int
+file_write_all(int fd, const void *data, size_t len)
 {
 	const uint8_t *p = data;
 
@@ -153,7 +153,7 @@ file_replace(const char *path, const void *data, size_t len, mode_t mode)
 	    mode);
 	if (fd < 0)
 		return -1;
-	if (fchmod(fd, mode) != 0 || write_all(fd, data, len) != 0 ||
+	if (fchmod(fd, mode) != 0 || file_write_all(fd, data, len) != 0 ||
 	    fsync(fd) != 0)
 		goto fail;
 	if (close(fd) != 0) {
@@ -185,7 +185,7 @@ file_create(const char *path, const void *data, size_t len, mode_t mode)
 	if (fd < 0)
 		return -1;
 	/* fchmod: the umask may only have narrowed mode, but be exact. */
-	if (fchmod(fd, mode) != 0 || write_all(fd, data, len) != 0 ||
+	if (fchmod(fd, mode) != 0 || file_write_all(fd, data, len) != 0 ||
 	    fsync(fd) != 0) {
 		err = errno ? errno : EIO;
 		close(fd);

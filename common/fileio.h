@@ -24,6 +24,10 @@ int file_replace(const char *path, const void *data, size_t len,
 int file_create(const char *path, const void *data, size_t len,
     mode_t mode);
 
+/* Write all of data to fd, retrying short writes and EINTR: 0, or -1
+ * with errno. */
+int file_write_all(int fd, const void *data, size_t len);
+
 /* fsync the directory holding path, so a rename or create is durable. */
 int file_sync_dir(const char *path);
 

@@ -383,8 +383,10 @@ struct walk {
 	struct javacheck_stats st;
 	char *why;
 	size_t whylen;
-	char path[4096];	/* relative path of the current directory */
+	char path[4096];	/* relative path of the current entry */
 	uint8_t *buf;		/* CLASSFILE_SIZE_MAX + 1 bytes */
+	javacheck_take_fn take;	/* gets each class file that passed */
+	void *take_ctx;
 };
 
 static int
@@ -403,6 +405,7 @@ check_file(struct walk *w, int dfd, const char *name, const char *label)
 	struct stat st;
 	size_t len = 0;
 	ssize_t n;
+	enum javacheck_status rc;
 
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		snprintf(w->why, w->whylen, "%s: not a regular file", label);
@@ -435,8 +438,16 @@ check_file(struct walk *w, int dfd, const char *name, const char *label)
 		    "bytes", JAVACHECK_FILES_MAX, JAVACHECK_BYTES_MAX);
 		return JAVACHECK_BAD;
 	}
-	return check_class(w->pol, label, w->buf, len, w->why, w->whylen,
+	rc = check_class(w->pol, label, w->buf, len, w->why, w->whylen,
 	    &w->st.refs);
+	if (rc != JAVACHECK_OK)
+		return rc;
+	/* the bytes just checked, not the file again */
+	if (w->take && w->take(w->take_ctx, w->path, w->buf, len) != 0) {
+		snprintf(w->why, w->whylen, "%s: %s", label, strerror(errno));
+		return JAVACHECK_ERROR;
+	}
+	return JAVACHECK_OK;
 }
 
 /* The names in dfd (without . and ..), sorted; NULL with errno. */
@@ -562,11 +573,22 @@ enum javacheck_status
 javacheck_tree(const struct javacheck_policy *pol, int dirfd,
     struct javacheck_stats *stats, char *why, size_t whylen)
 {
+	return javacheck_tree_take(pol, dirfd, stats, why, whylen, NULL,
+	    NULL);
+}
+
+enum javacheck_status
+javacheck_tree_take(const struct javacheck_policy *pol, int dirfd,
+    struct javacheck_stats *stats, char *why, size_t whylen,
+    javacheck_take_fn take, void *ctx)
+{
 	struct walk w;
 	enum javacheck_status rc;
 
 	memset(&w, 0, sizeof w);
 	w.pol = pol;
+	w.take = take;
+	w.take_ctx = ctx;
 	w.why = why;
 	w.whylen = whylen;
 	why[0] = '\0';

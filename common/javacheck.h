@@ -98,4 +98,18 @@ struct javacheck_stats {
 enum javacheck_status javacheck_tree(const struct javacheck_policy *pol,
     int dirfd, struct javacheck_stats *stats, char *why, size_t whylen);
 
+/* Gets the relative path (e.g. "pkg/A$1.class") and the bytes of a class
+ * file that passed, in the visiting order; non-zero (with errno) stops
+ * the walk with JAVACHECK_ERROR. */
+typedef int (*javacheck_take_fn)(void *ctx, const char *path,
+    const uint8_t *buf, size_t len);
+
+/* javacheck_tree, and each file that passed goes to take: the very bytes
+ * checked, read once (the sandbox packs them into the JVM's class path).
+ * A refusal can come after some files were taken: the caller drops what
+ * it took unless the result is JAVACHECK_OK. */
+enum javacheck_status javacheck_tree_take(const struct javacheck_policy *pol,
+    int dirfd, struct javacheck_stats *stats, char *why, size_t whylen,
+    javacheck_take_fn take, void *ctx);
+
 #endif

@@ -45,7 +45,7 @@ struct run {
 	struct spawn_child ch;
 	int spawned;
 	int tfd_deadline, tfd_tick;
-	int64_t t_start, t_tool, t_end;
+	int64_t t_start, t_end;
 	int stop;			/* enum sbx_reason, or -1 */
 	int abandoned;
 	int exited, wstatus;
@@ -57,7 +57,6 @@ struct run {
 	/* Java stage record */
 	int stage_pending;
 	struct sbx_stage stage;
-	uint64_t cpu_base_usec;
 	char tail[TAIL];
 	size_t tail_len;
 	uint8_t buf[CHUNK];
@@ -171,17 +170,9 @@ stage_take(struct run *r, const uint8_t *p, size_t n)
 	sbx_detail_set(r->res->detail, sizeof r->res->detail, r->stage.detail,
 	    r->stage.len);
 	switch (r->stage.status) {
-	case SBX_STAGE_OK: {
-		struct jail_stats st;
-
-		/* the tool starts now: its clock and its CPU */
-		r->t_tool = mono_ms();
-		jail_lease_stats(&r->lease, &st);
-		r->cpu_base_usec = st.has_cpu ? st.cpu_usec : r->stage.cpu_us;
+	case SBX_STAGE_OK:
 		r->res->detail[0] = '\0';
-		arm_deadline(r, r->t_tool + (int64_t)r->job->lim.timeout_ms);
 		break;
-	}
 	case SBX_STAGE_COMPILE:
 		stop(r, SBX_COMPILE_FAILED);
 		break;
@@ -244,7 +235,9 @@ pump_in(struct run *r)
 	}
 }
 
-/* The cgroup's counters: CPU, OOM kills, refused forks. */
+/* The cgroup's counters: CPU, OOM kills, refused forks. The CPU limit
+ * covers the whole execution: the Java compiler's time is the tenant's
+ * too. */
 static void
 tick(struct run *r)
 {
@@ -259,9 +252,12 @@ tick(struct run *r)
 		stop(r, SBX_MEMORY);
 	else if (st.pids_max_hits > 0)
 		stop(r, SBX_PIDS);
-	else if (st.has_cpu && !r->stage_pending && st.cpu_usec >
-	    r->cpu_base_usec + r->job->lim.cpu_ms * 1000)
+	else if (st.has_cpu && st.cpu_usec > r->job->lim.cpu_ms * 1000) {
+		if (r->stage_pending)
+			set_detail(r, "the Java compiler ran past the CPU "
+			    "limit");
 		stop(r, SBX_CPU);
+	}
 }
 
 static void
@@ -342,7 +338,7 @@ loop(struct run *r)
 
 			(void)!read(r->tfd_deadline, &x, sizeof x);
 			if (r->stage_pending)
-				set_detail(r, "the Java compiler ran past its "
+				set_detail(r, "the Java compiler ran past the "
 				    "time limit");
 			if (!r->exited)
 				stop(r, SBX_TIMEOUT);
@@ -386,15 +382,15 @@ finish(struct run *r)
 	struct sbx_result *res = r->res;
 	struct jail_stats st;
 	struct rusage ru;
-	int64_t t0 = r->t_tool ? r->t_tool : r->t_start;
 
 	jail_lease_stats(&r->lease, &st);
 	if (!r->t_end)
 		r->t_end = mono_ms();
-	res->wall_ms = r->t_end > t0 ? (uint64_t)(r->t_end - t0) : 0;
+	/* the whole execution, the Java compiler included */
+	res->wall_ms = r->t_end > r->t_start ? (uint64_t)(r->t_end -
+	    r->t_start) : 0;
 	if (st.has_cpu) {
-		res->cpu_ms = st.cpu_usec > r->cpu_base_usec ?
-		    (st.cpu_usec - r->cpu_base_usec) / 1000 : 0;
+		res->cpu_ms = st.cpu_usec / 1000;
 		res->flags |= SBX_F_CPU_CGROUP;
 	} else if (getrusage(RUSAGE_CHILDREN, &ru) == 0) {
 		uint64_t us = (uint64_t)ru.ru_utime.tv_sec * 1000000 +
@@ -402,8 +398,7 @@ finish(struct run *r)
 		    (uint64_t)ru.ru_stime.tv_sec * 1000000 +
 		    (uint64_t)ru.ru_stime.tv_usec;
 
-		res->cpu_ms = us > r->cpu_base_usec ?
-		    (us - r->cpu_base_usec) / 1000 : 0;
+		res->cpu_ms = us / 1000;
 	}
 	if (st.has_memory) {
 		res->peak_memory = st.peak_memory;
@@ -546,8 +541,8 @@ build_cmd(struct run *r, struct cmd *c)
 		c->argv[a++] = (char *)r->env->java_home;
 		c->argv[a++] = "--heap";
 		c->argv[a++] = c->heap;
-		if (r->env->java_no_preload)
-			c->argv[a++] = "--no-preload";
+		if (r->env->java_writable_classpath)
+			c->argv[a++] = "--writable-classpath";
 		if (r->env->deny_text) {
 			c->argv[a++] = "--java-denylist";
 			c->argv[a++] = ".airlock-java-deny";
@@ -667,16 +662,13 @@ sbx_exec(const struct sbx_exec_env *env, const struct sbx_job *job,
 	r.in_open = r.open[1] = r.open[2] = 1;
 	r.stage_pending = job->lang == SBX_LANG_JAVA;
 	sbx_stage_init(&r.stage);
-	if (!r.stage_pending)
-		r.t_tool = r.t_start;
 	{
 		struct itimerspec its = { { 0, TICK_MS * 1000000 },
 			{ 0, TICK_MS * 1000000 } };
 
 		timerfd_settime(r.tfd_tick, 0, &its, NULL);
 	}
-	arm_deadline(&r, r.t_start + (int64_t)(r.stage_pending ?
-	    env->compile_timeout_ms : job->lim.timeout_ms));
+	arm_deadline(&r, r.t_start + (int64_t)job->lim.timeout_ms);
 	if (job->input_len == 0) {
 		close(r.ch.in);
 		r.in_open = 0;

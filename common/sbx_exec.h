@@ -16,9 +16,9 @@
  * Java runs in two stages inside the same jail: `airlock sandbox
  * _java-stage` (common/sbx_java) compiles, checks every class file and
  * only then execs java; it writes a stage record at the start of stdout
- * (before any tool code can run, so the tool cannot forge it). The tool's
- * limits (wall clock and CPU) start counting at that record; the compile
- * has its own wall-clock limit. */
+ * (before any tool code can run, so the tool cannot forge it). The wall
+ * clock and CPU limits cover both stages: compiling is the tenant's time
+ * too, and cpu_ms reports it. */
 #ifndef AIRLOCK_SBX_EXEC_H
 #define AIRLOCK_SBX_EXEC_H
 
@@ -27,8 +27,6 @@
 
 #include "jail.h"
 #include "sbx_proto.h"
-
-#define SBX_JAVA_LAUNCH_PKG "airlock_sandbox"
 
 struct sbx_file_data {
 	const char *name;	/* sbx_name_valid */
@@ -69,11 +67,10 @@ struct sbx_exec_env {
 	const char *self_exe;		/* this binary, as the jail sees it */
 	const char *deny_text;		/* custom Java denylist, or NULL */
 	size_t deny_len;
-	uint64_t compile_timeout_ms;	/* javac stage */
 	int sigfd;			/* signals that stop the execution, or -1 */
 	int use_cgroup_limits;		/* per-execution cgroup limits */
-	int java_no_preload;		/* test hook (A/B of the launcher's
-					 * preloading): never in production */
+	int java_writable_classpath;	/* test hook (A/B of the sealed
+					 * class path): never in production */
 };
 
 /* Run job; fills res (always, also on failure: reason jail_failed with

@@ -2,23 +2,20 @@
  * `airlock sandbox _java-stage` (its cwd is the jail's work directory,
  * holding the tenant's files):
  *   1. javac (-proc:none: no annotation processor, so no tenant code runs
- *      while compiling) on the tenant's .java files and on our launcher,
- *      into .airlock/classes; a failure ends here as compile_failed with
- *      the compiler's message;
- *   2. our launcher's class file moves out of the tree; the package
- *      airlock_sandbox is ours alone;
- *   3. every class file javac produced (inner, anonymous, local classes
- *      too) is read by common/javacheck; one refused reference or one
- *      malformed file ends here as verify_failed naming it;
- *   4. the stage record (sbx_exec.h) goes to stdout, and java replaces
+ *      while compiling; --limit-modules java.base) on the tenant's .java
+ *      files into .airlock/classes; a failure ends here as compile_failed
+ *      with the compiler's message;
+ *   2. every class file javac produced (inner, anonymous, local classes
+ *      too) is read once by common/javacheck; one refused reference or
+ *      one malformed file ends here as verify_failed naming it; the bytes
+ *      that passed go into a jar in a sealed memfd (common/sbx_jar);
+ *   3. the stage record (sbx_stage.h) goes to stdout, and java replaces
  *      this process: heap from the memory limit (-Xmx, never an address-
- *      space limit), serial GC, -XX:+ExitOnOutOfMemoryError, the class
- *      path .airlock/classes:.airlock/launch only.
- * The launcher (airlock_sandbox.Launch) loads every checked class before
- * the tool's first instruction runs and then calls its main: the work
- * directory is the tool's to write, so a class file changed later is
- * never read. It runs once (a second call throws), exposes nothing else,
- * and is not subject to the denylist: it is ours. */
+ *      space limit), serial GC, -XX:+ExitOnOutOfMemoryError, java.base
+ *      alone, and the class path /proc/self/fd/N, the sealed jar, alone.
+ * Whatever the tool writes (its work directory, /tmp) is on no class
+ * path, and the jar cannot change: every class the JVM can load by name
+ * from the class path is a class javacheck passed. */
 #ifndef AIRLOCK_SBX_JAVA_H
 #define AIRLOCK_SBX_JAVA_H
 
@@ -31,15 +28,13 @@ struct sbx_java_opts {
 	const char *denylist;	/* a denylist file, or NULL: built-in */
 	char **files;		/* the tenant's files; files[0] is NAME.java */
 	size_t nfiles;
-	int no_preload;		/* test hook (A/B): load classes lazily */
+	int writable_classpath;	/* test hook (A/B): the class path is the
+				 * writable .airlock/classes directory */
 };
 
 /* Run the stage; returns only on failure to exec java (an exit status
  * for the process: the record said so on stdout already) or after a
  * compile or verify failure (0: the record tells). */
 int sbx_java_stage(const struct sbx_java_opts *o);
-
-/* The launcher's source, for tests. */
-extern const char sbx_java_launch_src[];
 
 #endif

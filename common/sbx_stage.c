@@ -38,9 +38,8 @@ sbx_stage_feed(struct sbx_stage *s, const uint8_t *p, size_t n, size_t *used)
 		*used = off;
 		if (s->have < SBX_STAGE_HEADER_LEN)
 			return SBX_STAGE_NEED;
-		s->len = (uint32_t)be(s->hdr + SBX_STAGE_MAGIC_LEN + 9, 4);
+		s->len = (uint32_t)be(s->hdr + SBX_STAGE_MAGIC_LEN + 1, 4);
 		s->status = s->hdr[SBX_STAGE_MAGIC_LEN];
-		s->cpu_us = be(s->hdr + SBX_STAGE_MAGIC_LEN + 1, 8);
 		/* the length is checked here, before any detail byte is
 		 * copied into detail[SBX_DETAIL_MAX] */
 		if (memcmp(s->hdr, SBX_STAGE_MAGIC, SBX_STAGE_MAGIC_LEN) != 0 ||

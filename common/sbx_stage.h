@@ -12,13 +12,13 @@
 #include "sbx_proto.h"
 
 /* The stage record sbx_java writes first on stdout:
- *   "\0airlock-stage\0" (15 bytes) | status:u8 | cpu_us:u64 | len:u32 |
- *   detail[len]                              (integers big-endian)
+ *   "\0airlock-stage\0" (15 bytes) | status:u8 | len:u32 | detail[len]
+ *                                            (len big-endian)
  * status 0: compiled and checked, java follows; 1 compile_failed;
  * 2 verify_failed; 3 stage error. len <= SBX_DETAIL_MAX. */
 #define SBX_STAGE_MAGIC "\0airlock-stage\0"
 #define SBX_STAGE_MAGIC_LEN 15
-#define SBX_STAGE_HEADER_LEN (SBX_STAGE_MAGIC_LEN + 1 + 8 + 4)
+#define SBX_STAGE_HEADER_LEN (SBX_STAGE_MAGIC_LEN + 1 + 4)
 enum sbx_stage_status { SBX_STAGE_OK = 0, SBX_STAGE_COMPILE = 1,
 	SBX_STAGE_VERIFY = 2, SBX_STAGE_ERROR = 3 };
 
@@ -37,7 +37,6 @@ struct sbx_stage {
 	/* valid once the header is in (len) or DONE (the rest) */
 	uint32_t len;		/* detail bytes, <= SBX_DETAIL_MAX */
 	uint8_t status;		/* enum sbx_stage_status */
-	uint64_t cpu_us;	/* the stage's CPU time, as the stage said */
 	uint8_t detail[SBX_DETAIL_MAX];	/* not NUL-terminated */
 };
 

@@ -1,8 +1,9 @@
 /* javacheck_test.c - the Java denylist on real javac 17 output: every
  * hostile tool in test/java/hostile is refused naming its reference, the
  * benign ones pass, and with the rule taken out the same class passes
- * (the check is what refuses it). Plus the rule parser and the tree walk
- * (symlinks, strange files, empty output). */
+ * (the check is what refuses it). Plus the rule parser, the tree walk
+ * (symlinks, strange files, empty output) and what it hands on. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -349,6 +350,80 @@ test_tree_files(void)
 	rmdir(d);
 }
 
+struct taken {
+	char paths[8][64];
+	size_t n;
+	int same;		/* each buffer equals the file on disk */
+	int fail_at;		/* return -1 at this call (1-based), or 0 */
+	const char *dir;
+};
+
+static int
+take(void *ctx, const char *path, const uint8_t *buf, size_t len)
+{
+	struct taken *t = ctx;
+	char full[512];
+	uint8_t disk[8192];
+	FILE *f;
+	size_t n;
+
+	if (t->n == 8)
+		return -1;
+	snprintf(t->paths[t->n++], sizeof t->paths[0], "%s", path);
+	if (t->fail_at && (int)t->n == t->fail_at) {
+		errno = ENOSPC;
+		return -1;
+	}
+	snprintf(full, sizeof full, "%s/%s", t->dir, path);
+	f = fopen(full, "rb");
+	n = f ? fread(disk, 1, sizeof disk, f) : 0;
+	if (f)
+		fclose(f);
+	if (n != len || memcmp(disk, buf, len) != 0)
+		t->same = 0;
+	return 0;
+}
+
+static enum javacheck_status
+tree_take(const char *dir, struct taken *t)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	enum javacheck_status st;
+
+	t->dir = dir;
+	t->same = 1;
+	st = javacheck_tree_take(&def, fd, NULL, why, sizeof why, take, t);
+	close(fd);
+	return st;
+}
+
+/* What the sandbox packs into the JVM's class path is exactly what
+ * passed: every file, its path below the tree, its very bytes. */
+static void
+test_take(void)
+{
+	struct taken t;
+
+	memset(&t, 0, sizeof t);
+	ok(tree_take("test/java/classes/benign", &t) == JAVACHECK_OK &&
+	    t.n == 6 && t.same && strcmp(t.paths[0], "Tool$1.class") == 0,
+	    "take gets each of the 6 files that passed, with their bytes, "
+	    "in sorted order");
+	memset(&t, 0, sizeof t);
+	ok(tree_take("test/java/classes/pkg", &t) == JAVACHECK_OK && t.n == 1 &&
+	    strchr(t.paths[0], '/') != NULL && t.same,
+	    "a class in a package is taken by its path (%s)", t.paths[0]);
+	memset(&t, 0, sizeof t);
+	ok(tree_take("test/java/classes/InnerSpawn", &t) == JAVACHECK_DENIED &&
+	    t.n == 0, "a refused file is never taken (InnerSpawn$Helper "
+	    "comes first and is refused)");
+	memset(&t, 0, sizeof t);
+	t.fail_at = 2;
+	ok(tree_take("test/java/classes/benign", &t) == JAVACHECK_ERROR &&
+	    t.n == 2 && strstr(why, "No space left"),
+	    "a failing take stops the walk as an error: %s", why);
+}
+
 int
 main(void)
 {
@@ -366,6 +441,7 @@ main(void)
 	test_parse_edges();
 	test_load();
 	test_tree_files();
+	test_take();
 	javacheck_policy_free(&def);
 	return tap_done();
 }
