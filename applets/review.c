@@ -35,6 +35,7 @@ struct opts {
 	const char *revoked, *head;
 	const char *env[PROTO_ENVC_MAX];
 	size_t envc;
+	struct guard_policy guard;	/* --script-dir --allow-index ... */
 	int json, verify, yes;
 	char **pos;		/* positional arguments */
 	size_t npos;
@@ -48,6 +49,20 @@ usage_die(const char *usage)
 {
 	fprintf(stderr, "usage: %s", usage);
 	exit(EXIT_USAGE);
+}
+
+/* --script-dir, --allow-index, --allow-module: the runner's own flags,
+ * so review accepts exactly what a runner started with them runs. */
+static void
+guard_opt(struct guard_policy *p, const char *name, const char *val)
+{
+	enum guard_list list = strcmp(name, "script-dir") == 0 ?
+	    GUARD_SCRIPT_DIR : strcmp(name, "allow-index") == 0 ?
+	    GUARD_INDEX : GUARD_MODULE;
+	const char *why;
+
+	if (guard_policy_add(p, list, val, &why) != 0)
+		die(EXIT_USAGE, "--%s '%.200s': %s", name, val, why);
 }
 
 /* Parse "--name VALUE", "--name=VALUE", flags, positionals and "--".
@@ -72,10 +87,13 @@ opts_parse(int argc, char **argv, const char *allowed, const char *usage,
 		{ "status", &o->status, NULL }, { "at", &o->at, NULL },
 		{ "skew", &o->skew, NULL }, { "revoked", &o->revoked, NULL },
 		{ "head", &o->head, NULL },
-		{ "env-key", NULL, NULL }, { "json", NULL, &o->json },
+		{ "env-key", NULL, NULL }, { "script-dir", NULL, NULL },
+		{ "allow-index", NULL, NULL }, { "allow-module", NULL, NULL },
+		{ "json", NULL, &o->json },
 		{ "verify", NULL, &o->verify }, { "yes", NULL, &o->yes },
 	};
 
+	guard_policy_default(&o->guard);
 	o->pos = xcalloc((size_t)argc + 1, sizeof *o->pos);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *eq, *val;
@@ -124,6 +142,8 @@ opts_parse(int argc, char **argv, const char *allowed, const char *usage,
 			    known[k].name);
 		if (known[k].value) {
 			*known[k].value = val;
+		} else if (strcmp(known[k].name, "env-key") != 0) {
+			guard_opt(&o->guard, known[k].name, val);
 		} else if (o->envc == PROTO_ENVC_MAX) {
 			die(EXIT_USAGE, "more than %d --env-key",
 			    PROTO_ENVC_MAX);
@@ -201,16 +221,16 @@ str_cmp(const void *a, const void *b)
  * runner would refuse; with pinned, also any package not pinned to an
  * exact version, and local scripts (not packages: nothing to pin). */
 static void
-guard_or_die(const char *const *argv, size_t argc, const char *const *env,
-    size_t envc, int pinned)
+guard_or_die(const struct guard_policy *policy, const char *const *argv,
+    size_t argc, const char *const *env, size_t envc, int pinned)
 {
 	struct env_entry map[PROTO_ENVC_MAX];
 	struct guard_result gr;
 	struct env_result er;
 	enum guard_verdict v;
 
-	v = pinned ? guard_check_pinned(NULL, argv, argc, &gr) :
-	    guard_check(NULL, argv, argc, &gr);
+	v = pinned ? guard_check_pinned(policy, argv, argc, &gr) :
+	    guard_check(policy, argv, argc, &gr);
 	if (v != GUARD_OK)
 		die(EXIT_NOPERM, "refused: %s: %s", guard_verdict_name(v),
 		    gr.reason);
@@ -314,9 +334,11 @@ cmd_keygen(int argc, char **argv)
 static const char submit_usage[] = "airlock review submit --store DIR "
     "[--tenant T] --registration R\n"
     "    --source catalog|custom|registry [--env-key NAME]... [--as NAME]\n"
+    "    [--script-dir DIR]... [--allow-index URL]... [--allow-module M]...\n"
     "    -- COMMAND [ARGS...]\n"
     "Queue a registration for review; prints its record id. The command "
-    "must\npass the runner's launcher guard. catalog entries are for every "
+    "must\npass the runner's launcher guard (give it the runner's "
+    "--script-dir,\n--allow-index and --allow-module). catalog entries are for every "
     "tenant\n(tenant \"*\", no --tenant) and need no review "
     "(NOT_REQUIRED); others\nare PENDING.\n";
 
@@ -331,7 +353,8 @@ cmd_submit(int argc, char **argv)
 	const char *who;
 	int src;
 
-	opts_parse(argc, argv, " store tenant registration source env-key as ",
+	opts_parse(argc, argv, " store tenant registration source env-key as "
+	    "script-dir allow-index allow-module ",
 	    submit_usage, &o);
 	need(o.store, "store", submit_usage);
 	need(o.registration, "registration", submit_usage);
@@ -369,7 +392,8 @@ cmd_submit(int argc, char **argv)
 		die(EXIT_USAGE, "the command is too long to fit an approval "
 		    "token (%d bytes at most, all fields together)",
 		    APPROVAL_PAYLOAD_MAX);
-	guard_or_die((const char *const *)o.cmd, o.ncmd, o.env, o.envc, 0);
+	guard_or_die(&o.guard, (const char *const *)o.cmd, o.ncmd, o.env,
+	    o.envc, 0);
 
 	store_or_die(&s, o.store, 1);
 	if (store_lock(&s) != 0)
@@ -593,7 +617,8 @@ sign_fresh(struct store *s, const struct eckey_priv *key,
 
 static const char approve_usage[] = "airlock review approve --store DIR ID "
     "--key PRIVATE.pem [--expires 30d]\n    [--note TEXT] [--as NAME] "
-    "[--yes]\n"
+    "[--yes] [--script-dir DIR]... [--allow-index URL]...\n"
+    "    [--allow-module M]...\n"
     "Approve a PENDING record and print its approval token, valid for "
     "--expires\n(s, m, h or d; default 30d). A NOT_REQUIRED catalog record "
     "gets a token\nfor every tenant and stays NOT_REQUIRED. Unpinned "
@@ -617,8 +642,8 @@ cmd_approve(int argc, char **argv)
 	uint64_t life, now;
 	int catalog;
 
-	opts_parse(argc, argv, " store key expires note as yes ",
-	    approve_usage, &o);
+	opts_parse(argc, argv, " store key expires note as yes script-dir "
+	    "allow-index allow-module ", approve_usage, &o);
 	need(o.store, "store", approve_usage);
 	need(o.key, "key", approve_usage);
 	if (o.npos != 1 || o.has_cmd)
@@ -634,7 +659,7 @@ cmd_approve(int argc, char **argv)
 		    store_status_name(rec.status), rec.token[0] ?
 		    " with a token" : "");
 	/* Policy may have changed since submit: check again, pins too. */
-	guard_or_die(rec.argv, rec.argc, rec.env, rec.envc, 1);
+	guard_or_die(&o.guard, rec.argv, rec.argc, rec.env, rec.envc, 1);
 	key_or_die(o.key, &key);
 	now = now_s();
 	confirm_or_die(&rec, "approve", now + life, o.yes);
@@ -657,7 +682,8 @@ cmd_approve(int argc, char **argv)
 }
 
 static const char renew_usage[] = "airlock review renew --store DIR ID "
-    "--key PRIVATE.pem --expires 30d\n    [--note TEXT] [--as NAME] [--yes]\n"
+    "--key PRIVATE.pem --expires 30d\n    [--note TEXT] [--as NAME] [--yes] "
+    "[--script-dir DIR]... [--allow-index URL]...\n    [--allow-module M]...\n"
     "Re-sign an approval with a new expiry, without a new review: only for "
     "an\nAPPROVED record (or a catalog record's token) whose token this key "
     "signed\nand whose command, tenant, registration and env keys are still "
@@ -712,8 +738,8 @@ cmd_renew(int argc, char **argv)
 	const char *who, *note;
 	uint64_t life, now;
 
-	opts_parse(argc, argv, " store key expires note as yes ", renew_usage,
-	    &o);
+	opts_parse(argc, argv, " store key expires note as yes script-dir "
+	    "allow-index allow-module ", renew_usage, &o);
 	need(o.store, "store", renew_usage);
 	need(o.key, "key", renew_usage);
 	life = expiry_seconds(need(o.expires, "expires", renew_usage));
@@ -728,7 +754,7 @@ cmd_renew(int argc, char **argv)
 		    "(or a catalog record with a token) can be renewed",
 		    rec.id, store_status_name(rec.status), rec.token[0] ? "" :
 		    " without a token");
-	guard_or_die(rec.argv, rec.argc, rec.env, rec.envc, 1);
+	guard_or_die(&o.guard, rec.argv, rec.argc, rec.env, rec.envc, 1);
 	key_or_die(o.key, &key);
 	unchanged_or_die(&s, &rec, &key, old);
 	now = now_s();

@@ -2,6 +2,7 @@
  * connection (common/lease), keep the caps, drain on SIGTERM. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "common/seccomp_policy.h"
 #include "common/revocation.h"
 #include "common/guard.h"
+#include "common/guardfs.h"
 #include "common/lease.h"
 #include "common/log.h"
 #include "common/netaddr.h"
@@ -42,6 +44,13 @@ static const char usage[] =
 "                            (AIRLOCK_SECRET_FILE, or AIRLOCK_SECRET)\n"
 "  --allow LIST              launchers allowed as argv[0], comma-separated\n"
 "                            (default npx,node,uvx,uv,python,python3)\n"
+"  --script-dir DIR          scripts (node FILE, python FILE, --require\n"
+"                            FILE) may be files below DIR, named by their\n"
+"                            canonical path (repeatable; default none)\n"
+"  --allow-index URL         a registry/index URL npx --registry and uv\n"
+"                            --index* / --find-links may name (repeatable)\n"
+"  --allow-module NAME       a module python -m may run (repeatable)\n"
+"                            (docs/GUARD.md: the grammar these extend)\n"
 "  --max-leases N            live leases in all (default 64)\n"
 "  --max-leases-per-tenant N (default 16)\n"
 "  --max-conns-per-peer N    connections from one address (default 32)\n"
@@ -108,6 +117,12 @@ struct runner_config {
 	const char *revocations;
 	struct jail_config jail_cfg;
 	const char *ro_paths[JAIL_PATHS_MAX];
+	struct {
+		enum guard_list list;
+		const char *value;
+	} guard_items[3 * GUARD_LIST_MAX];	/* --script-dir ... */
+	size_t nguard_items;
+	char launcher_dir[PATH_MAX];
 	uint16_t ports[JAIL_PORTS_MAX];
 	int check, check_json;
 	int limits_given;		/* a limit flag was used */
@@ -215,12 +230,15 @@ parse_args(struct runner_config *c, int argc, char **argv)
 		O_LIVE, O_STATE, O_LOG, O_JAIL, O_SECRET, O_PUBKEY, O_REVOKED,
 		O_UIDS, O_UNIT, O_LANDLOCK, O_BIND, O_EGRESS, O_RO, O_CGROUP,
 		O_MEM, O_PIDS, O_CPU, O_NPROC, O_NOFILE, O_FSIZE, O_TMPFS,
-		O_CHECK, O_JSON };
+		O_CHECK, O_JSON, O_SCRIPTS, O_INDEX, O_MODULE };
 	static const struct option opts[] = {
 		{ "listen", required_argument, NULL, 'l' },
 		{ "secret-file", required_argument, NULL, O_SECRET },
 		{ "jail", required_argument, NULL, O_JAIL },
 		{ "allow", required_argument, NULL, O_ALLOW },
+		{ "script-dir", required_argument, NULL, O_SCRIPTS },
+		{ "allow-index", required_argument, NULL, O_INDEX },
+		{ "allow-module", required_argument, NULL, O_MODULE },
 		{ "max-leases", required_argument, NULL, O_MAXL },
 		{ "max-leases-per-tenant", required_argument, NULL, O_MAXT },
 		{ "max-conns-per-peer", required_argument, NULL, O_MAXP },
@@ -278,6 +296,15 @@ parse_args(struct runner_config *c, int argc, char **argv)
 		case O_SECRET: c->secret_file = optarg; break;
 		case O_JAIL: c->jail = optarg; break;
 		case O_ALLOW: c->allow = optarg; break;
+		case O_SCRIPTS: case O_INDEX: case O_MODULE:
+			if (c->nguard_items == 3 * GUARD_LIST_MAX)
+				die(EXIT_USAGE, "too many --script-dir, "
+				    "--allow-index, --allow-module");
+			c->guard_items[c->nguard_items].list = o == O_SCRIPTS ?
+			    GUARD_SCRIPT_DIR : o == O_INDEX ? GUARD_INDEX :
+			    GUARD_MODULE;
+			c->guard_items[c->nguard_items++].value = optarg;
+			break;
 		case O_MAXL: count_opt("max-leases", optarg, &c->max_leases); break;
 		case O_MAXT:
 			count_opt("max-leases-per-tenant", optarg,
@@ -641,6 +668,47 @@ check(struct runner *r)
 	return h.mode_ok[want] ? EXIT_OK : EXIT_CONFIG;
 }
 
+/* Read-only in every jail mode (the ns root view, Landlock). */
+static void
+add_ro_path(struct runner *r, const char *dir)
+{
+	struct jail_config *j = &r->cfg.jail_cfg;
+
+	if (j->nro == JAIL_PATHS_MAX)
+		die(EXIT_USAGE, "at most %d --ro-path and --script-dir in all",
+		    JAIL_PATHS_MAX);
+	r->cfg.ro_paths[j->nro++] = dir;
+}
+
+/* The guard's operator lists, each script dir checked on disk, and the
+ * launchers-only PATH directory (guardfs.h). */
+static void
+guard_setup(struct runner *r, const char *path)
+{
+	struct runner_config *c = &r->cfg;
+	const char *why;
+	char err[512];
+
+	for (size_t i = 0; i < c->nguard_items; i++) {
+		const char *v = c->guard_items[i].value;
+
+		if (guard_policy_add(&r->guard, c->guard_items[i].list, v,
+		    &why) != 0)
+			die(EXIT_USAGE, "'%s': %s", v, why);
+		if (c->guard_items[i].list != GUARD_SCRIPT_DIR)
+			continue;
+		if (guardfs_script_dir_ok(v, err, sizeof err) != 0)
+			die(EXIT_CONFIG, "%s", err);
+		add_ro_path(r, v);
+	}
+	if ((size_t)snprintf(c->launcher_dir, sizeof c->launcher_dir,
+	    "%s/launchers", c->state_dir) >= sizeof c->launcher_dir)
+		die(EXIT_CONFIG, "state directory path too long");
+	if (guardfs_launcher_dir(c->launcher_dir, path, err, sizeof err) != 0)
+		die(EXIT_CONFIG, "%s", err);
+	add_ro_path(r, c->launcher_dir);
+}
+
 static void
 setup(struct runner *r)
 {
@@ -657,6 +725,7 @@ setup(struct runner *r)
 		    GUARD_DEFAULT_LAUNCHERS);
 	if (fs_mkdir_private(r->cfg.state_dir, 0700) != 0)
 		die_errno(EXIT_CONFIG, "state directory %s", r->cfg.state_dir);
+	guard_setup(r, path);
 	if (jail_init(&r->jail, &r->cfg.jail_cfg, err, sizeof err) != 0)
 		die(EXIT_CONFIG, "%s", err);
 	for (size_t i = 0; i < r->cfg.nlisten; i++)
@@ -678,6 +747,7 @@ setup(struct runner *r)
 		.jail = &r->jail,
 		.guard = &r->guard,
 		.path = path,
+		.launcher_path = r->cfg.launcher_dir,
 		.lang = "C.UTF-8",
 		.state_dir = r->cfg.state_dir,
 		.review_key = r->cfg.review_pubkey ? &r->review_key : NULL,

@@ -26,6 +26,7 @@
 enum kind { K_NONE, K_NODE, K_PYTHON, K_NPX, K_UVX, K_UV, K_DENY };
 
 struct ctx {
+	const struct guard_policy *policy;
 	const char *const *argv;
 	size_t argc;
 	struct guard_result *res;
@@ -218,48 +219,82 @@ scheme_len(const char *s)
 	return s[i] == ':' ? i : 0;
 }
 
-/* Why a path may not name a program file, or NULL when it may. Refused:
- * empty, control bytes, URLs, any ".." component, and a first component
- * "dev" or "proc" (absolute, or relative to a cwd of "/"), which is how
- * /dev/stdin, /dev/fd/0 and /proc/self/fd/0 feed a program from stdin. */
+/* Why p is not an absolute canonical path, or NULL: "/" then components
+ * of [A-Za-z0-9._+@%=,~-], none empty (no "//", no trailing "/"), none
+ * "." or "..". What the runner's realpath(3) must give back unchanged. */
 static const char *
-path_refusal(const char *p)
+canonical_refusal(const char *p)
 {
-	const char *s = p, *comp;
-	size_t n;
-	int first = 1;
+	const char *s;
 
-	if (*p == '\0')
-		return "empty path";
-	for (s = p; *s; s++)
-		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
-			return "control byte in a path";
-	if (scheme_len(p))
-		return "a URL, not a file";
-	for (s = p; *s;) {
-		while (*s == '/')
-			s++;
-		comp = s;
-		while (*s && *s != '/')
-			s++;
-		n = (size_t)(s - comp);
-		if (n == 0 || (n == 1 && comp[0] == '.'))
-			continue;
-		if (n == 2 && comp[0] == '.' && comp[1] == '.')
-			return "'..' in a path";
-		if (first && ((n == 3 && memcmp(comp, "dev", 3) == 0) ||
-		    (n == 4 && memcmp(comp, "proc", 4) == 0)))
-			return "a device or /proc path (stdin in disguise)";
-		first = 0;
+	if (p[0] != '/')
+		return "not an absolute path";
+	for (s = p; *s; s++) {
+		if (*s == '/') {
+			if (s[1] == '\0' || s[1] == '/')
+				return "empty component in a path";
+			if (s[1] == '.' && (s[2] == '/' || s[2] == '\0' ||
+			    (s[2] == '.' && (s[3] == '/' || s[3] == '\0'))))
+				return "'.' or '..' in a path";
+		} else if (!is_alnum((unsigned char)*s) &&
+		    !strchr("._+@%=,~-", *s)) {
+			return "a path byte outside [A-Za-z0-9/._+@%=,~-]";
+		}
 	}
+	if (p[1] == '\0')
+		return "the root directory";
 	return NULL;
+}
+
+/* 1 if path is dir or below it (both canonical). */
+static int
+path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' ||
+	    path[n] == '\0');
+}
+
+/* argv[idx] names a program file (a script, a preloaded module): it must
+ * be canonical and below one of the operator's script dirs. Library and
+ * system files (the standard library's timeit.py, npm's npx-cli.js) are
+ * never there, so a script cannot be a code runner in disguise. */
+static enum guard_verdict
+check_script(struct ctx *c, size_t idx, const char *p, const char *who)
+{
+	const char *why;
+	size_t k;
+
+	if (p[0] == '\0' || streq(p, "-"))
+		return deny(c, GUARD_STDIN_PROGRAM, idx, who,
+		    "reads the program from stdin");
+	if (scheme_len(p))
+		return deny(c, GUARD_BAD_VALUE, idx, who, "a URL, not a file");
+	if ((why = canonical_refusal(p)))
+		return deny(c, GUARD_BAD_VALUE, idx, who, why);
+	for (k = 0; k < c->policy->nscript_dirs; k++)
+		if (path_within(p, c->policy->script_dirs[k]) &&
+		    !streq(p, c->policy->script_dirs[k]))
+			break;
+	if (k == c->policy->nscript_dirs)
+		return deny(c, GUARD_BAD_VALUE, idx, who, "a script outside "
+		    "every --script-dir (none is allowed by default)");
+	if (c->res->nscripts == GUARD_SCRIPTS_MAX)
+		return deny(c, GUARD_BAD_ARGV, idx, who, "too many scripts");
+	c->res->scripts[c->res->nscripts].index = idx;
+	c->res->scripts[c->res->nscripts++].offset =
+	    (size_t)(p - c->argv[idx]);
+	return GUARD_OK;
 }
 
 /* ---- what a command word would run --------------------------------- */
 
 /* Shells, interpreters and programs that run a command or code given as
- * their arguments. npx --package CMD and uv run CMD resolve CMD on PATH, so
- * these must not be reachable that way. Compared ignoring case. */
+ * their arguments. A second layer only: the runner gives a command word a
+ * PATH on which no host program resolves (guard_result.path_lookup), so
+ * these names matter where a package itself ships such a bin (a
+ * dependency's cross-env, npm's own node-gyp). Compared ignoring case. */
 static const char *const denied_commands[] = {
 	"ash", "awk", "babel-node-repl", "bash", "bpython", "bun", "bunx",
 	"busybox", "chroot", "chrt", "coffee", "concurrently", "corepack",
@@ -269,14 +304,14 @@ static const char *const denied_commands[] = {
 	"forever", "gawk", "gdb", "git", "hatch", "hy", "invoke", "ionice",
 	"ipython", "java", "jiti", "jrunscript", "jshell", "jupyter", "ksh",
 	"less", "ltrace", "lua", "luajit", "make", "man", "mawk", "mksh",
-	"more", "nano", "nawk", "nice", "nodemon", "nohup", "nox", "npm",
-	"npm-run-all", "nsenter", "pdm", "perl", "php", "pipx", "pm2", "pnpm",
-	"pnpx", "poetry", "prlimit", "ptpython", "rbash", "ruby", "run-p",
-	"run-s", "runuser", "scp", "script", "setpriv", "setsid", "sh", "shx",
-	"ssh", "stdbuf", "strace", "su", "sudo", "tar", "taskset", "tclsh",
-	"tcsh", "time", "timeout", "toybox", "tox", "unshare", "vi",
-	"vim", "vite-node", "watch", "wish", "xargs", "xonsh", "yarn",
-	"yarnpkg", "zsh", "zx",
+	"more", "nano", "nawk", "nice", "node-gyp", "nodemon", "nohup", "nox",
+	"npm", "npm-run-all", "nsenter", "pdm", "perl", "php", "pipx", "pm2",
+	"pnpm", "pnpx", "poetry", "prlimit", "ptpython", "rbash", "ruby",
+	"run-p", "run-s", "runuser", "scp", "script", "setpriv", "setsid",
+	"sh", "shx", "ssh", "stdbuf", "strace", "su", "sudo", "tar",
+	"taskset", "tclsh", "tcsh", "time", "timeout", "toybox", "tox",
+	"unshare", "vi", "vim", "vite-node", "watch", "wish", "xargs",
+	"xonsh", "yarn", "yarnpkg", "zsh", "zx",
 };
 
 static const struct {
@@ -476,6 +511,54 @@ pep508_pinned(const char *s)
 	return pep440_exact(s + 2);
 }
 
+/* A requirement without URL, path or marker: name[extra,...] then
+ * nothing or specifiers (op version) joined by ',' - what --with and
+ * --from may install; "pkg @ https://..." and git+ URLs are sources the
+ * operator did not allow. */
+static int
+pep508_shape(const char *s)
+{
+	static const char *const ops[] = {
+		"===", "==", "!=", "<=", ">=", "~=", "<", ">",
+	};
+	size_t n, k;
+
+	if (!(n = pep508_name(s)))
+		return 0;
+	s += n;
+	if (*s == '[') {
+		do {
+			s++;
+			if (!(n = pep508_name(s)))
+				return 0;
+			s += n;
+		} while (*s == ',');
+		if (*s++ != ']')
+			return 0;
+	}
+	if (*s == '\0')
+		return 1;
+	for (;;) {
+		for (k = 0; k < sizeof ops / sizeof ops[0]; k++)
+			if (has_prefix(s, ops[k]))
+				break;
+		if (k == sizeof ops / sizeof ops[0])
+			return 0;
+		s += strlen(ops[k]);
+		n = 0;
+		while (is_alnum((unsigned char)s[n]) ||
+		    (s[n] != '\0' && strchr(".*+!-", s[n])))
+			n++;
+		if (n == 0)
+			return 0;
+		s += n;
+		if (*s == '\0')
+			return 1;
+		if (*s++ != ',')
+			return 0;
+	}
+}
+
 /* uvx's own spelling: name@version. */
 static int
 uvx_pinned(const char *s)
@@ -483,6 +566,27 @@ uvx_pinned(const char *s)
 	size_t n = pep508_name(s);
 
 	return n && s[n] == '@' && pep440_exact(s + n + 1);
+}
+
+/* A command word a launcher looks up on PATH: [A-Za-z0-9][A-Za-z0-9._+-]*
+ * (a file name: no path, no spec, nothing a shell would expand). */
+static int
+bin_name(const char *s)
+{
+	return is_alnum((unsigned char)s[0]) && all_in(s, "._+-") &&
+	    strlen(s) <= 255;
+}
+
+/* The operator allowed exactly this registry or index URL. */
+static int
+index_allowed(const struct ctx *c, const char *v)
+{
+	size_t k;
+
+	for (k = 0; k < c->policy->nindexes; k++)
+		if (streq(v, c->policy->indexes[k]))
+			return 1;
+	return 0;
 }
 
 /* Split an npm registry spec [@scope/]name[@version]: sets *name_len and
@@ -621,13 +725,12 @@ value_ok(const char *v, enum value_kind k)
 }
 
 /* A module given to --require/--import/--loader: a data: URL is inline
- * code; any other URL, a path that reads stdin, or a value the URL parser
- * could reinterpret (spaces and controls, which WHATWG parsing strips) is
- * refused. */
+ * code; anything else must be a script path (check_script): a bare
+ * specifier would be looked up in node_modules directories and global
+ * folders, which is library code again. */
 static enum guard_verdict
 node_preload(struct ctx *c, size_t idx, const char *v)
 {
-	const char *why;
 	size_t n;
 
 	if (!all_graph(v) || v[0] == '\\')
@@ -640,32 +743,23 @@ node_preload(struct ctx *c, size_t idx, const char *v)
 	if (n)
 		return deny(c, GUARD_BAD_VALUE, idx, "node",
 		    "preloads a module from a URL");
-	if ((why = path_refusal(v)))
-		return deny(c, GUARD_BAD_VALUE, idx, "node", why);
-	return GUARD_OK;
+	return check_script(c, idx, v, "node");
 }
 
 /* argv[j] is node's program (j == argc: there is none). */
 static enum guard_verdict
 node_script(struct ctx *c, size_t i, size_t j)
 {
-	const char *a, *why;
+	const char *a;
 
 	if (j >= c->argc)
 		return deny(c, GUARD_STDIN_PROGRAM, i, "node",
 		    "no script: node would read its program from stdin");
 	a = c->argv[j];
-	if (a[0] == '\0' || streq(a, "-"))
-		return deny(c, GUARD_STDIN_PROGRAM, j, "node",
-		    "script reads the program from stdin");
 	if (streq(a, "inspect") || streq(a, "debug"))
 		return deny(c, GUARD_DEBUGGER, j, "node",
 		    "starts the built-in debugger");
-	if ((why = path_refusal(a)))
-		return deny(c, GUARD_BAD_VALUE, j, "node", why);
-	pin_mark(c, GUARD_NOT_PACKAGE, j, "node",
-	    "runs a local script, not a pinned package");
-	return GUARD_OK;
+	return check_script(c, j, a, "node");
 }
 
 /* Single-dash words node does not know: say why when they look like
@@ -813,6 +907,14 @@ static const struct {
 	{ "pydoc", GUARD_FORBIDDEN_COMMAND, "imports what it is told to" },
 	{ "doctest", GUARD_FORBIDDEN_COMMAND, "runs code from files" },
 	{ "http", GUARD_FORBIDDEN_COMMAND, "http.server --cgi runs scripts" },
+	{ "unittest", GUARD_FORBIDDEN_COMMAND,
+	    "calls any callable it is named (unittest pdb.set_trace)" },
+	{ "test", GUARD_FORBIDDEN_COMMAND, "runs the test suite's programs" },
+	{ "pip", GUARD_FORBIDDEN_COMMAND, "installs and builds packages" },
+	{ "ensurepip", GUARD_FORBIDDEN_COMMAND, "installs packages" },
+	{ "venv", GUARD_FORBIDDEN_COMMAND, "installs packages" },
+	{ "webbrowser", GUARD_FORBIDDEN_COMMAND, "runs a browser program" },
+	{ "turtledemo", GUARD_FORBIDDEN_COMMAND, "runs demo programs" },
 };
 
 static int
@@ -828,8 +930,10 @@ py_xopt_ok(const char *v)
 	return 0;
 }
 
-/* The module of -m (python, or uv run -m): a dotted identifier whose top
- * package is not a REPL, debugger or program runner. */
+/* The module of -m (python, or uv run -m): a dotted identifier the
+ * operator allowed (--allow-module), whose top package is not a REPL,
+ * debugger or program runner even so (a module is library code, and the
+ * standard library holds many code runners). */
 static enum guard_verdict
 py_module(struct ctx *c, size_t idx, const char *m, const char *who)
 {
@@ -853,15 +957,30 @@ py_module(struct ctx *c, size_t idx, const char *m, const char *who)
 		    memcmp(m, py_modules[i].name, top) == 0)
 			return deny(c, py_modules[i].verdict, idx, who,
 			    py_modules[i].why);
-	pin_mark(c, GUARD_NOT_PACKAGE, idx, who,
-	    "runs a module from the environment, not a pinned package");
-	return GUARD_OK;
+	for (i = 0; i < c->policy->nmodules; i++)
+		if (streq(m, c->policy->modules[i]))
+			return GUARD_OK;
+	return deny(c, GUARD_BAD_VALUE, idx, who, "a module not named by "
+	    "--allow-module (none is allowed by default)");
+}
+
+/* -W action[:message[:category[:module[:lineno]]]]: CPython imports a
+ * dotted category's module, so only built-in categories (no '.'). */
+static int
+py_warn_ok(const char *v)
+{
+	const char *cat = strchr(v, ':');
+
+	if (!all_graph(v) || !cat || !(cat = strchr(cat + 1, ':')))
+		return all_graph(v);
+	cat++;
+	return memchr(cat, '.', strcspn(cat, ":")) == NULL;
 }
 
 static enum guard_verdict
 check_python(struct ctx *c, size_t i)
 {
-	const char *a, *why;
+	const char *a;
 	size_t j;
 
 	for (j = i + 1; j < c->argc; j++) {
@@ -909,21 +1028,17 @@ check_python(struct ctx *c, size_t i)
 			if (ch == 'X' && !py_xopt_ok(v))
 				return deny(c, GUARD_BAD_VALUE, vidx, "python",
 				    "-X option not allowed");
+			if (ch == 'W' && !py_warn_ok(v))
+				return deny(c, GUARD_BAD_VALUE, vidx, "python",
+				    "-W category must be a built-in (it is "
+				    "imported)");
 			break;
 		}
 	}
 	if (j >= c->argc)
 		return deny(c, GUARD_STDIN_PROGRAM, i, "python",
 		    "no script: python would read its program from stdin");
-	a = c->argv[j];
-	if (streq(a, "-"))
-		return deny(c, GUARD_STDIN_PROGRAM, j, "python",
-		    "script reads the program from stdin");
-	if ((why = path_refusal(a)))
-		return deny(c, GUARD_BAD_VALUE, j, "python", why);
-	pin_mark(c, GUARD_NOT_PACKAGE, j, "python",
-	    "runs a local script, not a pinned package");
-	return GUARD_OK;
+	return check_script(c, j, c->argv[j], "python");
 }
 
 /* ---- npx ------------------------------------------------------------ */
@@ -1026,7 +1141,7 @@ static enum guard_verdict
 check_npx(struct ctx *c, size_t i)
 {
 	size_t j, npkg = 0, n;
-	const char *cmd, *ver;
+	const char *cmd, *ver = NULL;
 	enum guard_verdict r;
 	int dashdash = 0;
 
@@ -1055,6 +1170,15 @@ check_npx(struct ctx *c, size_t i)
 			v = a + 10;
 		} else if (has_prefix(a, "-p=")) {
 			v = a + 3;
+		} else if (streq(a, "--registry") ||
+		    has_prefix(a, "--registry=")) {
+			v = a[10] == '=' ? a + 11 : NULL;
+			if (!v && j + 1 < c->argc)
+				v = c->argv[++j];
+			if (!v || !index_allowed(c, v))
+				return deny(c, GUARD_FORBIDDEN_OPTION, j, "npx",
+				    "a registry not named by --allow-index");
+			continue;
 		} else {
 			return npx_refuse_option(c, j);
 		}
@@ -1067,26 +1191,35 @@ check_npx(struct ctx *c, size_t i)
 		    "no command: npx would start an interactive shell");
 	cmd = c->argv[j];
 	if (npkg == 0) {
-		/* the word is a package spec; npx runs its bin */
+		/* the word is a package spec; npx runs its bin. Without a
+		 * version npx first looks for a file of that name in npm's
+		 * global bin directory (/usr/bin) and runs that instead. */
 		if ((r = npx_package(c, j, cmd)) != GUARD_OK)
 			return r;
 		npm_spec(cmd, &n, &ver);
 	} else {
-		/* the word is a command, pasted unquoted into sh -c */
-		if (!all_in(cmd, "._+@-") || cmd[0] == '-' || cmd[0] == '.')
+		/* the word is a command, pasted into sh -c and looked up
+		 * on PATH: a bin name, which the runner can find only
+		 * among the packages' bins (guard_result.path_lookup) */
+		if (!bin_name(cmd))
 			return deny(c, GUARD_BAD_VALUE, j, "npx",
 			    "not a plain command name");
-		n = cmd[0] == '@' ? strlen(cmd) : strcspn(cmd, "@");
+		n = strlen(cmd);
+		c->res->path_lookup = 1;
 	}
-	if ((r = check_command(c, j, n, "npx")) != GUARD_OK || dashdash)
+	if ((r = check_command(c, j, n, "npx")) != GUARD_OK)
 		return r;
-	return npx_check_tail(c, j);
+	if (npkg == 0 && !ver)
+		return deny(c, GUARD_BAD_VALUE, j, "npx", "give the package a "
+		    "version (name@1.2.3): without one npx may run a host "
+		    "program of that name");
+	return dashdash ? GUARD_OK : npx_check_tail(c, j);
 }
 
 /* ---- uv and uvx ----------------------------------------------------- */
 
 enum { U_BOOL, U_VAL, U_FORBID };
-enum { V_NONE, V_SPEC, V_PYREQ, V_NAME };
+enum { V_NONE, V_SPEC, V_PYREQ, V_NAME, V_INDEX };
 #define M_UV 1u		/* between "uv" and its subcommand */
 #define M_TOOL 2u	/* uvx, uv tool run */
 #define M_RUN 4u	/* uv run */
@@ -1117,10 +1250,10 @@ static const struct uv_opt {
 	{ "--no-env-file", 0, U_BOOL, V_NONE, M_CMD, NULL },
 	{ "--with", 'w', U_VAL, V_SPEC, M_CMD, NULL },
 	{ "--python", 'p', U_VAL, V_PYREQ, M_CMD, NULL },
-	{ "--index", 0, U_VAL, V_SPEC, M_CMD, NULL },
-	{ "--default-index", 0, U_VAL, V_SPEC, M_CMD, NULL },
-	{ "--index-url", 'i', U_VAL, V_SPEC, M_CMD, NULL },
-	{ "--extra-index-url", 0, U_VAL, V_SPEC, M_CMD, NULL },
+	{ "--index", 0, U_VAL, V_INDEX, M_CMD, NULL },
+	{ "--default-index", 0, U_VAL, V_INDEX, M_CMD, NULL },
+	{ "--index-url", 'i', U_VAL, V_INDEX, M_CMD, NULL },
+	{ "--extra-index-url", 0, U_VAL, V_INDEX, M_CMD, NULL },
 	{ "--from", 0, U_VAL, V_SPEC, M_TOOL, NULL },
 	{ "--no-project", 0, U_BOOL, V_NONE, M_RUN, NULL },
 	{ "--no-sync", 0, U_BOOL, V_NONE, M_RUN, NULL },
@@ -1151,8 +1284,7 @@ static const struct uv_opt {
 	    "installs packages listed in a file" },
 	{ "--with-editable", 0, U_FORBID, V_NONE, M_ANY,
 	    "installs a local directory" },
-	{ "--find-links", 'f', U_FORBID, V_NONE, M_ANY,
-	    "adds a package source" },
+	{ "--find-links", 'f', U_VAL, V_INDEX, M_CMD, NULL },
 };
 
 struct uv_state {
@@ -1182,7 +1314,7 @@ uv_find(const char *a, size_t n)
 }
 
 static int
-uv_value_ok(const char *v, unsigned kind)
+uv_value_ok(const struct ctx *c, const char *v, unsigned kind)
 {
 	if (v[0] == '-')
 		return 0;
@@ -1190,7 +1322,9 @@ uv_value_ok(const char *v, unsigned kind)
 		return all_in(v, ".@=<>,+_~!*-");
 	if (kind == V_NAME)
 		return all_in(v, "._-");
-	return all_graph(v);
+	if (kind == V_INDEX)
+		return index_allowed(c, v);
+	return pep508_shape(v);
 }
 
 /* uv's options from argv[*jp] on, for mode; stops at the first word that
@@ -1238,9 +1372,13 @@ uv_options(struct ctx *c, size_t *jp, unsigned mode, struct uv_state *st,
 			return deny(c, GUARD_BAD_VALUE, j, who,
 			    "option needs a value");
 		}
-		if (!uv_value_ok(v, o->value))
-			return deny(c, GUARD_BAD_VALUE, vidx, who,
-			    "bad option value");
+		if (!uv_value_ok(c, v, o->value))
+			return deny(c, o->value == V_INDEX ?
+			    GUARD_FORBIDDEN_OPTION : GUARD_BAD_VALUE, vidx, who,
+			    o->value == V_INDEX ? "an index not named by "
+			    "--allow-index" : o->value == V_SPEC ? "not a "
+			    "requirement name[extras] with versions (no URL "
+			    "or path)" : "bad option value");
 		if (streq(o->name, "--from")) {
 			st->from = vidx;
 			if (!pep508_pinned(v))
@@ -1272,6 +1410,8 @@ uv_tool_command(struct ctx *c, size_t j, const struct uv_state *st,
 	if (k == K_NONE && !st->from && !uvx_pinned(cmd))
 		pin_mark(c, GUARD_UNPINNED, j, who,
 		    "tool not pinned as name@version or --from name==version");
+	/* uv runs the word from the tool's environment first, then PATH */
+	c->res->path_lookup = 1;
 	return check_command(c, j, n, who);
 }
 
@@ -1279,7 +1419,7 @@ uv_tool_command(struct ctx *c, size_t j, const struct uv_state *st,
 static enum guard_verdict
 uv_run_command(struct ctx *c, size_t j, const struct uv_state *st)
 {
-	const char *cmd = c->argv[j], *why;
+	const char *cmd = c->argv[j];
 	enum kind k;
 
 	if (st->module)
@@ -1296,15 +1436,12 @@ uv_run_command(struct ctx *c, size_t j, const struct uv_state *st)
 		    !ends_with(cmd, ".pyw"))
 			return deny(c, GUARD_BAD_VALUE, j, "uv run",
 			    "runs an executable by path");
-		if ((why = path_refusal(cmd)))
-			return deny(c, GUARD_BAD_VALUE, j, "uv run", why);
-		pin_mark(c, GUARD_NOT_PACKAGE, j, "uv run",
-		    "runs a local script, not a pinned package");
-		return GUARD_OK;
+		return check_script(c, j, cmd, "uv run");
 	}
-	if (cmd[0] == '-' || !all_in(cmd, "._+-"))
+	if (!bin_name(cmd))
 		return deny(c, GUARD_BAD_VALUE, j, "uv run",
 		    "not a plain command name");
+	c->res->path_lookup = 1;
 	k = command_kind(cmd, strlen(cmd));
 	if (k == K_NONE && st->nwith == 0)
 		pin_mark(c, GUARD_NOT_PACKAGE, j, "uv run",
@@ -1404,8 +1541,109 @@ static const struct {
 void
 guard_policy_default(struct guard_policy *p)
 {
+	memset(p, 0, sizeof *p);
 	p->launchers = GUARD_NPX | GUARD_NODE | GUARD_UVX | GUARD_UV |
 	    GUARD_PYTHON | GUARD_PYTHON3;
+}
+
+/* Why dir may not hold scripts: system and library directories hold the
+ * code runners a script path must never name (the standard library's
+ * timeit.py, npm's npx-cli.js), so a script dir may be neither one of
+ * them, nor inside one, nor above one. */
+static const char *
+script_dir_refusal(const char *dir)
+{
+	static const char *const system_dirs[] = {
+		"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+		"/etc", "/proc", "/sys", "/dev", "/boot", "/run", "/opt",
+		"/snap", "/nix", "/var/lib",
+	};
+	static const char *const library_names[] = {
+		"node_modules", "site-packages", "dist-packages", ".npm",
+		".cache", ".local", ".pyenv", ".nvm", ".volta", ".cargo",
+		"_npx",
+	};
+	const char *why, *s;
+	size_t k, n;
+
+	if ((why = canonical_refusal(dir)))
+		return why;
+	for (k = 0; k < sizeof system_dirs / sizeof system_dirs[0]; k++)
+		if (path_within(dir, system_dirs[k]) ||
+		    path_within(system_dirs[k], dir))
+			return "a system directory, inside one or above one";
+	for (s = dir; *s; s += n) {
+		s++;
+		n = strcspn(s, "/");
+		for (k = 0; k < sizeof library_names / sizeof library_names[0];
+		    k++)
+			if (strlen(library_names[k]) == n &&
+			    memcmp(s, library_names[k], n) == 0)
+				return "a package or library directory";
+	}
+	return NULL;
+}
+
+/* A dotted identifier, as python -m takes it. */
+static int
+module_name(const char *s)
+{
+	for (;;) {
+		if (!is_alpha((unsigned char)*s) && *s != '_')
+			return 0;
+		while (is_alnum((unsigned char)*s) || *s == '_')
+			s++;
+		if (*s == '\0')
+			return 1;
+		if (*s++ != '.')
+			return 0;
+	}
+}
+
+int
+guard_policy_add(struct guard_policy *p, enum guard_list list,
+    const char *value, const char **why)
+{
+	const char **slot;
+	size_t *n;
+	const char *bad = NULL;
+
+	if (!value || strnlen(value, GUARD_ITEM_MAX + 1) > GUARD_ITEM_MAX) {
+		*why = "missing, or longer than 1024 bytes";
+		return -1;
+	}
+	switch (list) {
+	case GUARD_SCRIPT_DIR:
+		slot = p->script_dirs;
+		n = &p->nscript_dirs;
+		bad = script_dir_refusal(value);
+		break;
+	case GUARD_INDEX:
+		slot = p->indexes;
+		n = &p->nindexes;
+		if (!scheme_len(value) || !all_graph(value))
+			bad = "not a URL of printable ASCII";
+		break;
+	case GUARD_MODULE:
+		slot = p->modules;
+		n = &p->nmodules;
+		if (!module_name(value))
+			bad = "not a dotted module name";
+		break;
+	default:
+		*why = "no such list";
+		return -1;
+	}
+	if (bad) {
+		*why = bad;
+		return -1;
+	}
+	if (*n == GUARD_LIST_MAX) {
+		*why = "more than 16 entries";
+		return -1;
+	}
+	slot[(*n)++] = value;
+	return 0;
 }
 
 int
@@ -1440,25 +1678,26 @@ guard_policy_parse(struct guard_policy *p, const char *list)
 
 /* The whole walk, shared by both checks; c->pin holds the pin finding. */
 static enum guard_verdict
-guard_walk(struct ctx *c, const struct guard_policy *policy,
-    const char *const *argv, size_t argc, struct guard_result *res)
+guard_walk(struct ctx *c, struct guard_policy *def,
+    const struct guard_policy *policy, const char *const *argv, size_t argc,
+    struct guard_result *res)
 {
-	struct guard_policy def;
 	const char *a0;
 	size_t k;
 
 	memset(c, 0, sizeof *c);
+	memset(res, 0, sizeof *res);
+	if (!policy) {
+		guard_policy_default(def);
+		policy = def;
+	}
+	c->policy = policy;
 	c->argv = argv;
 	c->argc = argc;
 	c->res = res;
 	c->pin = GUARD_OK;
 	res->verdict = GUARD_OK;
-	res->index = 0;
 	snprintf(res->reason, sizeof res->reason, "ok");
-	if (!policy) {
-		guard_policy_default(&def);
-		policy = &def;
-	}
 	if (!argv || argc == 0)
 		return deny_plain(c, GUARD_BAD_ARGV, 0, "empty command line");
 	if (argc > GUARD_ARGC_MAX)
@@ -1494,17 +1733,19 @@ enum guard_verdict
 guard_check(const struct guard_policy *policy, const char *const *argv,
     size_t argc, struct guard_result *res)
 {
+	struct guard_policy def;
 	struct ctx c;
 
-	return guard_walk(&c, policy, argv, argc, res);
+	return guard_walk(&c, &def, policy, argv, argc, res);
 }
 
 enum guard_verdict
 guard_check_pinned(const struct guard_policy *policy,
     const char *const *argv, size_t argc, struct guard_result *res)
 {
+	struct guard_policy def;
 	struct ctx c;
-	enum guard_verdict v = guard_walk(&c, policy, argv, argc, res);
+	enum guard_verdict v = guard_walk(&c, &def, policy, argv, argc, res);
 
 	if (v != GUARD_OK || c.pin == GUARD_OK)
 		return v;

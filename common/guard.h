@@ -7,7 +7,10 @@
  * definitions) and fails closed: an option it does not understand is
  * refused, never passed through. A command that npx or uv would execute is
  * checked again with the rules of that command (npx -y node -e x is inline
- * code). Pure: no I/O, no allocation, no global state. */
+ * code). The accepted grammar of every launcher is written down in
+ * docs/GUARD.md. Pure: no I/O, no allocation, no global state; the
+ * file-system half (script paths resolved, the lease's PATH) is
+ * common/guardfs.h. */
 #ifndef AIRLOCK_GUARD_H
 #define AIRLOCK_GUARD_H
 
@@ -17,6 +20,9 @@
 #define GUARD_ARG_MAX 4096	/* bytes in one argument, NUL excluded */
 #define GUARD_REASON_MAX 256	/* reason text, NUL included */
 #define GUARD_QUOTE_MAX 40	/* tenant bytes quoted into a reason */
+#define GUARD_LIST_MAX 16	/* entries in each operator list */
+#define GUARD_ITEM_MAX 1024	/* bytes in one operator list entry */
+#define GUARD_SCRIPTS_MAX 8	/* script paths one argv may name */
 
 /* Stable codes: they travel in error frames and logs, never renumber. */
 enum guard_verdict {
@@ -52,18 +58,55 @@ enum guard_launcher {
 
 #define GUARD_DEFAULT_LAUNCHERS "npx node uvx uv python python3"
 
+/* What the operator allows beyond the launchers (runner and review take
+ * the same flags, so they accept the same argv). The strings are the
+ * caller's and must outlive the policy. */
 struct guard_policy {
 	unsigned launchers;	/* enum guard_launcher bits */
+	/* --script-dir: a script (node FILE, python FILE, uv run FILE,
+	 * node --require FILE) must be an absolute canonical path below
+	 * one of these; none by default */
+	const char *script_dirs[GUARD_LIST_MAX];
+	size_t nscript_dirs;
+	/* --allow-index: registry and index URLs npx --registry and uv's
+	 * --index* / --find-links may name, compared exactly */
+	const char *indexes[GUARD_LIST_MAX];
+	size_t nindexes;
+	/* --allow-module: modules python -m / uv run -m may run, compared
+	 * exactly (dotted); none by default */
+	const char *modules[GUARD_LIST_MAX];
+	size_t nmodules;
 };
+
+enum guard_list { GUARD_SCRIPT_DIR, GUARD_INDEX, GUARD_MODULE };
 
 struct guard_result {
 	enum guard_verdict verdict;
 	size_t index;		/* offending argv index, < argc if argc */
 	char reason[GUARD_REASON_MAX];	/* printable, NUL-terminated */
+	/* On GUARD_OK, what the runner must still do before exec: */
+	struct {
+		size_t index;	/* argv index of a script path ... */
+		size_t offset;	/* ... starting here (after "--require=") */
+	} scripts[GUARD_SCRIPTS_MAX];	/* to resolve on disk */
+	size_t nscripts;
+	/* 1: a launcher looks a command word up on PATH (npx -p CMD, uvx,
+	 * uv tool run, uv run CMD); the child's PATH must then hold only
+	 * the launchers, so the word can only be a bin the launcher put
+	 * first on PATH (the named packages') or a launcher the guard
+	 * has checked */
+	int path_lookup;
 };
 
-/* The default allowlist: GUARD_DEFAULT_LAUNCHERS. */
+/* The default: GUARD_DEFAULT_LAUNCHERS, no script dir, index or module. */
 void guard_policy_default(struct guard_policy *p);
+/* Add value to one of p's operator lists. A script dir must be absolute
+ * and canonical (no ".", "..", "//", trailing "/") and not a system or
+ * library directory (/usr, /lib, /etc, node_modules, site-packages ...);
+ * an index a URL of printable ASCII; a module a dotted name. Returns -1
+ * with *why (static text) when value is refused or the list is full. */
+int guard_policy_add(struct guard_policy *p, enum guard_list list,
+    const char *value, const char **why);
 /* Replace p's allowlist with list, names separated by commas and/or
  * spaces (the runner's --allow). Returns -1 and leaves p unchanged when a
  * name is not a launcher the guard understands or the list is empty. */
@@ -80,9 +123,9 @@ enum guard_verdict guard_check(const struct guard_policy *policy,
 /* guard_check, then the approve-time rule: every package the argv installs
  * is pinned to an exact version - npx name@x.y.z[-pre] (scoped names too),
  * uvx name@x.y.z or --from name==x.y.z, every uv --with name==x.y.z.
- * A local script or module (node x.js, python3 -m m, uv run x.py) is not a
- * package: GUARD_NOT_PACKAGE, which review must treat as a refusal unless
- * its operator deliberately allows operator-provided scripts. */
+ * A script under a --script-dir and an --allow-module module are the
+ * operator's own code and pass; a command uv run finds in no package
+ * (uv run tool, without --with) is GUARD_NOT_PACKAGE. */
 enum guard_verdict guard_check_pinned(const struct guard_policy *policy,
     const char *const *argv, size_t argc, struct guard_result *res);
 
@@ -90,8 +133,9 @@ enum guard_verdict guard_check_pinned(const struct guard_policy *policy,
  * then, on GUARD_OK, argv written to out (cap bytes, NUL-terminated) as
  * one line of POSIX shell words: a word of plain characters as is, any
  * other in single quotes, bytes outside printable ASCII as $'\xNN', so
- * look-alike, invisible and empty words show. Returns the verdict;
- * GUARD_BAD_ARGV when out is too small. */
+ * look-alike, invisible and empty words show. res->path_lookup says the
+ * child gets a launchers-only PATH. Returns the verdict; GUARD_BAD_ARGV
+ * when out is too small. */
 enum guard_verdict guard_normalised(const struct guard_policy *policy,
     const char *const *argv, size_t argc, char *out, size_t cap,
     struct guard_result *res);

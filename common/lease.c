@@ -20,6 +20,7 @@
 #include "channel.h"
 #include "envpolicy.h"
 #include "fsutil.h"
+#include "guardfs.h"
 #include "log.h"
 #include "outq.h"
 #include "proto.h"
@@ -45,6 +46,7 @@ struct lease {
 	size_t err_len;
 	char tail[PROTO_TEXT_MAX];	/* the last stderr bytes, for EXIT */
 	size_t tail_len;
+	struct guard_result guard;	/* scripts to resolve, PATH rule */
 	struct jail_lease jl;		/* uid, HOME, TMPDIR, cgroup */
 	int jl_open;
 	struct jail_stats stats;
@@ -543,18 +545,22 @@ check_approval(struct lease *l)
 	return refuse(l, LERR_APPROVAL, msg);
 }
 
-/* The guard: is this argv one we may run at all? */
+/* The guard: is this argv one we may run at all, and is each script it
+ * names, on disk, the file it names? */
 static int
 check_guard(struct lease *l)
 {
-	struct guard_result g;
+	struct guard_result *g = &l->guard;
 	char msg[PROTO_TEXT_MAX];
 
 	if (guard_check(l->cfg->guard, (const char *const *)l->req.argv,
-	    l->req.argc, &g) != GUARD_OK) {
-		snprintf(msg, sizeof msg, "%s", g.reason);
-		return refuse(l, guard_error_code(g.verdict), msg);
+	    l->req.argc, g) != GUARD_OK) {
+		snprintf(msg, sizeof msg, "%s", g->reason);
+		return refuse(l, guard_error_code(g->verdict), msg);
 	}
+	if (guardfs_check_scripts(g, (const char *const *)l->req.argv, msg,
+	    sizeof msg) != 0)
+		return refuse(l, LERR_ARGV, msg);
 	return 0;
 }
 
@@ -589,6 +595,15 @@ build_env(struct lease *l, char **envp, size_t envp_cap, char *buf,
 		    strlen(l->req.env_value[i]) };
 	base = (struct env_base){ l->cfg->path, l->jl.home, l->cfg->lang,
 		l->jl.tmpdir };
+	/* a command word looked up on PATH finds only the packages' bins
+	 * (put first by the launcher) or a launcher the guard checked */
+	if (l->guard.path_lookup) {
+		if (!l->cfg->launcher_path)
+			return refuse(l, LERR_ARGV, "this runner has no "
+			    "launcher directory for a command looked up on "
+			    "PATH");
+		base.path = l->cfg->launcher_path;
+	}
 	if (envpolicy_build(&base, map, l->req.envc, envp, envp_cap, buf,
 	    buf_cap, &e) != ENV_OK) {
 		snprintf(msg, sizeof msg, "%s", e.reason);

@@ -24,6 +24,8 @@ struct lease_config {
 	const struct jail *jail;	/* the service's jail (jail_init) */
 	const struct guard_policy *guard;
 	const char *path;		/* PATH given to every child */
+	const char *launcher_path;	/* PATH when a launcher looks a
+					 * command word up (guardfs.h) */
 	const char *lang;		/* LANG given to every child */
 	const char *state_dir;		/* per-lease HOME and TMPDIR below */
 	const struct eckey_pub *review_key;	/* NULL: approvals not enforced */

@@ -413,6 +413,10 @@ main(int argc, char **argv)
 
 	if (argc < 2)
 		return 64;
+	/* the guard takes scripts as paths below a --script-dir: the
+	 * command is the path's last component */
+	if (strrchr(argv[1], '/'))
+		argv[1] = strrchr(argv[1], '/') + 1;
 	if (strcmp(argv[1], "victim") == 0)
 		victim();
 	else if (strcmp(argv[1], "attack") == 0 && argc == 6)

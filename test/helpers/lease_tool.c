@@ -55,6 +55,10 @@ main(int argc, char **argv)
 	}
 	if (argc < 2)
 		return 64;
+	/* the guard takes scripts as paths below a --script-dir: the
+	 * command is the path's last component */
+	if (strrchr(argv[1], '/'))
+		argv[1] = strrchr(argv[1], '/') + 1;
 	if (strcmp(argv[1], "echo") == 0) {
 		while ((n = read(0, buf, sizeof buf)) > 0)
 			if (write(1, buf, (size_t)n) != n)

@@ -52,45 +52,45 @@ static const struct tcase allowed[] = {
 	/* the brief's examples */
 	{ "npx -y @modelcontextprotocol/server-everything@2025.1.1", 0, 0 },
 	{ "node /srv/server.js --port 3", 0, 0 },
-	{ "node dist/index.js -e", 0, 0 },
+	{ "node /srv/dist/index.js -e", 0, 0 },
 	{ "python3 -m mcp_server_time", 0, 0 },
 	{ "uvx mcp-server-fetch", 0, 0 },
 	{ "uvx --from mcp-server-git==0.6.2 mcp-server-git", 0, 0 },
-	{ "uv run --with x==1 python server.py", 0, 0 },
+	{ "uv run --with x==1 python /srv/server.py", 0, 0 },
 	/* npx */
-	{ "npx --yes pkg", 0, 0 },
+	{ "npx --yes pkg@1.0.0", 0, 0 },
 	{ "npx -q pkg@^1.2.0 --stdio", 0, 0 },
-	{ "npx -y -- pkg -c x", 0, 0 },
+	{ "npx -y -- pkg@1.0.0 -c x", 0, 0 },
 	{ "npx -p @scope/pkg@1.2.3 bin-name --x", 0, 0 },
 	{ "npx --package=@scope/pkg@1.2.3 -- bin-name", 0, 0 },
 	{ "npx -p=pkg@1.0.0 -p other@2.0.0 tool", 0, 0 },
-	{ "npx -y node@20.1.0 server.js", 0, 0 },
-	{ "npx -y tsx src/index.ts", 0, 0 },
-	{ "npx -y -- pkg --node-options=x --call y -e z", 0, 0 },
-	{ "npx -y pkg --config c.json -e z -- -c", 0, 0 },
-	{ "npx -y pkg arg -c x", 0, 0 },
+	{ "npx -y node@20.1.0 /srv/server.js", 0, 0 },
+	{ "npx -y tsx@4.0.0 /srv/src/index.ts", 0, 0 },
+	{ "npx -y -- pkg@1.0.0 --node-options=x --call y -e z", 0, 0 },
+	{ "npx -y pkg@1.0.0 --config c.json -e z -- -c", 0, 0 },
+	{ "npx -y pkg@1.0.0 arg -c x", 0, 0 },
 	/* node */
-	{ "node --no-warnings --enable-source-maps dist/index.js", 0, 0 },
-	{ "node -r dotenv/config server.js", 0, 0 },
-	{ "node --require=./setup.js server.js", 0, 0 },
-	{ "node --import tsx server.ts", 0, 0 },
-	{ "node --max-old-space-size=4096 server.js", 0, 0 },
-	{ "node --experimental_vm_modules server.js", 0, 0 },
-	{ "node -- server.js", 0, 0 },
-	{ "node -- -e", 0, 0 },
-	{ "node -C development --title mcp server.js", 0, 0 },
-	{ "node --unhandled-rejections=strict server.js", 0, 0 },
-	{ "node server.js inspect -", 0, 0 },
+	{ "node --no-warnings --enable-source-maps /srv/dist/index.js", 0, 0 },
+	{ "node -r /srv/dotenv/config.js /srv/server.js", 0, 0 },
+	{ "node --require=/srv/setup.js /srv/server.js", 0, 0 },
+	{ "node --import /srv/tsx.mjs /srv/server.ts", 0, 0 },
+	{ "node --max-old-space-size=4096 /srv/server.js", 0, 0 },
+	{ "node --experimental_vm_modules /srv/server.js", 0, 0 },
+	{ "node -- /srv/server.js", 0, 0 },
+	{ "node -- /srv/-e", 0, 0 },
+	{ "node -C development --title mcp /srv/server.js", 0, 0 },
+	{ "node --unhandled-rejections=strict /srv/server.js", 0, 0 },
+	{ "node /srv/server.js inspect -", 0, 0 },
 	/* python */
-	{ "python3 -u server.py", 0, 0 },
-	{ "python3 -Wignore -X importtime server.py", 0, 0 },
-	{ "python3 -W -c server.py", 0, 0 },
-	{ "python -IsB server.py", 0, 0 },
-	{ "python3 -- -c", 0, 0 },
-	{ "python3 -X utf8=1 -X frozen_modules=off server.py", 0, 0 },
+	{ "python3 -u /srv/server.py", 0, 0 },
+	{ "python3 -Wignore -X importtime /srv/server.py", 0, 0 },
+	{ "python3 -W -c /srv/server.py", 0, 0 },
+	{ "python -IsB /srv/server.py", 0, 0 },
+	{ "python3 -- /srv/-c", 0, 0 },
+	{ "python3 -X utf8=1 -X frozen_modules=off /srv/server.py", 0, 0 },
 	{ "python3 -m mcp_server_time.main --local-timezone UTC", 0, 0 },
 	{ "python3 -mmcp_server_time -c x", 0, 0 },
-	{ "python3 server.py -c x -i", 0, 0 },
+	{ "python3 /srv/server.py -c x -i", 0, 0 },
 	/* uvx and uv */
 	{ "uvx mcp-server-fetch@2025.4.7", 0, 0 },
 	{ "uvx --python 3.12 mcp-server-time", 0, 0 },
@@ -98,25 +98,25 @@ static const struct tcase allowed[] = {
 	    "mcp-server-git --repository /x", 0, 0 },
 	{ "uvx --index-url https://pypi.org/simple tool", 0, 0 },
 	{ "uvx -qq --offline --no-cache tool -c x", 0, 0 },
-	{ "uvx --from=git+https://example.org/r.git tool", 0, 0 },
-	{ "uvx python server.py", 0, 0 },
+	{ "uvx --from=pkg[cli]>=1.0,<2 tool", 0, 0 },
+	{ "uvx python /srv/server.py", 0, 0 },
 	{ "uv tool run mcp-server-fetch", 0, 0 },
 	{ "uv -q tool --offline run mcp-server-fetch", 0, 0 },
-	{ "uv run server.py", 0, 0 },
-	{ "uv run --no-project -- python3 server.py", 0, 0 },
+	{ "uv run /srv/server.py", 0, 0 },
+	{ "uv run --no-project -- python3 /srv/server.py", 0, 0 },
 	{ "uv run -m mcp_server_time", 0, 0 },
 	{ "uv run --with mcp-server-time==0.6.2 mcp-server-time", 0, 0 },
-	{ "uv run --script tool.py", 0, 0 },
-	{ "uv run -p 3.12 node server.js", 0, 0 },
+	{ "uv run --script /srv/tool.py", 0, 0 },
+	{ "uv run -p 3.12 node /srv/server.js", 0, 0 },
 };
 
 static const struct tcase denied[] = {
 	/* launcher word */
-	{ "/usr/bin/node x.js", GUARD_BAD_LAUNCHER, 0 },
-	{ "./node x.js", GUARD_BAD_LAUNCHER, 0 },
+	{ "/usr/bin/node /srv/x.js", GUARD_BAD_LAUNCHER, 0 },
+	{ "./node /srv/x.js", GUARD_BAD_LAUNCHER, 0 },
 	{ "bash -c x", GUARD_BAD_LAUNCHER, 0 },
-	{ "Node x.js", GUARD_BAD_LAUNCHER, 0 },
-	{ "python3.12 x.py", GUARD_BAD_LAUNCHER, 0 },
+	{ "Node /srv/x.js", GUARD_BAD_LAUNCHER, 0 },
+	{ "python3.12 /srv/x.py", GUARD_BAD_LAUNCHER, 0 },
 	/* node: inline code in every spelling */
 	{ "node -e x", GUARD_INLINE_CODE, 1 },
 	{ "node -p x", GUARD_INLINE_CODE, 1 },
@@ -129,10 +129,10 @@ static const struct tcase denied[] = {
 	{ "node -ie x", GUARD_INLINE_CODE, 1 },
 	{ "node -re x", GUARD_INLINE_CODE, 1 },
 	{ "node --no-warnings -e x", GUARD_INLINE_CODE, 2 },
-	{ "node -r ./a.js -e x", GUARD_INLINE_CODE, 3 },
-	{ "node --import data:text/javascript,process.exit(1) x.js",
+	{ "node -r /srv/a.js -e x", GUARD_INLINE_CODE, 3 },
+	{ "node --import data:text/javascript,process.exit(1) /srv/x.js",
 	    GUARD_INLINE_CODE, 2 },
-	{ "node --import=DATA:text/javascript,x x.js", GUARD_INLINE_CODE, 1 },
+	{ "node --import=DATA:text/javascript,x /srv/x.js", GUARD_INLINE_CODE, 1 },
 	{ "node --require data:x y", GUARD_INLINE_CODE, 2 },
 	{ "node -r Data:x y", GUARD_INLINE_CODE, 2 },
 	{ "node --loader data:x y", GUARD_INLINE_CODE, 2 },
@@ -140,9 +140,9 @@ static const struct tcase denied[] = {
 	{ "node --experimental_loader data:x y", GUARD_INLINE_CODE, 2 },
 	{ "node --import https://evil.example/x.js y", GUARD_BAD_VALUE, 2 },
 	{ "node --import file:///tmp/x.mjs y", GUARD_BAD_VALUE, 2 },
-	{ "node --require /dev/stdin x.js", GUARD_BAD_VALUE, 2 },
-	{ "node --import=/proc/self/fd/0 x.js", GUARD_BAD_VALUE, 1 },
-	{ "node -r -e x.js", GUARD_BAD_VALUE, 2 },
+	{ "node --require /dev/stdin /srv/x.js", GUARD_BAD_VALUE, 2 },
+	{ "node --import=/proc/self/fd/0 /srv/x.js", GUARD_BAD_VALUE, 1 },
+	{ "node -r -e /srv/x.js", GUARD_BAD_VALUE, 2 },
 	{ "node -r", GUARD_BAD_VALUE, 1 },
 	{ "node --import=", GUARD_BAD_VALUE, 1 },
 	/* node: program from stdin or a REPL */
@@ -152,7 +152,7 @@ static const struct tcase denied[] = {
 	{ "node -- -", GUARD_STDIN_PROGRAM, 2 },
 	{ "node --no-warnings", GUARD_STDIN_PROGRAM, 0 },
 	{ "node -i", GUARD_STDIN_PROGRAM, 1 },
-	{ "node --interactive x.js", GUARD_STDIN_PROGRAM, 1 },
+	{ "node --interactive /srv/x.js", GUARD_STDIN_PROGRAM, 1 },
 	{ "node /dev/stdin", GUARD_BAD_VALUE, 1 },
 	{ "node /proc/self/fd/0", GUARD_BAD_VALUE, 1 },
 	{ "node //dev/./stdin", GUARD_BAD_VALUE, 1 },
@@ -160,30 +160,30 @@ static const struct tcase denied[] = {
 	{ "node dev/fd/0", GUARD_BAD_VALUE, 1 },
 	{ "node data:text/javascript,x", GUARD_BAD_VALUE, 1 },
 	/* node: debugger */
-	{ "node inspect x.js", GUARD_DEBUGGER, 1 },
-	{ "node --no-warnings debug x.js", GUARD_DEBUGGER, 2 },
-	{ "node --inspect x.js", GUARD_DEBUGGER, 1 },
-	{ "node --inspect=0.0.0.0:9229 x.js", GUARD_DEBUGGER, 1 },
-	{ "node --inspect-brk x.js", GUARD_DEBUGGER, 1 },
-	{ "node --inspect_brk x.js", GUARD_DEBUGGER, 1 },
-	{ "node --inspect-port 9229 x.js", GUARD_DEBUGGER, 1 },
-	{ "node --debug-port=1 x.js", GUARD_DEBUGGER, 1 },
+	{ "node inspect /srv/x.js", GUARD_DEBUGGER, 1 },
+	{ "node --no-warnings debug /srv/x.js", GUARD_DEBUGGER, 2 },
+	{ "node --inspect /srv/x.js", GUARD_DEBUGGER, 1 },
+	{ "node --inspect=0.0.0.0:9229 /srv/x.js", GUARD_DEBUGGER, 1 },
+	{ "node --inspect-brk /srv/x.js", GUARD_DEBUGGER, 1 },
+	{ "node --inspect_brk /srv/x.js", GUARD_DEBUGGER, 1 },
+	{ "node --inspect-port 9229 /srv/x.js", GUARD_DEBUGGER, 1 },
+	{ "node --debug-port=1 /srv/x.js", GUARD_DEBUGGER, 1 },
 	/* node: refused and unknown options */
-	{ "node --env-file=.env x.js", GUARD_FORBIDDEN_OPTION, 1 },
-	{ "node --env_file .env x.js", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "node --env-file=.env /srv/x.js", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "node --env_file .env /srv/x.js", GUARD_FORBIDDEN_OPTION, 1 },
 	{ "node --run start", GUARD_FORBIDDEN_OPTION, 1 },
 	{ "node --test", GUARD_FORBIDDEN_OPTION, 1 },
-	{ "node --openssl-config=x x.js", GUARD_FORBIDDEN_OPTION, 1 },
-	{ "node --frobnicate x.js", GUARD_UNKNOWN_OPTION, 1 },
-	{ "node --no-eval x.js", GUARD_UNKNOWN_OPTION, 1 },
-	{ "node -x x.js", GUARD_UNKNOWN_OPTION, 1 },
-	{ "node -c x.js", GUARD_UNKNOWN_OPTION, 1 },
+	{ "node --openssl-config=x /srv/x.js", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "node --frobnicate /srv/x.js", GUARD_UNKNOWN_OPTION, 1 },
+	{ "node --no-eval /srv/x.js", GUARD_UNKNOWN_OPTION, 1 },
+	{ "node -x /srv/x.js", GUARD_UNKNOWN_OPTION, 1 },
+	{ "node -c /srv/x.js", GUARD_UNKNOWN_OPTION, 1 },
 	{ "node -e=x", GUARD_UNKNOWN_OPTION, 1 },
-	{ "node --max-old-space-size 4096 x.js", GUARD_BAD_VALUE, 1 },
-	{ "node --stack-trace-limit 10 x.js", GUARD_BAD_VALUE, 1 },
-	{ "node --no-warnings=1 x.js", GUARD_BAD_VALUE, 1 },
-	{ "node --dns-result-order=IPV4 x.js", GUARD_BAD_VALUE, 1 },
-	{ "node --title -e x.js", GUARD_BAD_VALUE, 2 },
+	{ "node --max-old-space-size 4096 /srv/x.js", GUARD_BAD_VALUE, 1 },
+	{ "node --stack-trace-limit 10 /srv/x.js", GUARD_BAD_VALUE, 1 },
+	{ "node --no-warnings=1 /srv/x.js", GUARD_BAD_VALUE, 1 },
+	{ "node --dns-result-order=IPV4 /srv/x.js", GUARD_BAD_VALUE, 1 },
+	{ "node --title -e /srv/x.js", GUARD_BAD_VALUE, 2 },
 	/* python */
 	{ "python3 -c x", GUARD_INLINE_CODE, 1 },
 	{ "python -c x", GUARD_INLINE_CODE, 1 },
@@ -196,8 +196,8 @@ static const struct tcase denied[] = {
 	{ "python3 -", GUARD_STDIN_PROGRAM, 1 },
 	{ "python3", GUARD_STDIN_PROGRAM, 0 },
 	{ "python3 -u", GUARD_STDIN_PROGRAM, 0 },
-	{ "python3 -i server.py", GUARD_STDIN_PROGRAM, 1 },
-	{ "python3 -ui server.py", GUARD_STDIN_PROGRAM, 1 },
+	{ "python3 -i /srv/server.py", GUARD_STDIN_PROGRAM, 1 },
+	{ "python3 -ui /srv/server.py", GUARD_STDIN_PROGRAM, 1 },
 	{ "python3 -- -", GUARD_STDIN_PROGRAM, 2 },
 	{ "python3 --", GUARD_STDIN_PROGRAM, 0 },
 	{ "python3 /dev/stdin", GUARD_BAD_VALUE, 1 },
@@ -206,27 +206,27 @@ static const struct tcase denied[] = {
 	{ "python3 -m asyncio.__main__", GUARD_STDIN_PROGRAM, 2 },
 	{ "python3 -m _pyrepl", GUARD_STDIN_PROGRAM, 2 },
 	{ "python3 -m timeit 1", GUARD_INLINE_CODE, 2 },
-	{ "python3 -m pdb x.py", GUARD_DEBUGGER, 2 },
+	{ "python3 -m pdb /srv/x.py", GUARD_DEBUGGER, 2 },
 	{ "python3 -m runpy code", GUARD_FORBIDDEN_COMMAND, 2 },
-	{ "python3 -m cProfile x.py", GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "python3 -m cProfile /srv/x.py", GUARD_FORBIDDEN_COMMAND, 2 },
 	{ "python3 -m http.server --cgi", GUARD_FORBIDDEN_COMMAND, 2 },
 	{ "python3 -m os;x", GUARD_BAD_VALUE, 2 },
 	{ "python3 -m a.", GUARD_BAD_VALUE, 2 },
 	{ "python3 -m 1a", GUARD_BAD_VALUE, 2 },
 	{ "python3 -m", GUARD_BAD_VALUE, 1 },
 	{ "python3 -W", GUARD_BAD_VALUE, 1 },
-	{ "python3 -X pycache_prefix=/tmp x.py", GUARD_BAD_VALUE, 2 },
-	{ "python3 -Xpresite=evil x.py", GUARD_BAD_VALUE, 1 },
+	{ "python3 -X pycache_prefix=/tmp /srv/x.py", GUARD_BAD_VALUE, 2 },
+	{ "python3 -Xpresite=evil /srv/x.py", GUARD_BAD_VALUE, 1 },
 	{ "python3 -h", GUARD_UNKNOWN_OPTION, 1 },
 	{ "python3 --version", GUARD_UNKNOWN_OPTION, 1 },
-	{ "python3 --check-hash-based-pycs always x.py",
+	{ "python3 --check-hash-based-pycs always /srv/x.py",
 	    GUARD_UNKNOWN_OPTION, 1 },
-	{ "python3 -J x.py", GUARD_UNKNOWN_OPTION, 1 },
-	{ "python3 -b- x.py", GUARD_UNKNOWN_OPTION, 1 },
+	{ "python3 -J /srv/x.py", GUARD_UNKNOWN_OPTION, 1 },
+	{ "python3 -b- /srv/x.py", GUARD_UNKNOWN_OPTION, 1 },
 	/* npx: its own inline code */
 	{ "npx -c node", GUARD_INLINE_CODE, 1 },
-	{ "npx -y pkg -c x", GUARD_INLINE_CODE, 3 },
-	{ "npx -y pkg --stdio --call=x", GUARD_INLINE_CODE, 4 },
+	{ "npx -y pkg@1.0.0 -c x", GUARD_INLINE_CODE, 3 },
+	{ "npx -y pkg@1.0.0 --stdio --call=x", GUARD_INLINE_CODE, 4 },
 	{ "npx --yes pkg@1.0.0 --node-options=x", GUARD_FORBIDDEN_OPTION, 3 },
 	{ "npx -p a@1.0.0 bin -yc x", GUARD_INLINE_CODE, 4 },
 	{ "npx --call x", GUARD_INLINE_CODE, 1 },
@@ -317,9 +317,9 @@ static const struct tcase denied[] = {
 	{ "uv -- run x", GUARD_UNKNOWN_OPTION, 1 },
 	{ "uv --with x==1 run y", GUARD_UNKNOWN_OPTION, 1 },
 	{ "uvx --env-file .env tool", GUARD_FORBIDDEN_OPTION, 1 },
-	{ "uv run --env-file=.env x.py", GUARD_FORBIDDEN_OPTION, 2 },
+	{ "uv run --env-file=.env /srv/x.py", GUARD_FORBIDDEN_OPTION, 2 },
 	{ "uvx --directory /x tool", GUARD_FORBIDDEN_OPTION, 1 },
-	{ "uv --directory /x run x.py", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "uv --directory /x run /srv/x.py", GUARD_FORBIDDEN_OPTION, 1 },
 	{ "uvx --with-requirements r.txt tool", GUARD_FORBIDDEN_OPTION, 1 },
 	{ "uvx --frobnicate tool", GUARD_UNKNOWN_OPTION, 1 },
 	{ "uvx -m tool", GUARD_UNKNOWN_OPTION, 1 },
@@ -337,6 +337,9 @@ static const struct tcase denied[] = {
 	{ "npx -y npx -y npx -y npx -y npx -y pkg", GUARD_TOO_DEEP, 8 },
 };
 
+/* The operator lists the tables run with (test_policy covers NULL). */
+static struct guard_policy tp;
+
 static void
 run_table(const struct tcase *t, size_t n, const char *label)
 {
@@ -346,7 +349,7 @@ run_table(const struct tcase *t, size_t n, const char *label)
 
 	for (size_t i = 0; i < n; i++) {
 		size_t argc = split(t[i].line, buf, sizeof buf, argv);
-		enum guard_verdict v = guard_check(NULL, argv, argc, &res);
+		enum guard_verdict v = guard_check(&tp, argv, argc, &res);
 
 		ok(v == t[i].verdict && res.verdict == v &&
 		    res.index == t[i].index && printable(res.reason),
@@ -360,7 +363,7 @@ static enum guard_verdict
 check_words(const char *const *argv, size_t argc, size_t *index)
 {
 	struct guard_result res;
-	enum guard_verdict v = guard_check(NULL, argv, argc, &res);
+	enum guard_verdict v = guard_check(&tp, argv, argc, &res);
 
 	*index = res.index;
 	return v;
@@ -377,7 +380,7 @@ test_odd_words(void)
 		"x.js" };
 	static const char *const a5[] = { "npx", "-p", "x", "--",
 		"sh -c id" };
-	static const char *const a6[] = { "node", "my server.js" };
+	static const char *const a6[] = { "node", "my /srv/server.js" };
 	static const char *const a7[] = { "python3", "-c", "" };
 	static const char *const a8[] = { "npx", "-y", "" };
 	static const char *const a9[] = { "node", "--import", "da\tta:x",
@@ -396,8 +399,8 @@ test_odd_words(void)
 	    "--import with a tab inside data: refused");
 	ok(check_words(a5, 5, &idx) == GUARD_BAD_VALUE && idx == 4,
 	    "npx --package command with a space (shell string) refused");
-	ok(check_words(a6, 2, &idx) == GUARD_OK,
-	    "a script path with a space is a file");
+	ok(check_words(a6, 2, &idx) == GUARD_BAD_VALUE && idx == 1,
+	    "a script path with a space is refused (not canonical)");
 	ok(check_words(a7, 3, &idx) == GUARD_INLINE_CODE && idx == 1,
 	    "python -c '' is still -c");
 	ok(check_words(a8, 3, &idx) == GUARD_BAD_VALUE && idx == 2,
@@ -413,10 +416,10 @@ test_caps(void)
 	size_t i;
 
 	argv[0] = "node";
-	argv[1] = "x.js";
+	argv[1] = "/srv/x.js";
 	for (i = 2; i < GUARD_ARGC_MAX + 2; i++)
 		argv[i] = "a";
-	ok(guard_check(NULL, argv, GUARD_ARGC_MAX, &res) == GUARD_OK,
+	ok(guard_check(&tp, argv, GUARD_ARGC_MAX, &res) == GUARD_OK,
 	    "256 arguments are accepted");
 	ok(guard_check(NULL, argv, GUARD_ARGC_MAX + 1, &res) ==
 	    GUARD_BAD_ARGV && res.index == GUARD_ARGC_MAX,
@@ -424,7 +427,7 @@ test_caps(void)
 	memset(big, 'a', GUARD_ARG_MAX);
 	big[GUARD_ARG_MAX] = '\0';
 	argv[2] = big;
-	ok(guard_check(NULL, argv, 3, &res) == GUARD_OK,
+	ok(guard_check(&tp, argv, 3, &res) == GUARD_OK,
 	    "a 4096-byte argument is accepted");
 	big[GUARD_ARG_MAX] = 'a';
 	big[GUARD_ARG_MAX + 1] = '\0';
@@ -485,12 +488,18 @@ test_reason(void)
 static void
 test_policy(void)
 {
-	static const char *const node[] = { "node", "x.js" };
-	static const char *const npx[] = { "npx", "-y", "pkg" };
+	static const char *const node[] = { "node", "/srv/x.js" };
+	static const char *const npx[] = { "npx", "-y", "pkg@1.0.0" };
 	struct guard_policy p;
 	struct guard_result res;
+	const char *why;
 
 	guard_policy_default(&p);
+	ok(guard_check(&p, node, 2, &res) == GUARD_BAD_VALUE &&
+	    strstr(res.reason, "--script-dir") != NULL,
+	    "no script dir by default: %s", res.reason);
+	ok(guard_policy_add(&p, GUARD_SCRIPT_DIR, "/srv", &why) == 0,
+	    "a script dir is added");
 	ok(guard_check(&p, node, 2, &res) == GUARD_OK &&
 	    guard_check(&p, npx, 3, &res) == GUARD_OK,
 	    "default policy allows node and npx");
@@ -527,7 +536,7 @@ static const struct tcase pinned[] = {
 	    "mcp-server-git", 0, 0 },
 	{ "uv tool run tool@1.0.0", 0, 0 },
 	{ "uv run --with mcp-server-time==0.6.2 mcp-server-time", 0, 0 },
-	{ "npx -y pkg", GUARD_UNPINNED, 2 },
+	{ "npx -y pkg", GUARD_BAD_VALUE, 2 },
 	{ "npx -y pkg@latest", GUARD_UNPINNED, 2 },
 	{ "npx -y pkg@^1.2.3", GUARD_UNPINNED, 2 },
 	{ "npx -y pkg@~1.2.3", GUARD_UNPINNED, 2 },
@@ -537,7 +546,7 @@ static const struct tcase pinned[] = {
 	{ "npx -y pkg@1.2.3+build", GUARD_UNPINNED, 2 },
 	{ "npx -y pkg@1.2.3-01", GUARD_UNPINNED, 2 },
 	{ "npx -y pkg@1.2.3-", GUARD_UNPINNED, 2 },
-	{ "npx -y @scope/pkg", GUARD_UNPINNED, 2 },
+	{ "npx -y @scope/pkg", GUARD_BAD_VALUE, 2 },
 	{ "npx -p pkg@1 -- bin", GUARD_UNPINNED, 2 },
 	{ "npx -p a@1.0.0 -p b -- bin", GUARD_UNPINNED, 4 },
 	{ "uvx mcp-server-fetch", GUARD_UNPINNED, 1 },
@@ -547,21 +556,21 @@ static const struct tcase pinned[] = {
 	{ "uvx --from pkg==1.* tool", GUARD_UNPINNED, 2 },
 	{ "uvx --from pkg===1.0 tool", GUARD_UNPINNED, 2 },
 	{ "uvx --from pkg==1.0+local tool", GUARD_UNPINNED, 2 },
-	{ "uvx --from git+https://example.org/r.git tool", GUARD_UNPINNED, 2 },
+	{ "uvx --from git+https://example.org/r.git tool", GUARD_BAD_VALUE, 2 },
 	{ "uvx --with httpx --from a==1.0 tool", GUARD_UNPINNED, 2 },
 	{ "uv run --with x mcp", GUARD_UNPINNED, 3 },
-	{ "node server.js", GUARD_NOT_PACKAGE, 1 },
-	{ "python3 -m mcp_server_time", GUARD_NOT_PACKAGE, 2 },
-	{ "python3 server.py", GUARD_NOT_PACKAGE, 1 },
-	{ "uv run server.py", GUARD_NOT_PACKAGE, 2 },
-	{ "uv run --with x==1 python server.py", GUARD_NOT_PACKAGE, 5 },
+	{ "node /srv/server.js", 0, 0 },
+	{ "python3 -m mcp_server_time", 0, 0 },
+	{ "python3 /srv/server.py", 0, 0 },
+	{ "uv run /srv/server.py", 0, 0 },
+	{ "uv run --with x==1 python /srv/server.py", 0, 0 },
 	{ "uv run mcp-server-time", GUARD_NOT_PACKAGE, 2 },
-	{ "uv run -m mcp_server_time", GUARD_NOT_PACKAGE, 3 },
-	{ "npx -y node@20.1.0 server.js", GUARD_NOT_PACKAGE, 3 },
-	{ "uvx python server.py", GUARD_NOT_PACKAGE, 2 },
+	{ "uv run -m mcp_server_time", 0, 0 },
+	{ "npx -y node@20.1.0 /srv/server.js", 0, 0 },
+	{ "uvx python /srv/server.py", 0, 0 },
 	/* guard refusals come first and unchanged */
 	{ "node -e x", GUARD_INLINE_CODE, 1 },
-	{ "npx -y -- pkg -c x", GUARD_UNPINNED, 3 },
+	{ "npx -y -- pkg@1 -c x", GUARD_UNPINNED, 3 },
 	{ "npx -y pkg@latest --x -e", GUARD_UNPINNED, 2 },
 	{ "npx -y node@latest -e x", GUARD_INLINE_CODE, 3 },
 };
@@ -575,7 +584,7 @@ test_pinned(void)
 
 	for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++) {
 		size_t argc = split(pinned[i].line, buf, sizeof buf, argv);
-		enum guard_verdict v = guard_check_pinned(NULL, argv, argc,
+		enum guard_verdict v = guard_check_pinned(&tp, argv, argc,
 		    &res);
 
 		ok(v == pinned[i].verdict && res.verdict == v &&
@@ -584,7 +593,7 @@ test_pinned(void)
 		    guard_verdict_name(pinned[i].verdict), pinned[i].index,
 		    guard_verdict_name(v), res.index, res.reason);
 	}
-	split("npx -y pkg", buf, sizeof buf, argv);
+	split("npx -y pkg@latest", buf, sizeof buf, argv);
 	ok(guard_check(NULL, argv, 3, &res) == GUARD_OK,
 	    "guard_check never reports the pinned rules");
 }
@@ -644,6 +653,15 @@ test_normalised(void)
 int
 main(void)
 {
+	const char *why;
+
+	guard_policy_default(&tp);
+	if (guard_policy_add(&tp, GUARD_SCRIPT_DIR, "/srv", &why) ||
+	    guard_policy_add(&tp, GUARD_INDEX, "https://pypi.org/simple",
+	    &why) || guard_policy_add(&tp, GUARD_MODULE, "mcp_server_time",
+	    &why) || guard_policy_add(&tp, GUARD_MODULE,
+	    "mcp_server_time.main", &why))
+		abort();
 	run_table(allowed, sizeof allowed / sizeof allowed[0], "allow");
 	run_table(denied, sizeof denied / sizeof denied[0], "deny");
 	test_odd_words();
