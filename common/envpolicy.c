@@ -1,7 +1,14 @@
 /* envpolicy.c - the tenant env key policy and the child envp builder.
- * The forbidden table lists what a launcher, the C library, a shell npm
- * runs, or a downloader reads before any approved package code runs: those
- * are the keys that turn "set an env var" into "run other code". */
+ * The forbidden table lists every variable whose value a launcher, an
+ * interpreter, the C library, a shell, a build tool a package install
+ * runs, or a common library executes as a command, loads as code or a
+ * module, or takes as the source of packages: those are the keys that turn
+ * "set an env var" into "run other code" (docs/GUARD.md lists them with
+ * the same reasons). Read for it: node's and npm's docs (NODE_*, npm
+ * config as npm_config_*), CPython's Doc/using/cmdline.rst and
+ * webbrowser.py, pip's and uv's environment variable references, git's
+ * git(1) ENVIRONMENT, ssh(1), less(1), glibc's ld.so(8) and unsecvars.h,
+ * gcc's ENVIRONMENT, make(1), cargo's environment variables. */
 #include "envpolicy.h"
 
 #include <stdio.h>
@@ -56,9 +63,6 @@ static const struct rule forbidden[] = {
 	{ "SSL_CERT_DIR", 0, "replaces the CAs that verify downloads" },
 	{ "REQUESTS_CA_BUNDLE", 0, "replaces the CAs that verify downloads" },
 	{ "CURL_CA_BUNDLE", 0, "replaces the CAs that verify downloads" },
-	{ "OPENSSL_CONF", 0, "OpenSSL loads engines named in it" },
-	{ "OPENSSL_ENGINES", 0, "OpenSSL loads code from it" },
-	{ "OPENSSL_MODULES", 0, "OpenSSL loads code from it" },
 	{ "JAVA_TOOL_OPTIONS", 0, "JVM options (agents)" },
 	{ "_JAVA_OPTIONS", 0, "JVM options (agents)" },
 	{ "JDK_JAVA_OPTIONS", 0, "JVM options (agents)" },
@@ -68,6 +72,90 @@ static const struct rule forbidden[] = {
 	{ "PERLLIB", 0, "perl module path" },
 	{ "RUBYOPT", 0, "ruby options (preload)" },
 	{ "RUBYLIB", 0, "ruby library path" },
+	/* programs that libraries and tools run by name from the env */
+	{ "BROWSER", 0, "python webbrowser, npm and xdg-open run it" },
+	{ "EDITOR", 0, "git, npm edit and pagers run it" },
+	{ "VISUAL", 0, "git, npm edit and pagers run it" },
+	{ "PAGER", 0, "git, man, pydoc and psql run it" },
+	{ "MANPAGER", 0, "man runs it" },
+	{ "MANOPT", 0, "man options (--pager, --preprocessor)" },
+	{ "LESSOPEN", 0, "less runs it as an input filter" },
+	{ "LESSCLOSE", 0, "less runs it after a file" },
+	{ "LESS", 0, "less options (key files, shell escapes)" },
+	{ "LESSKEY", 0, "less reads key bindings from it" },
+	{ "LESSKEYIN", 0, "less reads key bindings from it" },
+	{ "LESSKEY_CONTENT", 0, "less key bindings" },
+	{ "LESSEDIT", 0, "less runs it as the editor" },
+	{ "SSH_ASKPASS_REQUIRE", 0, "makes ssh run SSH_ASKPASS" },
+	{ "SUDO_ASKPASS", 0, "a program sudo runs" },
+	{ "SUDO_EDITOR", 0, "a program sudoedit runs" },
+	{ "PSQL_PAGER", 0, "psql runs it" },
+	{ "PSQL_EDITOR", 0, "psql runs it" },
+	{ "PSQLRC", 0, "psql runs the commands in it (\\! runs a shell)" },
+	{ "VIMINIT", 0, "vim runs it as Ex commands" },
+	{ "EXINIT", 0, "ex and vi run it as commands" },
+	{ "MYVIMRC", 0, "vim runs the file" },
+	{ "MAILCAPS", 0, "mailcap entries are commands (python mailcap)" },
+	{ "PUPPETEER_EXECUTABLE_PATH", 0, "puppeteer runs it as the browser" },
+	{ "CHROME_PATH", 0, "chrome-launcher runs it as the browser" },
+	{ "GETCONF_DIR", 0, "glibc getconf runs programs from it" },
+	/* python beyond PYTHON* */
+	{ "_PYTHON", 1, "Python imports _PYTHON_SYSCONFIGDATA_NAME's module" },
+	{ "PYENV_", 1, "pyenv shims run hooks and versions it names" },
+	{ "PYTEST_", 1, "pytest loads plugins named in it" },
+	{ "COVERAGE_PROCESS_START", 0, "coverage's .pth hook runs it" },
+	/* package sources and package-manager runtimes */
+	{ "COREPACK_", 1, "corepack's registry and package manager" },
+	{ "YARN_", 1, "yarn configuration (registry, scripts)" },
+	{ "PNPM_", 1, "pnpm configuration" },
+	{ "OPENSSL_", 1, "OpenSSL loads config, engines and providers" },
+	/* build tools an npm or pip install runs (node-gyp, sdists) */
+	{ "CC", 0, "the C compiler a package build runs" },
+	{ "CXX", 0, "the C++ compiler a package build runs" },
+	{ "CPP", 0, "the preprocessor a package build runs" },
+	{ "LD", 0, "the linker a package build runs" },
+	{ "AR", 0, "a program a package build runs" },
+	{ "AS", 0, "a program a package build runs" },
+	{ "CFLAGS", 0, "compiler flags (-wrapper, -fplugin run code)" },
+	{ "CXXFLAGS", 0, "compiler flags (-wrapper, -fplugin run code)" },
+	{ "CPPFLAGS", 0, "compiler flags (-wrapper, -fplugin run code)" },
+	{ "LDFLAGS", 0, "linker flags (plugins run code)" },
+	{ "MAKE", 0, "the make a package build runs" },
+	{ "MAKEFLAGS", 0, "make options (--eval runs commands)" },
+	{ "MFLAGS", 0, "make options" },
+	{ "GNUMAKEFLAGS", 0, "make options" },
+	{ "GCC_EXEC_PREFIX", 0, "gcc runs its passes from it" },
+	{ "COMPILER_PATH", 0, "gcc runs its passes from it" },
+	{ "CCACHE_", 1, "ccache settings (CCACHE_PREFIX runs a command)" },
+	{ "DISTCC_", 1, "distcc settings" },
+	{ "GYP_", 1, "node-gyp's gyp settings" },
+	{ "CARGO_", 1, "cargo settings (wrappers, config)" },
+	{ "RUSTC", 0, "the compiler a package build runs" },
+	{ "RUSTC_WRAPPER", 0, "a program cargo runs" },
+	{ "RUSTC_WORKSPACE_WRAPPER", 0, "a program cargo runs" },
+	{ "RUSTFLAGS", 0, "compiler flags (linker choice runs programs)" },
+	{ "JDK_JAVAC_OPTIONS", 0, "javac options (annotation processors)" },
+	{ "PERL5DB", 0, "perl runs it as the debugger" },
+	/* shells beyond the above */
+	{ "PS0", 0, "expanded by the shell (command substitution)" },
+	{ "PS1", 0, "expanded by the shell (command substitution)" },
+	{ "PS2", 0, "expanded by the shell (command substitution)" },
+	{ "PS3", 0, "expanded by the shell (command substitution)" },
+	{ "ZDOTDIR", 0, "zsh runs start-up files from it" },
+	{ "FPATH", 0, "shells load functions from it" },
+	/* the C library, the resolver and terminal libraries */
+	{ "RES_OPTIONS", 0, "changes how the resolver queries" },
+	{ "LOCALDOMAIN", 0, "changes how the resolver completes names" },
+	{ "TERMINFO", 0, "curses parses terminal files from it" },
+	{ "TERMINFO_DIRS", 0, "curses parses terminal files from it" },
+	{ "TERMCAP", 0, "curses parses a terminal entry from it" },
+	{ "MEMUSAGE_", 1, "glibc's memusage hooks" },
+	{ "SEGFAULT_", 1, "glibc's libSegFault settings" },
+	{ "GTK_MODULES", 0, "GTK loads modules named in it" },
+	{ "GTK_PATH", 0, "GTK loads modules from it" },
+	{ "GIO_EXTRA_MODULES", 0, "GIO loads modules from it" },
+	{ "QT_PLUGIN_PATH", 0, "Qt loads plugins from it" },
+	{ "GST_PLUGIN_PATH", 0, "GStreamer loads plugins from it" },
 };
 
 /* Harmless keys inside a forbidden prefix. */
