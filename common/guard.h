@@ -92,9 +92,9 @@ struct guard_result {
 	size_t nscripts;
 	/* 1: a launcher looks a command word up on PATH (npx -p CMD, uvx,
 	 * uv tool run, uv run CMD); the child's PATH must then hold only
-	 * the launchers, so the word can only be a bin the launcher put
-	 * first on PATH (the named packages') or a launcher the guard
-	 * has checked */
+	 * the launchers and sh, so the word can only be a bin the launcher
+	 * put first on PATH (the named packages') or a launcher the guard
+	 * has checked (sh is refused as a command word) */
 	int path_lookup;
 };
 

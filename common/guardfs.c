@@ -83,7 +83,9 @@ int
 guardfs_launcher_dir(const char *dir, const char *path, char *err,
     size_t errlen)
 {
-	static const char names[] = GUARD_DEFAULT_LAUNCHERS;
+	/* npm runs every command through "sh -c", found on PATH; the guard
+	 * refuses sh as a command word */
+	static const char names[] = GUARD_DEFAULT_LAUNCHERS " sh";
 	char target[PATH_MAX], link[PATH_MAX];
 	size_t n;
 
