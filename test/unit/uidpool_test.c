@@ -4,7 +4,10 @@
  * table itself in a scratch state directory, on a range no process runs
  * as (nothing is swept, so no root is needed): take, release, a torn
  * cursor, a registration entry never handed out, and a record that
- * does not spell a uid of the range refused as unusable. */
+ * does not spell a uid of the range refused as unusable. As root (the
+ * sweep drops to the uid), the release of registration uids: the least
+ * recently used idle one when the range is full, a registration's
+ * earlier approvals, never a held one, nothing after a failed purge. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,6 +277,134 @@ test_table(void)
 	rmdir(state);
 }
 
+/* The purge hook's calls, and whether it fails. */
+static char purged[8][UIDPOOL_KEY_MAX + 1];
+static size_t npurged;
+static int purge_fails;
+
+static int
+purge_hook(const char *st, uint32_t uid, const char *key)
+{
+	(void)st;
+	(void)uid;
+	if (purge_fails)
+		return -1;
+	snprintf(purged[npurged++ % 8], sizeof purged[0], "%s", key);
+	return 0;
+}
+
+static int
+took(struct uidpool *p, const char *key, uint32_t *uid, int *fresh)
+{
+	struct uid_hold h;
+	char err[256];
+
+	if (uidpool_take_key(p, key, &h, err, sizeof err) != 0)
+		return -1;
+	*uid = h.uid;
+	*fresh = h.fresh;
+	return uidpool_release(p, &h, 1, -1, NULL, NULL);
+}
+
+static int
+exists(const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof path, "%s/%s", state, rel);
+	return access(path, F_OK) == 0;
+}
+
+/* Registration uids are released: the least recently used idle one when
+ * the range is full, a registration's earlier approvals on demand; never
+ * one a lease holds, never without the purge hook's success. Releasing
+ * sweeps the uid (uid_kill_all drops to it): root only. */
+static void
+test_release(void)
+{
+	struct uidpool p;
+	struct uid_hold held;
+	uint32_t u[6];
+	char err[256], name[64], rec[UIDPOOL_ENTRY_SIZE];
+	int fresh;
+
+	if (geteuid() != 0) {
+		tap_skip("registration uids are released", "needs root (the "
+		    "sweep drops to the uid)");
+		return;
+	}
+	snprintf(state, sizeof state, "/tmp/uidpool_test.XXXXXX");
+	if (!mkdtemp(state) || uidpool_init(&p, state, FIRST, LAST, err,
+	    sizeof err) != 0) {
+		ok(0, "a scratch table: %s", err);
+		return;
+	}
+	p.purge = purge_hook;
+	ok(took(&p, "t+a", &u[0], &fresh) == 0 && fresh &&
+	    took(&p, "t+b", &u[1], &fresh) == 0 &&
+	    took(&p, "t+c", &u[2], &fresh) == 0 &&
+	    took(&p, "t+d", &u[3], &fresh) == 0 && fresh,
+	    "four registrations fill the four uids");
+	usleep(20000);
+	ok(took(&p, "t+a", &u[4], &fresh) == 0 && u[4] == u[0] && !fresh,
+	    "a repeat lease gets its uid again (not fresh), and is now the "
+	    "most recently used");
+	ok(took(&p, "t+e", &u[5], &fresh) == 0 && fresh && u[5] == u[1] &&
+	    npurged == 1 && strcmp(purged[0], "t+b") == 0 &&
+	    !exists("registrations/t+b"), "a fifth registration reclaims "
+	    "the least recently used idle uid (t+b's), purged first, its "
+	    "record gone");
+	ok(took(&p, "t+b", &u[4], &fresh) == 0 && fresh && u[4] == u[2],
+	    "t+b comes back as a new registration (t+c's uid, the next "
+	    "least recently used)");
+
+	/* a held uid is never reclaimed, a failed purge releases nothing */
+	npurged = 0;
+	ok(uidpool_take_key(&p, "t+d", &held, err, sizeof err) == 0,
+	    "a lease holds t+d");
+	purge_fails = 1;
+	ok(uidpool_take_key(&p, "t+f", &(struct uid_hold){ 0 }, err,
+	    sizeof err) == -1 && exists("registrations/t+a") &&
+	    exists("registrations/t+e") && exists("registrations/t+b"),
+	    "a failing purge: nothing released, no uid handed out: %s", err);
+	purge_fails = 0;
+	uidpool_release(&p, &held, 1, -1, NULL, NULL);
+
+	/* one registration's approvals: the others of its family go */
+	took(&p, "t+r+A", &u[0], &fresh);
+	took(&p, "t+r+B", &u[1], &fresh);
+	took(&p, "t+r+C", &u[2], &fresh);
+	npurged = 0;
+	ok(uidpool_take_key(&p, "t+r+B", &held, err, sizeof err) == 0,
+	    "a lease holds approval B");
+	ok(uidpool_drop_family(&p, "t+r+C", 4) == 1 && npurged == 1 &&
+	    strcmp(purged[0], "t+r+A") == 0 && !exists("registrations/t+r+A")
+	    && exists("registrations/t+r+B") && exists("registrations/t+r+C"),
+	    "dropping the family of t+r+C releases idle A, keeps held B and "
+	    "C itself");
+	uidpool_release(&p, &held, 1, -1, NULL, NULL);
+	snprintf(name, sizeof name, "uids/%u", u[0]);
+	uidpool_entry_format(rec, "free", NULL);
+	ok(file_is(name, rec, sizeof rec), "A's entry is free");
+	ok(uidpool_take_key(&p, "../x", &held, err, sizeof err) == -1,
+	    "a key that is not a plain name is refused: %s", err);
+
+	for (uint32_t v = FIRST; v <= LAST; v++) {
+		snprintf(name, sizeof name, "uids/%u", v);
+		remove_rel(name);
+	}
+	remove_rel("uids/next");
+	remove_rel("uids");
+	for (const char *const *k = (const char *const []){ "t+a", "t+b",
+	    "t+c", "t+d", "t+e", "t+f", "t+r+A", "t+r+B", "t+r+C", NULL };
+	    *k; k++) {
+		snprintf(name, sizeof name, "registrations/%s", *k);
+		remove_rel(name);
+	}
+	remove_rel("registrations");
+	rmdir(state);
+}
+
 int
 main(void)
 {
@@ -281,5 +412,6 @@ main(void)
 	test_entry();
 	test_format();
 	test_table();
+	test_release();
 	return tap_done();
 }
