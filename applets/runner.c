@@ -94,7 +94,14 @@ static const char usage[] =
 "  --nproc N --nofile N --fsize SIZE  rlimits (default 512, 4096, 1G)\n"
 "  --tmpfs SIZE              ns mode: size of the lease's /tmp (default 64M)\n"
 "  --check [--json]          report what this host supports and exit:\n"
-"                            0 when --jail MODE (default: uid) can run\n"
+"                            0 when --jail MODE (default: uid) can run.\n"
+"                            With --listen or --secret-file: the preflight\n"
+"                            of exactly that configuration, every check\n"
+"                            the service makes at start (secret, state\n"
+"                            dir, uid range, cgroup limits, Landlock,\n"
+"                            listen addresses, review key, revocations),\n"
+"                            failing with the service's own message; it\n"
+"                            sweeps and removes nothing\n"
 "  --help\n"
 "\n"
 "Refusals reach the relay as ERROR frames with stable codes (see\n"
@@ -379,8 +386,9 @@ parse_args(struct runner_config *c, int argc, char **argv)
 	if (c->jail && jail_mode_parse(c->jail, &j->mode))
 		die(EXIT_USAGE, "--jail %s: unknown mode (uid, ns or none)",
 		    c->jail);
-	if (c->check)
-		return;
+	if (c->check && c->nlisten == 0 && !c->secret_file)
+		return;		/* the host report alone */
+	j->check_only = c->check;
 	if (c->nlisten == 0)
 		die(EXIT_USAGE, "no --listen address given");
 	if (!c->jail)
@@ -653,7 +661,12 @@ jail_config(struct runner *r, const char *path)
 	}
 }
 
-/* --check: the report, and whether the asked mode (uid by default) runs. */
+static void setup_signals(struct runner *r);
+static void setup(struct runner *r);
+
+/* --check: the report, and whether the asked mode (uid by default) runs;
+ * with a service configuration, then the service's own start-up checks
+ * (setup), which die with the service's message when one fails. */
 static int
 check(struct runner *r)
 {
@@ -665,7 +678,16 @@ check(struct runner *r)
 		j->uid_last = 65534;	/* a probe uid when no range given */
 	jail_probe(j, &h);
 	jail_host_print(stdout, j, &h, r->cfg.check_json);
-	return h.mode_ok[want] ? EXIT_OK : EXIT_CONFIG;
+	fflush(stdout);
+	if (!j->check_only)
+		return h.mode_ok[want] ? EXIT_OK : EXIT_CONFIG;
+	setup_signals(r);
+	setup(r);
+	supervisor_stop_listening(&r->sv);
+	jail_fini(&r->jail);
+	if (!r->cfg.check_json)
+		printf("preflight: this configuration starts here\n");
+	return EXIT_OK;
 }
 
 /* Read-only in every jail mode (the ns root view, Landlock). */

@@ -155,6 +155,13 @@ LIMIT_HELP
 "                            argument); without it exec is refused\n"
 JAIL_HELP
 "  --log-format human|json\n"
+"  --check                   the preflight: every start-up check of this\n"
+"                            configuration (secret, state dir, uid range,\n"
+"                            cgroup limits, Landlock, listen addresses),\n"
+"                            the host report, then exit 0; or the\n"
+"                            service's own message and status. Sweeps and\n"
+"                            removes nothing (also: sandbox check with\n"
+"                            --listen or --secret-file)\n"
 "\n"
 "Exit status: 0 after a drain (SIGTERM), 64 usage, 71 system error,\n"
 "78 configuration.\n";
@@ -224,8 +231,8 @@ enum {
 	OPT_MAX_TIMEOUT, OPT_MAX_CPU, OPT_MAX_MEMORY, OPT_MAX_PIDS,
 	OPT_MAX_OUTPUT, OPT_T_CONC, OPT_T_QUEUE, OPT_T_CPU, OPT_WINDOW,
 	OPT_MAX_CONC, OPT_MAX_QUEUE, OPT_QUEUE_TIMEOUT, OPT_HS_TIMEOUT,
-	OPT_EXEC, OPT_CONNECT, OPT_TENANT, OPT_REQID, OPT_CONNECT_TIMEOUT,
-	OPT_HEAP, OPT_WRITABLE_CP
+	OPT_EXEC, OPT_CHECK, OPT_CONNECT, OPT_TENANT, OPT_REQID,
+	OPT_CONNECT_TIMEOUT, OPT_HEAP, OPT_WRITABLE_CP
 };
 
 #define JAIL_OPTIONS \
@@ -454,7 +461,7 @@ read_denylist(struct sandbox *s, const char *path)
  * single execution is its own trial (see struct jail_config). */
 static void
 sandbox_setup(struct sandbox *s, const struct jail_opts *o,
-    const struct sbx_limits *max, int sigfd, int one_shot)
+    const struct sbx_limits *max, int sigfd, int one_shot, int check_only)
 {
 	struct jail_config cfg;
 	char err[768];
@@ -491,6 +498,7 @@ sandbox_setup(struct sandbox *s, const struct jail_opts *o,
 	cfg.path = "/usr/local/bin:/usr/bin:/bin";
 	cfg.seccomp = &s->seccomp;
 	cfg.one_shot = one_shot;
+	cfg.check_only = check_only;
 	if (fs_mkdir_private(o->state_dir, 0700) != 0)
 		die_errno(EXIT_CONFIG, "state directory %s", o->state_dir);
 	if (jail_init(&s->jail, &cfg, err, sizeof err) != 0)
@@ -861,7 +869,7 @@ run_main(int argc, char **argv)
 	 * for a container init that may not reap */
 	if (spawn_become_subreaper() != 0)
 		die_errno(EXIT_OSERR, "cannot become a subreaper");
-	sandbox_setup(&sb, &jo, &lim, sigfd, 1);
+	sandbox_setup(&sb, &jo, &lim, sigfd, 1, 0);
 	sb.env.java_writable_classpath = writable_cp;
 	if (writable_cp)
 		log_msg(LOG_WARN, "--java-writable-classpath: the JVM loads "
@@ -978,6 +986,7 @@ java_stage_main(int argc, char **argv)
 
 static int serve_main(int argc, char **argv);
 static int call_main(int argc, char **argv);
+static int preflight_asked;	/* sandbox check with service flags */
 
 /* check: the host report for the sandbox's jail (the runner's --check,
  * with the sandbox's own choices: lease uids, an empty network). */
@@ -996,6 +1005,13 @@ check_main(int argc, char **argv)
 	struct sock_fprog prog;
 	int json = 0, o;
 
+	/* with the service's own flags: the preflight of serve --check */
+	for (int i = 1; i < argc; i++)
+		if (strncmp(argv[i], "--listen", 8) == 0 ||
+		    strncmp(argv[i], "--secret-file", 13) == 0) {
+			preflight_asked = 1;
+			return serve_main(argc, argv);
+		}
 	jail_opts_default(&jo);
 	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (o == OPT_JSON)
@@ -1004,7 +1020,10 @@ check_main(int argc, char **argv)
 			fputs("usage: airlock sandbox check [--json] [--jail MODE] "
 			    "[--landlock auto|require|off] [--cgroup DIR] ...\n"
 			    "Exit 0 when the chosen mode (default ns) can run "
-			    "here, 78 when not.\n", stdout);
+			    "here, 78 when not.\n"
+			    "With --listen or --secret-file it takes every flag "
+			    "of sandbox serve and runs its preflight\n"
+			    "(sandbox serve --check).\n", stdout);
 			return EXIT_OK;
 		} else if (jail_opt(o, optarg, &jo) == 0)
 			die(EXIT_USAGE, "usage: airlock sandbox check [--json] "
@@ -1067,6 +1086,7 @@ struct serve_config {
 	uint64_t queue_timeout_ms, handshake_ms;
 	const char *exec_interpreter;
 	struct jail_opts jo;
+	int check;			/* --check: the preflight only */
 };
 
 /* One connection's process, as the supervisor sees it. */
@@ -1707,6 +1727,7 @@ serve_args(struct serve_config *c, int argc, char **argv)
 		{ "queue-timeout", required_argument, NULL, OPT_QUEUE_TIMEOUT },
 		{ "handshake-timeout", required_argument, NULL, OPT_HS_TIMEOUT },
 		{ "exec-interpreter", required_argument, NULL, OPT_EXEC },
+		{ "check", no_argument, NULL, OPT_CHECK },
 		LIMIT_OPTIONS, JAIL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -1714,6 +1735,7 @@ serve_args(struct serve_config *c, int argc, char **argv)
 	int o;
 
 	memset(c, 0, sizeof *c);
+	c->check = preflight_asked;
 	jail_opts_default(&c->jo);
 	limits_default(&c->def);
 	c->max = (struct sbx_limits){ 30000, 10000, 1ull << 30, 16u << 20,
@@ -1732,6 +1754,7 @@ serve_args(struct serve_config *c, int argc, char **argv)
 			c->listen[c->nlisten++] = optarg;
 			break;
 		case OPT_SECRET: c->secret_file = optarg; break;
+		case OPT_CHECK: c->check = 1; break;
 		case OPT_MAX_TIMEOUT:
 			c->max.timeout_ms = duration_arg("max-timeout", optarg);
 			break;
@@ -1805,6 +1828,17 @@ serve_args(struct serve_config *c, int argc, char **argv)
 		c->def.output = c->max.output;
 }
 
+/* serve --check, past every start-up step: report, undo, succeed. */
+static int
+serve_preflight(struct server *s)
+{
+	jail_host_print(stdout, &s->sb.jail.cfg, &s->sb.jail.host, 0);
+	supervisor_stop_listening(&s->sv);
+	jail_fini(&s->sb.jail);
+	printf("preflight: this configuration starts here\n");
+	return EXIT_OK;
+}
+
 static int
 serve_main(int argc, char **argv)
 {
@@ -1821,7 +1855,7 @@ serve_main(int argc, char **argv)
 		die(EXIT_CONFIG, "%s", err);
 	if (sbx_budget_init(&s.budgets, &s.cfg.budget) != 0)
 		die(EXIT_USAGE, "the budget options do not fit together");
-	sandbox_setup(&s.sb, &s.cfg.jo, &s.cfg.max, -1, 0);
+	sandbox_setup(&s.sb, &s.cfg.jo, &s.cfg.max, -1, 0, s.cfg.check);
 	for (size_t i = 0; i < s.cfg.nlisten; i++) {
 		switch (supervisor_listen(&s.sv, s.cfg.listen[i], err,
 		    sizeof err)) {
@@ -1830,6 +1864,10 @@ serve_main(int argc, char **argv)
 			die(EXIT_USAGE, "--listen: %s", err);
 		case SUPERVISOR_CANNOT_LISTEN: die(EXIT_CONFIG, "%s", err);
 		}
+	}
+	if (s.cfg.check)
+		return serve_preflight(&s);
+	for (size_t i = 0; i < s.cfg.nlisten; i++) {
 		log_event(LOG_INFO, "sandbox listening", (struct log_field[]){
 		    LF_STR("address", s.cfg.listen[i]),
 		    LF_STR("jail", jail_summary(&s.sb.jail)),

@@ -21,6 +21,10 @@
 static const char *const ctl_names[CG_NCTL] = {
 	"memory", "pids", "cpu", "cpuacct"
 };
+/* the flag that sets each limit, for "set it to 0" in refusals */
+static const char *const ctl_flags[CG_NCTL] = {
+	"--memory 0", "--pids 0", "no --cpu", ""
+};
 
 const char *
 cgroup_ctl_name(enum cgroup_ctl c)
@@ -444,13 +448,15 @@ setup_v1(struct cgroup_service *s, const struct cgroup_probe *p, int lean,
 {
 	const int need[CG_NCTL] = { s->lim.memory > 0, s->lim.pids > 0,
 		s->lim.cpu_millicpus > 0, 0 };
-	char missing[64] = "";
+	char missing[64] = "", flags[64] = "";
 	int any = 0;
 
 	for (int c = 0; c < CG_NCTL; c++) {
 		if (need[c] && !p->v1_writable[c]) {
 			strcat(missing, missing[0] ? ", " : "");
 			strcat(missing, ctl_names[c]);
+			strcat(flags, flags[0] ? ", " : "");
+			strcat(flags, ctl_flags[c]);
 		}
 		any |= p->v1_writable[c];
 	}
@@ -458,7 +464,7 @@ setup_v1(struct cgroup_service *s, const struct cgroup_probe *p, int lean,
 		snprintf(err, errlen, "the limits need a writable cgroup with "
 		    "the %s controller(s): none here (v1 hierarchy not mounted "
 		    "or read-only); give --cgroup DIR (a delegated cgroup v2 "
-		    "directory), or set the limit to 0", missing);
+		    "directory), or lift the limit (%s)", missing, flags);
 		return -1;
 	}
 	if (!any || (lean && !need[CG_MEMORY] && !need[CG_PIDS] &&

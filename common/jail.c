@@ -997,21 +997,23 @@ jail_init(struct jail *j, const struct jail_config *cfg, char *err,
 		j->uids.purge = purge_registration;
 		if (!cfg->one_shot &&
 		    !uid_can_reach(cfg->uid_last, cfg->state_dir)) {
-			snprintf(err, errlen, "uid %u cannot reach the state "
-			    "directory %s: every directory above it must be "
-			    "searchable by others (o+x)", cfg->uid_last,
-			    cfg->state_dir);
+			snprintf(err, errlen, "--state-dir %s: uid %u cannot "
+			    "reach it: every directory above it must be "
+			    "searchable by others (o+x)", cfg->state_dir,
+			    cfg->uid_last);
 			return -1;
 		}
 	}
-	if (cfg->mode != JAIL_NONE)
-		(void)uidpool_sweep_idle(&j->uids);
+	if (cfg->mode != JAIL_NONE &&
+	    uidpool_claim(&j->uids, cfg->check_only, err, errlen) < 0)
+		return -1;
 	cl = (struct cgroup_limits){ cfg->limits.memory, cfg->limits.pids,
 		cfg->limits.cpu_millicpus };
 	if (cgroup_setup(&j->cg, cfg->cgroup_dir, &h->cg, &cl,
 	    cfg->cgroup_lean, err, errlen) != 0)
 		return -1;
-	remove_stale(j);
+	if (!cfg->check_only)
+		remove_stale(j);
 	return 0;
 }
 

@@ -110,6 +110,9 @@ struct jail_config {
 					 * no trial jail (the real one is the
 					 * trial, every step still checked);
 					 * jail_diagnose explains a failure */
+	int check_only;			/* a preflight (--check): every check
+					 * of jail_init, nothing swept or
+					 * removed that a live service may own */
 };
 
 /* What the host offers (jail_probe), for --check and start-up refusals. */

@@ -1,6 +1,11 @@
 /* uidpool.c - the uid table and the kill-everything-of-a-uid sweep. */
 #include "uidpool.h"
 
+#include "fileio.h"
+#include "idfile.h"
+#include "log.h"
+#include "procscan.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -88,47 +93,41 @@ uidpool_init(struct uidpool *p, const char *state, uint32_t first,
 	return 0;
 }
 
+struct uid_match {
+	uint32_t uid;
+	struct proc_owner found;
+};
+
+static int
+match_uid(void *ctx, const struct proc_owner *o)
+{
+	struct uid_match *m = ctx;
+	uint32_t u;
+
+	if (!proc_owner_in_range(o, m->uid, m->uid, &u))
+		return 0;
+	m->found = *o;
+	return 1;
+}
+
+/* 1 and *o (its first process), 0 none, -1 /proc unreadable. */
+static int
+uid_first_process(uint32_t uid, pid_t except, struct proc_owner *o)
+{
+	struct uid_match m = { .uid = uid };
+	int rc = procscan(except, match_uid, &m);
+
+	if (rc == 1)
+		*o = m.found;
+	return rc;
+}
+
 int
 uid_has_process(uint32_t uid, pid_t except)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int found = 0;
+	struct proc_owner o;
 
-	if (!d)
-		return -1;
-	while (!found && (e = readdir(d))) {
-		char path[64], buf[2048], *u, *s;
-		unsigned long v[4];
-		long pid;
-		int fd;
-		ssize_t n;
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		pid = strtol(e->d_name, NULL, 10);
-		if (pid == except)
-			continue;
-		snprintf(path, sizeof path, "/proc/%ld/status", pid);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-			continue;	/* gone meanwhile */
-		n = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		s = strstr(buf, "\nState:\t");
-		if (s && (s[8] == 'Z' || s[8] == 'X'))
-			continue;	/* dead, waiting to be reaped */
-		u = strstr(buf, "\nUid:\t");
-		if (!u || sscanf(u + 6, "%lu %lu %lu %lu", &v[0], &v[1], &v[2],
-		    &v[3]) != 4)
-			continue;
-		for (int i = 0; i < 4; i++)
-			found |= v[i] == uid;
-	}
-	closedir(d);
-	return found;
+	return uid_first_process(uid, except, &o);
 }
 
 int
@@ -460,6 +459,8 @@ reclaim_lru(const struct uidpool *p, uint32_t *uid, int *fd)
 	*fd = best_fd;
 	return 0;
 }
+static void say_foreign(uint32_t uid, const struct proc_owner *o);
+static int sweep_ours(uint32_t uid);
 
 /* Find a free uid and hold it exclusively with entry "kind name". */
 static int
@@ -478,6 +479,7 @@ allocate(const struct uidpool *p, const char *kind, const char *name,
 		uint32_t uid = p->first + (next - p->first + i) % n;
 		char buf[256];
 		struct uidpool_entry entry;
+		struct proc_owner o = { .pid = -1 };
 		int fd = open_entry(p, uid);
 
 		if (fd < 0)
@@ -492,12 +494,19 @@ allocate(const struct uidpool *p, const char *kind, const char *name,
 			close(fd);	/* a registration's for good */
 			continue;
 		}
-		/* never used, or its holder died: sweep before reuse */
-		if (entry.kind != UIDPOOL_ENTRY_FREE &&
-		    uid_has_process(uid, -1) != 0 &&
-		    uid_kill_all(uid, uid, -1, NULL, NULL) != 0) {
-			close(fd);
-			continue;
+		/* handed out only with no process left: a dead lease's
+		 * leftovers are ours to sweep; any other holder is not ours,
+		 * and the uid is skipped (said, never killed) */
+		if (uid_first_process(uid, -1, &o) != 0) {
+			if (entry.kind != UIDPOOL_ENTRY_LEASE) {
+				say_foreign(uid, &o);
+				close(fd);
+				continue;
+			}
+			if (sweep_ours(uid) != 0) {
+				close(fd);
+				continue;
+			}
 		}
 		if (write_entry(fd, kind, name) != 0) {
 			close(fd);
@@ -716,55 +725,165 @@ uidpool_drop_family(const struct uidpool *p, const char *key,
 	return dropped;
 }
 
-int
-uidpool_sweep_idle(const struct uidpool *p)
+/* Who a uid of the range belongs to, by its entry in the table. */
+enum owner { NOT_OURS, OURS_LIVE, OURS_STALE };
+
+static enum owner
+recorded_owner(const struct uidpool *p, uint32_t uid)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	uint32_t found[64];
-	size_t n = 0;
-	int swept = 0;
+	char path[PATH_MAX + 16], buf[256];
+	struct uidpool_entry entry;
+	enum owner who = NOT_OURS;
+	int fd;
 
-	if (!d)
+	snprintf(path, sizeof path, "%s/%u", p->dir, uid);
+	if ((fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)) < 0)
+		return NOT_OURS;	/* never handed out by this table */
+	uidpool_entry_parse(buf, read_entry(fd, buf, sizeof buf), &entry);
+	if (entry.kind == UIDPOOL_ENTRY_LEASE || entry.kind == UIDPOOL_ENTRY_REG)
+		who = flock(fd, LOCK_EX | LOCK_NB) == 0 ? OURS_STALE :
+		    OURS_LIVE;
+	close(fd);
+	return who;
+}
+
+static int
+say_victim(void *ctx, const struct proc_owner *o)
+{
+	const uint32_t *uid = ctx;
+	uint32_t u;
+
+	if (proc_owner_in_range(o, *uid, *uid, &u))
+		log_event(LOG_WARN, "uid sweep kills a leftover process",
+		    (struct log_field[]){ LF_NUM("uid", *uid),
+		    LF_NUM("pid", o->pid), LF_STR("comm", o->comm) }, 3);
+	return 0;
+}
+
+static void
+say_foreign(uint32_t uid, const struct proc_owner *o)
+{
+	log_event(LOG_WARN, "uid of the range held by a process this runner "
+	    "did not start: skipped", (struct log_field[]){
+	    LF_NUM("uid", uid), LF_NUM("pid", o->pid),
+	    LF_STR("comm", o->pid > 0 ? o->comm : "(/proc unreadable)") }, 3);
+}
+
+/* Kill every process of uid, which the table records as a lease's whose
+ * holder died, saying each one first. */
+static int
+sweep_ours(uint32_t uid)
+{
+	(void)procscan(-1, say_victim, &uid);
+	return uid_kill_all(uid, uid, -1, NULL, NULL);
+}
+
+/* An account of passwd/group (path) with an id in the range: -1 and a
+ * message naming it; 0 when none (or the file is absent: FROM scratch). */
+static int
+refuse_accounts(const struct uidpool *p, const char *path, const char *what,
+    char *err, size_t errlen)
+{
+	uint8_t *buf;
+	size_t len;
+	uint32_t id;
+	char name[64];
+	int found;
+
+	if (file_read(path, 16u << 20, &buf, &len) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "--uid-range %u-%u: cannot check %s: %s",
+		    p->first, p->last, path, strerror(errno));
 		return -1;
-	/* one pass over /proc: the range's uids that have processes */
-	while ((e = readdir(d)) && n < sizeof found / sizeof *found) {
-		char path[64], buf[2048], *u;
-		unsigned long r;
-		int fd, dup = 0;
-		ssize_t len;
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		if ((size_t)snprintf(path, sizeof path, "/proc/%.20s/status",
-		    e->d_name) >= sizeof path ||
-		    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-			continue;
-		len = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		if (len <= 0)
-			continue;
-		buf[len] = '\0';
-		if (!(u = strstr(buf, "\nUid:\t")) ||
-		    sscanf(u + 6, "%lu", &r) != 1 || r < p->first ||
-		    r > p->last)
-			continue;
-		for (size_t i = 0; i < n; i++)
-			dup |= found[i] == r;
-		if (!dup)
-			found[n++] = (uint32_t)r;
 	}
-	closedir(d);
-	for (size_t i = 0; i < n; i++) {
-		int fd = open_entry(p, found[i]);
+	found = idfile_find_in_range((const char *)buf, len, p->first,
+	    p->last, &id, name, sizeof name);
+	free(buf);
+	if (!found)
+		return 0;
+	log_escape(name, sizeof name, name, strlen(name));
+	snprintf(err, errlen, "--uid-range %u-%u overlaps %s '%s' (id %u) in "
+	    "%s: choose a range no account uses", p->first, p->last, what,
+	    name, id, path);
+	return -1;
+}
 
-		if (fd < 0)
-			continue;
-		if (flock(fd, LOCK_EX | LOCK_NB) == 0 &&
-		    uid_kill_all(found[i], found[i], -1, NULL, NULL) == 0)
-			swept++;
-		close(fd);
+#define CLAIM_STALE_MAX 64
+
+struct claim {
+	const struct uidpool *p;
+	uint32_t stale[CLAIM_STALE_MAX];
+	size_t nstale;
+	int more;			/* stale uids past the list */
+	uint32_t foreign_uid;
+	struct proc_owner foreign;
+};
+
+static int
+classify(void *ctx, const struct proc_owner *o)
+{
+	struct claim *c = ctx;
+	uint32_t uid;
+	size_t i;
+
+	if (!proc_owner_in_range(o, c->p->first, c->p->last, &uid))
+		return 0;
+	switch (recorded_owner(c->p, uid)) {
+	case OURS_LIVE:
+		return 0;
+	case OURS_STALE:
+		for (i = 0; i < c->nstale && c->stale[i] != uid; i++)
+			;
+		if (i == c->nstale && c->nstale < CLAIM_STALE_MAX)
+			c->stale[c->nstale++] = uid;
+		else if (i == c->nstale)
+			c->more = 1;
+		return 0;
+	case NOT_OURS:
+		break;
 	}
+	c->foreign_uid = uid;
+	c->foreign = *o;
+	return 1;
+}
+
+int
+uidpool_claim(const struct uidpool *p, int check_only, char *err,
+    size_t errlen)
+{
+	struct claim c;
+	int swept = 0, rc;
+
+	if (refuse_accounts(p, "/etc/passwd", "user", err, errlen) != 0 ||
+	    refuse_accounts(p, "/etc/group", "group", err, errlen) != 0)
+		return -1;
+	do {
+		memset(&c, 0, sizeof c);
+		c.p = p;
+		rc = procscan(-1, classify, &c);
+		if (rc < 0) {
+			snprintf(err, errlen, "--uid-range %u-%u: cannot read "
+			    "/proc to check who holds its uids", p->first,
+			    p->last);
+			return -1;
+		}
+		if (rc == 1) {
+			char comm[sizeof c.foreign.comm + 8];
+
+			log_escape(comm, sizeof comm, c.foreign.comm,
+			    strlen(c.foreign.comm));
+			snprintf(err, errlen, "--uid-range %u-%u: uid %u is held "
+			    "by process %d (%s), which this runner did not "
+			    "start: choose a range no process uses", p->first,
+			    p->last, c.foreign_uid, (int)c.foreign.pid, comm);
+			return -1;
+		}
+		if (check_only)
+			return 0;
+		for (size_t i = 0; i < c.nstale; i++)
+			swept += sweep_ours(c.stale[i]) == 0;
+	} while (c.more);
 	return swept;
 }
 

@@ -85,10 +85,16 @@ int uidpool_drop_family(const struct uidpool *p, const char *key,
 int uidpool_release(const struct uidpool *p, struct uid_hold *h, int swept,
     pid_t watch, int *status, int *found);
 
-/* At start-up: every uid of the range that no live lease holds but that
- * still has processes (a crashed runner's orphans) is swept. Returns the
- * number of uids swept, -1 if /proc is unreadable. */
-int uidpool_sweep_idle(const struct uidpool *p);
+/* At start-up: the range must be this table's alone. Refused (-1 and a
+ * message naming the flag, the id and its holder) when an account of
+ * /etc/passwd or /etc/group has an id in it, or a process holds one of its
+ * uids that the table does not record as a lease's or registration's.
+ * Otherwise every uid the table records whose holder died but whose
+ * processes live on (a crashed runner's orphans) is swept, each process
+ * logged (uid, pid, comm) first; check_only sweeps nothing. Returns the
+ * number of uids swept. */
+int uidpool_claim(const struct uidpool *p, int check_only, char *err,
+    size_t errlen);
 
 /* 1 when no live lease holds uid (its lock file is free), else 0. */
 int uidpool_idle(const struct uidpool *p, uint32_t uid);

@@ -1,0 +1,53 @@
+/* procscan_test.c - /proc/PID/status parsed for its owner: the fields
+ * wherever they are, zombies told apart, four canonical uids or nothing,
+ * names cut to the buffer; and the real scan finds this very process. */
+#include <string.h>
+#include <unistd.h>
+
+#include "common/procscan.h"
+#include "tap.h"
+
+static int
+find_self(void *ctx, const struct proc_owner *o)
+{
+	return o->pid == *(const pid_t *)ctx ? 7 : 0;
+}
+
+int
+main(void)
+{
+	static const char good[] = "Name:\tsleep\nUmask:\t0022\nState:\tS "
+	    "(sleeping)\nTgid:\t5\nUid:\t1000\t1001\t1002\t1003\nGid:\t0\t0"
+	    "\t0\t0\n";
+	static const char *const bad[] = {
+		"Name:\tx\nState:\tS\nUid:\t1\t2\t3\n",		/* three */
+		"Name:\tx\nState:\tS\nUid:\t1\t2\t3\t4\t5\n",	/* five */
+		"Name:\tx\nState:\tS\nUid:\t1\t2\t3\t04\n",	/* zero */
+		"Name:\tx\nState:\tS\nUid:\t1\t2\t3\t4294967296\n",
+		"Name:\tx\nState:\tS\nUid:\t-1\t2\t3\t4\n",
+		"Name:\tx\nUid:\t1\t2\t3\t4\n",			/* no State */
+		"State:\tS\nUid:\t1\t2\t3\t4\n",		/* no Name */
+		"Name:\tx\nState:\tS\nXUid:\t1\t2\t3\t4\n",
+		"",
+	};
+	struct proc_owner o;
+	uint32_t u;
+	pid_t me = getpid();
+
+	ok(procscan_status_parse(good, strlen(good), &o) == 0 &&
+	    o.uid[0] == 1000 && o.uid[3] == 1003 && strcmp(o.comm, "sleep") == 0,
+	    "a live task: four uids and its name");
+	ok(proc_owner_in_range(&o, 1002, 1002, &u) == 1 && u == 1002,
+	    "the saved uid counts for the range");
+	ok(proc_owner_in_range(&o, 1004, 2000, &u) == 0, "no uid in range");
+	ok(procscan_status_parse("Name:\tz\nState:\tZ (zombie)\nUid:\t1\t1\t1"
+	    "\t1\n", 35, &o) == 1, "a zombie is told apart");
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		ok(procscan_status_parse(bad[i], strlen(bad[i]), &o) == -1,
+		    "refused: case %zu", i);
+	ok(procscan_status_parse(good, 10, &o) == -1,
+	    "only len bytes are read");
+	ok(procscan(-1, find_self, &me) == 7, "the scan finds this process");
+	ok(procscan(me, find_self, &me) == 0, "except skips it");
+	return tap_done();
+}
