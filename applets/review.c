@@ -582,16 +582,43 @@ revoke_or_die(struct store *s, const uint8_t id[APPROVAL_ID_LEN],
 		die(EXIT_IOERR, "%s: %s", path, why);
 }
 
-/* Sign req valid from now for life seconds into token (cap bytes) and
- * its id. A token id the revocation list holds is never issued again:
- * the same command approved again within the same second would otherwise
- * get the very same (already revoked) token, and share its cache key on
- * the runners. The expiry is then made a second earlier until the id is
- * new. Returns the token's length. */
+/* 1 when a record of the store holds a token with this id (renew's own
+ * record included: its old token is about to be revoked). */
+static int
+id_held(struct store *s, const uint8_t id[APPROVAL_ID_LEN])
+{
+	uint8_t other[APPROVAL_ID_LEN];
+	char **ids;
+	size_t n;
+	int held = 0;
+
+	if (store_list(s, &ids, &n) != 0)
+		die(EXIT_DATAERR, "%s", s->err);
+	for (size_t i = 0; i < n && !held; i++) {
+		struct store_rec rec;
+
+		if (store_read(s, ids[i], &rec) != 0)
+			die(EXIT_DATAERR, "%s", s->err);
+		held = rec.token[0] && approval_token_id(rec.token,
+		    strlen(rec.token), other) == 0 &&
+		    memcmp(other, id, APPROVAL_ID_LEN) == 0;
+		store_rec_free(&rec);
+	}
+	store_list_free(ids, n);
+	return held;
+}
+
+/* Sign req, valid from now for life seconds, into token
+ * (cap bytes); its id and expiry to id and *expires. A token id is never
+ * issued twice: the same request approved again within the same second
+ * would otherwise get the very same token — perhaps one already revoked,
+ * or another record's, which revoking either would revoke — and share
+ * its cache key on the runners. The expiry is then made a second earlier
+ * until the id is new. Returns the token's length. */
 static size_t
 sign_fresh(struct store *s, const struct eckey_priv *key,
     const struct approval_request *req, uint64_t now, uint64_t life,
-    char *token, size_t cap, uint8_t id[APPROVAL_ID_LEN])
+    char *token, size_t cap, uint8_t id[APPROVAL_ID_LEN], uint64_t *expires)
 {
 	struct revocation_set rev;
 	size_t len = 0;
@@ -603,15 +630,16 @@ sign_fresh(struct store *s, const struct eckey_priv *key,
 
 		if (n < 0 || approval_token_id(token, (size_t)n, id) != 0)
 			die(EXIT_SOFTWARE, "cannot sign an approval");
-		if (!revocation_contains(&rev, id)) {
+		if (!revocation_contains(&rev, id) && !id_held(s, id)) {
 			len = (size_t)n;
+			*expires = now + life - k;
 			break;
 		}
 	}
 	revocation_free(&rev);
 	if (len == 0)
 		die(EXIT_SOFTWARE, "every token signed for this record is "
-		    "already revoked; try again in a minute");
+		    "already issued; try again in a minute");
 	return len;
 }
 
@@ -639,7 +667,7 @@ cmd_approve(int argc, char **argv)
 	struct opts o;
 	uint8_t id[APPROVAL_ID_LEN];
 	const char *who, *note;
-	uint64_t life, now;
+	uint64_t life, now, expires;
 	int catalog;
 
 	opts_parse(argc, argv, " store key expires note as yes script-dir "
@@ -666,11 +694,12 @@ cmd_approve(int argc, char **argv)
 	req = (struct approval_request){ rec.tenant, rec.registration,
 		(char *const *)rec.argv, rec.argc, (char *const *)rec.env,
 		rec.envc };
-	(void)sign_fresh(&s, &key, &req, now, life, token, sizeof token, id);
+	(void)sign_fresh(&s, &key, &req, now, life, token, sizeof token, id,
+	    &expires);
 	eckey_id_text(key.pub.id, kid);
 	eckey_id_text(id, tid);
 	snprintf(detail, sizeof detail, "token=%s key=%s expires=%llu", tid,
-	    kid, (unsigned long long)(now + life));
+	    kid, (unsigned long long)expires);
 	rec.token = token;
 	change_audit(&s, &rec, who, "approve", catalog ? STORE_NOT_REQUIRED :
 	    STORE_APPROVED, note, detail, &key);
@@ -736,7 +765,7 @@ cmd_renew(int argc, char **argv)
 	struct store s;
 	struct opts o;
 	const char *who, *note;
-	uint64_t life, now;
+	uint64_t life, now, expires;
 
 	opts_parse(argc, argv, " store key expires note as yes script-dir "
 	    "allow-index allow-module ", renew_usage, &o);
@@ -762,12 +791,13 @@ cmd_renew(int argc, char **argv)
 	req = (struct approval_request){ rec.tenant, rec.registration,
 		(char *const *)rec.argv, rec.argc, (char *const *)rec.env,
 		rec.envc };
-	(void)sign_fresh(&s, &key, &req, now, life, token, sizeof token, id);
+	(void)sign_fresh(&s, &key, &req, now, life, token, sizeof token, id,
+	    &expires);
 	eckey_id_text(key.pub.id, kid);
 	eckey_id_text(id, tid);
 	eckey_id_text(old, oid);
 	snprintf(detail, sizeof detail, "token=%s key=%s expires=%llu "
-	    "supersedes=%s", tid, kid, (unsigned long long)(now + life), oid);
+	    "supersedes=%s", tid, kid, (unsigned long long)expires, oid);
 	rec.token = token;
 	change_audit(&s, &rec, who, "renew", rec.status, note, detail, &key);
 	eckey_wipe(&key);
