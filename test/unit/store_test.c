@@ -90,6 +90,18 @@ test_parse(void)
 		    broken[i].line), "refused: %s", broken[i].what))
 			printf("# rc %d line %zu: %s\n", rc, line, why);
 	}
+	{
+		const char *renewed = replace("event 10:1700000000 5:alice "
+		    "6:submit 7:PENDING 0:\n", "event 10:1700000000 5:alice "
+		    "6:submit 7:PENDING 0:\nevent 10:1700000001 3:bob "
+		    "5:renew 7:PENDING 0:\n");
+
+		ok(store_rec_parse((const uint8_t *)renewed, strlen(renewed),
+		    &rec, &line, &why) == 0 && rec.nevents == 2 &&
+		    strcmp(rec.events[1].action, "renew") == 0,
+		    "a renew event parses");
+		store_rec_free(&rec);
+	}
 	ok(store_rec_parse((const uint8_t *)good, strlen(good) - 1, &rec,
 	    &line, &why) == -1, "a record cut by one byte is refused");
 	char nul[sizeof good];
