@@ -421,8 +421,10 @@ cmd_submit(int argc, char **argv)
 
 static const char list_usage[] = "airlock review list --store DIR "
     "[--status S] [--tenant T] [--json]\n"
-    "List records, oldest first; S is NOT_REQUIRED, PENDING, APPROVED, "
-    "REJECTED\nor REVOKED.\n";
+    "    [--script-dir DIR]... [--allow-index URL]... [--allow-module M]...\n"
+    "List records, oldest first, with each token's expiry and the command "
+    "as the\nrunner will execute it (give the runner's own guard options); "
+    "S is\nNOT_REQUIRED, PENDING, APPROVED, REJECTED or REVOKED.\n";
 
 static int
 cmd_list(int argc, char **argv)
@@ -433,7 +435,8 @@ cmd_list(int argc, char **argv)
 	size_t n, shown = 0;
 	int status = -1;
 
-	opts_parse(argc, argv, " store status tenant json ", list_usage, &o);
+	opts_parse(argc, argv, " store status tenant json script-dir "
+	    "allow-index allow-module ", list_usage, &o);
 	need(o.store, "store", list_usage);
 	if (o.npos || o.has_cmd)
 		usage_die(list_usage);
@@ -457,7 +460,7 @@ cmd_list(int argc, char **argv)
 				printf(shown ? ",\n" : "\n");
 				rfmt_record_json(stdout, &rec);
 			} else {
-				rfmt_list_line(stdout, &rec);
+				rfmt_list_line(stdout, &rec, &o.guard);
 			}
 			shown++;
 		}
@@ -471,8 +474,11 @@ cmd_list(int argc, char **argv)
 
 static const char show_usage[] = "airlock review show --store DIR ID "
     "[--json]\n"
-    "Show one record: exact argv, env key names (never values), tenant,\n"
-    "source, status, the token issued, and its history.\n";
+    "    [--script-dir DIR]... [--allow-index URL]... [--allow-module M]...\n"
+    "Show one record: the command as the runner will execute it (give the\n"
+    "runner's own guard options), exact argv, env key names (never "
+    "values),\ntenant, source, status, the token issued and its expiry, "
+    "and its history.\n";
 
 static int
 cmd_show(int argc, char **argv)
@@ -481,7 +487,8 @@ cmd_show(int argc, char **argv)
 	struct store s;
 	struct opts o;
 
-	opts_parse(argc, argv, " store json ", show_usage, &o);
+	opts_parse(argc, argv, " store json script-dir allow-index "
+	    "allow-module ", show_usage, &o);
 	need(o.store, "store", show_usage);
 	if (o.npos != 1 || o.has_cmd)
 		usage_die(show_usage);
@@ -492,7 +499,7 @@ cmd_show(int argc, char **argv)
 		rfmt_record_json(stdout, &rec);
 		putchar('\n');
 	} else {
-		rfmt_record(stdout, &rec);
+		rfmt_record(stdout, &rec, &o.guard);
 	}
 	store_rec_free(&rec);
 	return EXIT_OK;
@@ -528,8 +535,8 @@ key_or_die(const char *path, struct eckey_priv *key)
  * registration, env key names and the expiry. On a terminal, and unless
  * --yes, the reviewer must then type the record id. */
 static void
-confirm_or_die(const struct store_rec *rec, const char *action,
-    uint64_t expires, int yes)
+confirm_or_die(const struct guard_policy *policy, const struct store_rec *rec,
+    const char *action, uint64_t expires, int yes)
 {
 	char when[RFMT_TIME_LEN], line[64];
 
@@ -537,7 +544,7 @@ confirm_or_die(const struct store_rec *rec, const char *action,
 	fprintf(stderr, "%s %s:\n  tenant        %s\n  registration  %s\n"
 	    "  command       ", action, rec->id, rec->tenant,
 	    rec->registration);
-	rfmt_command(stderr, rec->argv, rec->argc);
+	rfmt_command(stderr, policy, rec->argv, rec->argc);
 	fputc('\n', stderr);
 	for (size_t i = 0; i < rec->envc; i++) {
 		fprintf(stderr, "  env key       ");
@@ -690,7 +697,7 @@ cmd_approve(int argc, char **argv)
 	guard_or_die(&o.guard, rec.argv, rec.argc, rec.env, rec.envc, 1);
 	key_or_die(o.key, &key);
 	now = now_s();
-	confirm_or_die(&rec, "approve", now + life, o.yes);
+	confirm_or_die(&o.guard, &rec, "approve", now + life, o.yes);
 	req = (struct approval_request){ rec.tenant, rec.registration,
 		(char *const *)rec.argv, rec.argc, (char *const *)rec.env,
 		rec.envc };
@@ -787,7 +794,7 @@ cmd_renew(int argc, char **argv)
 	key_or_die(o.key, &key);
 	unchanged_or_die(&s, &rec, &key, old);
 	now = now_s();
-	confirm_or_die(&rec, "renew", now + life, o.yes);
+	confirm_or_die(&o.guard, &rec, "renew", now + life, o.yes);
 	req = (struct approval_request){ rec.tenant, rec.registration,
 		(char *const *)rec.argv, rec.argc, (char *const *)rec.env,
 		rec.envc };

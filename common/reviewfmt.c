@@ -35,13 +35,14 @@ rfmt_json_str(FILE *f, const void *p, size_t n)
 }
 
 void
-rfmt_command(FILE *f, const char *const *argv, size_t argc)
+rfmt_command(FILE *f, const struct guard_policy *policy,
+    const char *const *argv, size_t argc)
 {
 	char line[RFMT_COMMAND_MAX];
 	struct guard_result gr;
 	enum guard_verdict v;
 
-	v = guard_normalised(NULL, argv, argc, line, sizeof line, &gr);
+	v = guard_normalised(policy, argv, argc, line, sizeof line, &gr);
 	if (v == GUARD_OK) {
 		fputs(line, f);
 		return;
@@ -118,7 +119,8 @@ token_id_text(const char *token, char out[APPROVAL_ID_TEXT])
 }
 
 void
-rfmt_record(FILE *f, const struct store_rec *rec)
+rfmt_record(FILE *f, const struct store_rec *rec,
+    const struct guard_policy *policy)
 {
 	char when[RFMT_TIME_LEN], tid[APPROVAL_ID_TEXT];
 	uint64_t expires;
@@ -129,7 +131,7 @@ rfmt_record(FILE *f, const struct store_rec *rec)
 	row_c(f, "source", store_source_name(rec->source));
 	row_c(f, "status", store_status_name(rec->status));
 	fprintf(f, "%-14s", "command");
-	rfmt_command(f, rec->argv, rec->argc);
+	rfmt_command(f, policy, rec->argv, rec->argc);
 	fputc('\n', f);
 	for (size_t i = 0; i < rec->argc; i++)
 		row_argv(f, i, rec->argv[i], strlen(rec->argv[i]));
@@ -216,7 +218,8 @@ rfmt_list_header(FILE *f)
 }
 
 void
-rfmt_list_line(FILE *f, const struct store_rec *rec)
+rfmt_list_line(FILE *f, const struct store_rec *rec,
+    const struct guard_policy *policy)
 {
 	char when[RFMT_TIME_LEN] = "-";
 	uint64_t expires;
@@ -227,7 +230,7 @@ rfmt_list_line(FILE *f, const struct store_rec *rec)
 	    store_source_name(rec->source));
 	/* ids are [A-Za-z0-9._-] or "*": nothing to escape */
 	fprintf(f, "%-12s %-12s %-20s ", rec->tenant, rec->registration, when);
-	rfmt_command(f, rec->argv, rec->argc);
+	rfmt_command(f, policy, rec->argv, rec->argc);
 	fputc('\n', f);
 }
 

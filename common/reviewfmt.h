@@ -26,19 +26,23 @@ void rfmt_time(uint64_t t, char out[RFMT_TIME_LEN]);
  * (policy changed since submit, or an edited record) shows as "(refused
  * by the guard: VERDICT)" and each word escaped (\xNN). */
 #define RFMT_COMMAND_MAX (4 * APPROVAL_PAYLOAD_MAX + 4 * PROTO_ARGC_MAX + 1)
-void rfmt_command(FILE *f, const char *const *argv, size_t argc);
+void rfmt_command(FILE *f, const struct guard_policy *policy,
+    const char *const *argv, size_t argc);
 
 /* The expiry of a stored token, read without checking its signature
  * (display only): 0 and *expires, or -1 when it is not a token. */
 int rfmt_token_expiry(const char *token, uint64_t *expires);
 
-/* `show`: every field and the history. */
-void rfmt_record(FILE *f, const struct store_rec *rec);
+/* `show`: every field and the history; policy (guard.h, NULL: the
+ * default) is the runner's, for the command line. */
+void rfmt_record(FILE *f, const struct store_rec *rec,
+    const struct guard_policy *policy);
 void rfmt_record_json(FILE *f, const struct store_rec *rec);
 
 /* `list`: a header, then one line per record. */
 void rfmt_list_header(FILE *f);
-void rfmt_list_line(FILE *f, const struct store_rec *rec);
+void rfmt_list_line(FILE *f, const struct store_rec *rec,
+    const struct guard_policy *policy);
 
 /* `verify`: what a token binds. */
 void rfmt_approval(FILE *f, const struct approval *a);
