@@ -1071,37 +1071,86 @@ event_is(const struct audit_view *v, const struct store_event *ev)
 	    item_is(&v->status, store_status_name(ev->status));
 }
 
+/* Record ids sort by length, then bytes (as store_list sorts them). */
+static int
+id_order(const struct lpf_item *a, const char *b)
+{
+	size_t n = strlen(b);
+	int c;
+
+	if (a->n != n)
+		return a->n < n ? -1 : 1;
+	c = memcmp(a->p, b, n);
+	return c < 0 ? -1 : c > 0;
+}
+
+/* Entries in record id order, each record's in log order. */
+static int
+by_record(const void *a, const void *b)
+{
+	const struct audit_view *x = *(const struct audit_view *const *)a;
+	const struct audit_view *y = *(const struct audit_view *const *)b;
+	int c;
+
+	if (x->record.n != y->record.n)
+		return x->record.n < y->record.n ? -1 : 1;
+	if ((c = memcmp(x->record.p, y->record.p, x->record.n)) != 0)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Entries for a record that does not exist: a submit a crash kept from
+ * writing its record is warned about, anything else is an error (the
+ * record was deleted). Returns the number of problems. */
+static size_t
+orphan_entry(const struct audit_view *v)
+{
+	if (item_is(&v->action, "submit")) {
+		log_msg(LOG_WARN, "audit entry %llu submits record %.*s, which "
+		    "does not exist (a crash before it was written, or it was "
+		    "deleted)", (unsigned long long)v->seq, (int)v->record.n,
+		    (const char *)v->record.p);
+		return 0;
+	}
+	log_msg(LOG_ERROR, "audit entry %llu (%.*s) names record %.*s, which "
+	    "is missing: it was deleted", (unsigned long long)v->seq,
+	    (int)v->action.n, (const char *)v->action.p, (int)v->record.n,
+	    (const char *)v->record.p);
+	return 1;
+}
+
 /* Every event of a record has its entry, in order. The log may hold more
  * (an entry is appended before its record is written, so a crash can
- * leave one that never took effect): those are warned about. An entry
- * for a record that does not exist is an error. Returns the number of
- * problems. */
+ * leave one): those are warned about. Records and entries are walked
+ * together in id order. Returns the number of problems. */
 static size_t
 check_records(struct store *s, const struct entries *e)
 {
+	const struct audit_view **idx = xcalloc(e->n + 1, sizeof *idx);
+	size_t n, g = 0, bad = 0;
 	char **ids;
-	size_t n, bad = 0;
 
+	for (size_t j = 0; j < e->n; j++)
+		idx[j] = &e->v[j];
+	qsort(idx, e->n, sizeof *idx, by_record);
 	if (store_list(s, &ids, &n) != 0)
 		die(EXIT_DATAERR, "%s", s->err);
 	for (size_t i = 0; i < n; i++) {
 		struct store_rec rec;
 		size_t k = 0;
 
+		for (; g < e->n && id_order(&idx[g]->record, ids[i]) < 0; g++)
+			bad += orphan_entry(idx[g]);
 		if (store_read(s, ids[i], &rec) != 0)
 			die(EXIT_DATAERR, "%s", s->err);
-		for (size_t j = 0; j < e->n; j++) {
-			const struct audit_view *v = &e->v[j];
-
-			if (!item_is(&v->record, rec.id))
-				continue;
-			if (k < rec.nevents && event_is(v, &rec.events[k]))
+		for (; g < e->n && id_order(&idx[g]->record, ids[i]) == 0; g++) {
+			if (k < rec.nevents && event_is(idx[g], &rec.events[k]))
 				k++;
 			else
 				log_msg(LOG_WARN, "record %s does not hold "
 				    "audit entry %llu (a change a crash kept "
 				    "from taking effect, or an edited record)",
-				    rec.id, (unsigned long long)v->seq);
+				    rec.id, (unsigned long long)idx[g]->seq);
 		}
 		if (k < rec.nevents) {
 			log_msg(LOG_ERROR, "record %s holds %zu event(s) the "
@@ -1112,32 +1161,10 @@ check_records(struct store *s, const struct entries *e)
 		}
 		store_rec_free(&rec);
 	}
-	for (size_t j = 0; j < e->n; j++) {
-		const struct audit_view *v = &e->v[j];
-		char id[STORE_ID_MAX];
-		int found = 0;
-
-		memcpy(id, v->record.p, v->record.n);	/* checked: <= 10 */
-		id[v->record.n] = '\0';
-		for (size_t i = 0; i < n && !found; i++)
-			found = strcmp(ids[i], id) == 0;
-		if (found)
-			continue;
-		/* a submit a crash kept from writing its record, or not */
-		if (item_is(&v->action, "submit")) {
-			log_msg(LOG_WARN, "audit entry %llu submits record %s, "
-			    "which does not exist (a crash before it was "
-			    "written, or it was deleted)",
-			    (unsigned long long)v->seq, id);
-		} else {
-			log_msg(LOG_ERROR, "audit entry %llu (%.*s) names "
-			    "record %s, which is missing: it was deleted",
-			    (unsigned long long)v->seq, (int)v->action.n,
-			    (const char *)v->action.p, id);
-			bad++;
-		}
-	}
+	for (; g < e->n; g++)
+		bad += orphan_entry(idx[g]);
 	store_list_free(ids, n);
+	free(idx);
 	return bad;
 }
 
