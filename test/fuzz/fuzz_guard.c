@@ -1,7 +1,10 @@
 /* fuzz_guard.c - the launcher guard over arbitrary argv. Input: one byte
- * choosing the policy, then words separated by '\n' (a NUL inside a word
- * just ends that C string). Both checks run; their results must be in
- * range, consistent with each other, repeatable, and printable. */
+ * choosing the policy (bits 0-5 the launchers, 0 for the default; bit 6
+ * the operator lists: script dir /srv, index https://pypi.org/simple,
+ * module m), then words separated by '\n' (a NUL inside a word just ends
+ * that C string). Both checks and the normalised text run; their results
+ * must be in range, consistent with each other, repeatable and printable,
+ * and an accepted script must be a canonical path below /srv. */
 #include <string.h>
 
 #include "common/guard.h"
@@ -26,6 +29,47 @@ check_result(const struct guard_result *r, enum guard_verdict v,
 		FUZZ_ASSERT(r->reason[i] >= 0x20 && r->reason[i] < 0x7f);
 }
 
+/* A script the guard accepted: inside argv, canonical, below /srv. */
+static void
+check_scripts(const struct guard_result *r, size_t argc, int lists)
+{
+	FUZZ_ASSERT(r->nscripts <= GUARD_SCRIPTS_MAX);
+	FUZZ_ASSERT(lists || r->nscripts == 0);
+	for (size_t k = 0; k < r->nscripts; k++) {
+		const char *p;
+
+		FUZZ_ASSERT(r->scripts[k].index < argc);
+		FUZZ_ASSERT(r->scripts[k].offset <
+		    strlen(words[r->scripts[k].index]));
+		p = words[r->scripts[k].index] + r->scripts[k].offset;
+		FUZZ_ASSERT(strncmp(p, "/srv/", 5) == 0 && p[5] != '\0');
+		FUZZ_ASSERT(!strstr(p, "//") && !strstr(p, "/./") &&
+		    !strstr(p, "/../") && p[strlen(p) - 1] != '/');
+		FUZZ_ASSERT(strcmp(p + strlen(p) - 2, "/.") != 0 &&
+		    strcmp(p + strlen(p) - 3, "/..") != 0);
+	}
+}
+
+/* The normalised text: the same verdict, printable, one line. */
+static void
+check_normalised(const struct guard_policy *pp, size_t argc,
+    enum guard_verdict v)
+{
+	static char out[1 << 18];
+	struct guard_result r;
+	enum guard_verdict n;
+
+	n = guard_normalised(pp, words, argc, out, sizeof out, &r);
+	FUZZ_ASSERT(n == v);
+	if (n != GUARD_OK) {
+		FUZZ_ASSERT(out[0] == '\0');
+		return;
+	}
+	FUZZ_ASSERT(out[0] != '\0');
+	for (const char *s = out; *s; s++)
+		FUZZ_ASSERT(*s >= 0x20 && *s < 0x7f);
+}
+
 static int
 is_any(const char *s, const char *const *set)
 {
@@ -46,7 +90,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"-m", "--", NULL };
 	static const char *const npx_never[] = { "-c", "--call", "-", NULL };
 	static const char *const pinnable[] = { "npx", "uvx", "uv", NULL };
+	/* index options uvx reads as its own when they come first */
+	static const char *const uv_index[] = { "--index", "--index-url",
+		"-i", "--extra-index-url", "--default-index", "--find-links",
+		"-f", NULL };
 	struct guard_policy pol;
+	const char *why;
+	int lists = (data[0] & 0x40) != 0;
 	const struct guard_policy *pp = NULL;
 	struct guard_result r1, r2, r3;
 	enum guard_verdict v, w;
@@ -54,8 +104,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1 || size > sizeof buf)
 		return 0;
-	if (data[0] & 0x3f) {
-		pol.launchers = data[0] & 0x3f;
+	if (data[0] & 0x7f) {
+		guard_policy_default(&pol);
+		if (data[0] & 0x3f)
+			pol.launchers = data[0] & 0x3f;
+		if (lists)
+			FUZZ_ASSERT(guard_policy_add(&pol, GUARD_SCRIPT_DIR,
+			    "/srv", &why) == 0 && guard_policy_add(&pol,
+			    GUARD_INDEX, "https://pypi.org/simple", &why) == 0 &&
+			    guard_policy_add(&pol, GUARD_MODULE, "m", &why) == 0);
 		pp = &pol;
 	}
 	memcpy(buf, data + 1, size - 1);
@@ -86,7 +143,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    (strcmp(words[1], "--") == 0 && argc > 2));
 		if (strcmp(words[0], "npx") == 0)
 			FUZZ_ASSERT(!is_any(words[1], npx_never));
+		if (!lists && strcmp(words[0], "uvx") == 0)
+			FUZZ_ASSERT(!is_any(words[1], uv_index) &&
+			    strncmp(words[1], "--index", 7) != 0);
+		if (!lists && strcmp(words[0], "npx") == 0)
+			FUZZ_ASSERT(strncmp(words[1], "--registry", 10) != 0);
 	}
+	check_scripts(&r1, argc, lists);
+	check_normalised(pp, argc, v);
 
 	w = guard_check_pinned(pp, words, argc, &r2);
 	check_result(&r2, w, argc);
@@ -96,7 +160,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 		FUZZ_ASSERT(w == GUARD_OK || w == GUARD_UNPINNED ||
 		    w == GUARD_NOT_PACKAGE);
-	if (w == GUARD_OK)
+	/* without the operator's scripts and modules only packages pin */
+	if (w == GUARD_OK && !lists)
 		FUZZ_ASSERT(is_any(words[0], pinnable));
 
 	/* no hidden state: the same input gives the same answer */
