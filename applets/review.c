@@ -338,8 +338,8 @@ static const char submit_usage[] = "airlock review submit --store DIR "
     "    -- COMMAND [ARGS...]\n"
     "Queue a registration for review; prints its record id. The command "
     "must\npass the runner's launcher guard (give it the runner's "
-    "--script-dir,\n--allow-index and --allow-module). catalog entries are for every "
-    "tenant\n(tenant \"*\", no --tenant) and need no review "
+    "--script-dir,\n--allow-index and --allow-module). catalog entries are "
+    "for every tenant\n(tenant \"*\", no --tenant) and need no review "
     "(NOT_REQUIRED); others\nare PENDING.\n";
 
 static int

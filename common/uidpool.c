@@ -79,8 +79,9 @@ uidpool_init(struct uidpool *p, const char *state, uint32_t first,
 	p->first = first;
 	p->last = last;
 	if ((size_t)snprintf(p->state, sizeof p->state, "%s", state) >=
-	    sizeof p->state || (size_t)snprintf(p->dir, sizeof p->dir, "%s/uids", state) >=
-	    sizeof p->dir || (size_t)snprintf(p->regdir, sizeof p->regdir,
+	    sizeof p->state || (size_t)snprintf(p->dir, sizeof p->dir,
+	    "%s/uids", state) >= sizeof p->dir ||
+	    (size_t)snprintf(p->regdir, sizeof p->regdir,
 	    "%s/registrations", state) >= sizeof p->regdir) {
 		snprintf(err, errlen, "state directory path too long");
 		return -1;
@@ -366,6 +367,8 @@ key_valid(const char *k, size_t n)
 
 static int lookup_key(const struct uidpool *p, const char *key,
     uint32_t *uid);
+static void say_foreign(uint32_t uid, const struct proc_owner *o);
+static int sweep_ours(uint32_t uid);
 
 /* Release registration uid, whose entry fd is locked exclusively and
  * reads "reg key": kill its processes, purge its files, drop its record,
@@ -378,7 +381,9 @@ release_reg(const struct uidpool *p, uint32_t uid, int fd, const char *key)
 	char path[PATH_MAX + UIDPOOL_KEY_MAX + 2];
 	uint32_t named;
 
-	if (uid_kill_all(uid, uid, -1, NULL, NULL) != 0)
+	/* the table records it as the registration's: its processes are
+	 * ours (orphans of its leases), swept and said */
+	if (sweep_ours(uid) != 0)
 		return -1;
 	if (p->purge && p->purge(p->state, uid, key) != 0)
 		return -1;
@@ -459,8 +464,7 @@ reclaim_lru(const struct uidpool *p, uint32_t *uid, int *fd)
 	*fd = best_fd;
 	return 0;
 }
-static void say_foreign(uint32_t uid, const struct proc_owner *o);
-static int sweep_ours(uint32_t uid);
+
 
 /* Find a free uid and hold it exclusively with entry "kind name". */
 static int
@@ -563,7 +567,8 @@ lookup_key(const struct uidpool *p, const char *key, uint32_t *uid)
 static int
 record_key(const struct uidpool *p, const char *key, uint32_t uid)
 {
-	char path[PATH_MAX + UIDPOOL_KEY_MAX + 2], tmp[PATH_MAX + UIDPOOL_KEY_MAX + 8], num[24];
+	char path[PATH_MAX + UIDPOOL_KEY_MAX + 2];
+	char tmp[PATH_MAX + UIDPOOL_KEY_MAX + 8], num[24];
 	int fd, n = snprintf(num, sizeof num, "%u\n", uid);
 
 	snprintf(path, sizeof path, "%s/%s", p->regdir, key);
