@@ -745,8 +745,12 @@ unchanged_or_die(struct store *s, const struct store_rec *rec,
 		die(EXIT_NOPERM, "record %s: its token does not verify with "
 		    "this key (%s): approve a new submission instead", rec->id,
 		    approval_result_name(r));
-	/* as of its own issue time: what it binds, not whether it is due */
+	/* as of its own issue time: what it binds, not whether it is due;
+	 * the tenant byte for byte (a "*" token matches any tenant) */
 	r = approval_check(&a, &req, a.issued_at, 0, NULL);
+	if (r == APPROVAL_OK && (a.tenant.n != strlen(rec->tenant) ||
+	    memcmp(a.tenant.p, rec->tenant, a.tenant.n) != 0))
+		r = APPROVAL_TENANT_MISMATCH;
 	if (r != APPROVAL_OK)
 		die(EXIT_NOPERM, "record %s no longer says what its token "
 		    "binds (%s): the record changed since it was approved; "
