@@ -40,7 +40,7 @@ enum guard_verdict {
 	GUARD_NO_COMMAND = 11,		/* uvx, uv run: nothing to run */
 	GUARD_TOO_DEEP = 12,		/* launchers nested over 4 deep */
 	GUARD_UNPINNED = 13,		/* pinned check: not name@x.y.z */
-	GUARD_NOT_PACKAGE = 14,		/* pinned check: a local script */
+	GUARD_NOT_PACKAGE = 14,		/* pinned check: no package */
 	GUARD_VERDICT_COUNT
 };
 
@@ -87,7 +87,7 @@ struct guard_result {
 	/* On GUARD_OK, what the runner must still do before exec: */
 	struct {
 		size_t index;	/* argv index of a script path ... */
-		size_t offset;	/* ... starting here (after "--require=") */
+		size_t offset;	/* ... from here ("--require=" skipped) */
 	} scripts[GUARD_SCRIPTS_MAX];	/* to resolve on disk */
 	size_t nscripts;
 	/* 1: a launcher looks a command word up on PATH (npx -p CMD, uvx,

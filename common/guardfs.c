@@ -27,8 +27,8 @@ guardfs_script_dir_ok(const char *dir, char *err, size_t errlen)
 		    "path %s (no symlink on the way)", dir, real);
 		return -1;
 	}
-	if (!S_ISDIR(st.st_mode) || (st.st_uid != 0 && st.st_uid != geteuid()) ||
-	    (st.st_mode & 022)) {
+	if (!S_ISDIR(st.st_mode) || (st.st_mode & 022) ||
+	    (st.st_uid != 0 && st.st_uid != geteuid())) {
 		snprintf(err, errlen, "--script-dir %s: must be a directory "
 		    "owned by root or the runner and writable by no one else",
 		    dir);

@@ -25,8 +25,9 @@ int guardfs_check_scripts(const struct guard_result *res,
 
 /* Make dir afresh (anything there is removed first) holding one symlink
  * per launcher the guard knows, and sh (npm runs commands with it), that
- * is found on path (the runner's PATH), read-only (0555) to everyone; dir is then the PATH a lease gets
- * when guard_result.path_lookup is set. 0, or -1 and a message in err. */
+ * is found on path (the runner's PATH), read-only (0555) to everyone;
+ * dir is then the PATH a lease gets when guard_result.path_lookup is set.
+ * 0, or -1 and a message in err. */
 int guardfs_launcher_dir(const char *dir, const char *path, char *err,
     size_t errlen);
 

@@ -111,8 +111,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (lists)
 			FUZZ_ASSERT(guard_policy_add(&pol, GUARD_SCRIPT_DIR,
 			    "/srv", &why) == 0 && guard_policy_add(&pol,
-			    GUARD_INDEX, "https://pypi.org/simple", &why) == 0 &&
-			    guard_policy_add(&pol, GUARD_MODULE, "m", &why) == 0);
+			    GUARD_INDEX, "https://pypi.org/simple", &why) ==
+			    0 && guard_policy_add(&pol, GUARD_MODULE, "m",
+			    &why) == 0);
 		pp = &pol;
 	}
 	memcpy(buf, data + 1, size - 1);

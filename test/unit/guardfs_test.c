@@ -107,7 +107,8 @@ test_scripts(void)
 static void
 test_launcher_dir(void)
 {
-	char err[512] = "", path[PATH_MAX * 2], target[PATH_MAX], dir[PATH_MAX];
+	char err[512] = "", path[PATH_MAX * 2], target[PATH_MAX];
+	char dir[PATH_MAX];
 	struct stat st;
 	ssize_t n;
 
