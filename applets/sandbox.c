@@ -116,9 +116,10 @@ static const char usage_run[] =
 LIMIT_HELP
 "  --json            the result as one JSON object on stdout\n"
 JAIL_HELP
-"  --java-writable-classpath  test hook for the A/B tests of the sealed\n"
-"                    class path: the JVM loads from the directory the tool\n"
-"                    can write (unsafe: never for real tools)\n"
+"  --java-unconfined test hook for the A/B tests of the Java stage's run-\n"
+"                    time layers: the JVM loads classes from the directory\n"
+"                    the tool can write, and writes where the jail lets it\n"
+"                    (unsafe: never for real tools)\n"
 "  --log-format human|json\n"
 "\n"
 EXIT_CODES;
@@ -232,7 +233,7 @@ enum {
 	OPT_MAX_OUTPUT, OPT_T_CONC, OPT_T_QUEUE, OPT_T_CPU, OPT_WINDOW,
 	OPT_MAX_CONC, OPT_MAX_QUEUE, OPT_QUEUE_TIMEOUT, OPT_HS_TIMEOUT,
 	OPT_EXEC, OPT_CHECK, OPT_CONNECT, OPT_TENANT, OPT_REQID,
-	OPT_CONNECT_TIMEOUT, OPT_HEAP, OPT_WRITABLE_CP
+	OPT_CONNECT_TIMEOUT, OPT_HEAP, OPT_JAVA_UNCONFINED
 };
 
 #define JAIL_OPTIONS \
@@ -801,8 +802,8 @@ run_main(int argc, char **argv)
 		{ "lang", required_argument, NULL, OPT_LANG },
 		{ "input", required_argument, NULL, OPT_INPUT },
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "java-writable-classpath", no_argument, NULL,
-		    OPT_WRITABLE_CP },
+		{ "java-unconfined", no_argument, NULL,
+		    OPT_JAVA_UNCONFINED },
 		LIMIT_OPTIONS, JAIL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -819,7 +820,7 @@ run_main(int argc, char **argv)
 	const char *input = NULL;
 	char id[17], why[768];
 	unsigned lang = 0;
-	int json = 0, o, sigfd, writable_cp = 0, rc;
+	int json = 0, o, sigfd, unconfined = 0, rc;
 
 	jail_opts_default(&jo);
 	limits_default(&lim);
@@ -833,7 +834,7 @@ run_main(int argc, char **argv)
 			break;
 		case OPT_INPUT: input = optarg; break;
 		case OPT_JSON: json = 1; break;
-		case OPT_WRITABLE_CP: writable_cp = 1; break;
+		case OPT_JAVA_UNCONFINED: unconfined = 1; break;
 		case 'h': fputs(usage_run, stdout); return EXIT_OK;
 		default: fputs(usage_run, stderr); return EXIT_USAGE;
 		}
@@ -870,12 +871,12 @@ run_main(int argc, char **argv)
 	if (spawn_become_subreaper() != 0)
 		die_errno(EXIT_OSERR, "cannot become a subreaper");
 	sandbox_setup(&sb, &jo, &lim, sigfd, 1, 0);
-	sb.env.java_writable_classpath = writable_cp;
-	if (writable_cp)
-		log_msg(LOG_WARN, "--java-writable-classpath: the JVM loads "
-		    "classes from a directory the tool can write, so it can "
-		    "load classes nobody checked (a test hook: never use it "
-		    "for real tools)");
+	sb.env.java_unconfined = unconfined;
+	if (unconfined)
+		log_msg(LOG_WARN, "--java-unconfined: the JVM loads "
+		    "classes from a directory the tool can write (classes "
+		    "nobody checked) and may write /proc (a test hook: never "
+		    "use it for real tools)");
 	capture_init(&cap, lim.output, !json);
 	out = (struct sbx_output){ &cap, capture_emit, never_busy, -1, NULL,
 		NULL };
@@ -957,7 +958,7 @@ java_stage_main(int argc, char **argv)
 		{ "java-home", required_argument, NULL, OPT_JAVA_HOME },
 		{ "heap", required_argument, NULL, OPT_HEAP },
 		{ "java-denylist", required_argument, NULL, OPT_DENYLIST },
-		{ "writable-classpath", no_argument, NULL, OPT_WRITABLE_CP },
+		{ "unconfined", no_argument, NULL, OPT_JAVA_UNCONFINED },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sbx_java_opts jo;
@@ -972,7 +973,7 @@ java_stage_main(int argc, char **argv)
 			    64ull << 30);
 			break;
 		case OPT_DENYLIST: jo.denylist = optarg; break;
-		case OPT_WRITABLE_CP: jo.writable_classpath = 1; break;
+		case OPT_JAVA_UNCONFINED: jo.unconfined = 1; break;
 		default: return EXIT_USAGE;
 		}
 	}

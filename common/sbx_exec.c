@@ -541,8 +541,8 @@ build_cmd(struct run *r, struct cmd *c)
 		c->argv[a++] = (char *)r->env->java_home;
 		c->argv[a++] = "--heap";
 		c->argv[a++] = c->heap;
-		if (r->env->java_writable_classpath)
-			c->argv[a++] = "--writable-classpath";
+		if (r->env->java_unconfined)
+			c->argv[a++] = "--unconfined";
 		if (r->env->deny_text) {
 			c->argv[a++] = "--java-denylist";
 			c->argv[a++] = ".airlock-java-deny";

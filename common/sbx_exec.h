@@ -69,8 +69,9 @@ struct sbx_exec_env {
 	size_t deny_len;
 	int sigfd;			/* signals that stop the execution, or -1 */
 	int use_cgroup_limits;		/* per-execution cgroup limits */
-	int java_writable_classpath;	/* test hook (A/B of the sealed
-					 * class path): never in production */
+	int java_unconfined;		/* test hook (A/B of the Java stage's
+					 * run-time layers): never in
+					 * production */
 };
 
 /* Run job; fills res (always, also on failure: reason jail_failed with

@@ -3,14 +3,18 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "fileio.h"
 #include "javacheck.h"
+#include "landlock.h"
 #include "sbx_exec.h"
 #include "sbx_jar.h"
 #include "sbx_stage.h"
@@ -119,6 +123,41 @@ run_javac(char **argv, struct compile *c)
 		if (errno != EINTR)
 			return -1;
 	return 0;
+}
+
+/* The JVM may write only where the tool may: its work directory,
+ * $TMPDIR, $HOME and /dev. Not /proc above all: a process may write its
+ * own memory through /proc/self/mem, code pages included, and a tool
+ * that rewrites its JVM's code runs anything, past every reference
+ * check. The jail's Landlock (when on) refuses that too; this layer is
+ * the stage's own, so the Java claim holds with --landlock off. A kernel
+ * without Landlock has neither (docs/SECURITY.md). */
+static int
+confine_writes(void)
+{
+	static struct landlock_spec s;
+	static char cwd[PATH_MAX];
+	const char *step, *tmp = getenv("TMPDIR"), *home = getenv("HOME");
+	unsigned abi = landlock_abi(NULL);
+
+	if (abi == 0)
+		return 0;
+	memset(&s, 0, sizeof s);
+	s.abi = abi < LANDLOCK_ABI_KNOWN ? abi : LANDLOCK_ABI_KNOWN;
+	s.features = LANDLOCK_FEAT_FS | (s.abi >= 3 ? LANDLOCK_FEAT_TRUNCATE :
+	    0);
+	s.ro[s.nro++] = "/";
+	if (!getcwd(cwd, sizeof cwd))
+		return -1;
+	s.rw[s.nrw++] = cwd;
+	s.rw[s.nrw++] = "/dev";
+	if (tmp && tmp[0] == '/')
+		s.rw[s.nrw++] = tmp;
+	if (home && home[0] == '/')
+		s.rw[s.nrw++] = home;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -1;
+	return landlock_apply(&s, &step);
 }
 
 static int
@@ -249,10 +288,13 @@ sbx_java_stage(const struct sbx_java_opts *o)
 		return fail(SBX_STAGE_COMPILE, "the first file must declare "
 		    "the tool's main class ", main_cls);
 	/* 2. every class file against the denylist, into the sealed jar */
-	rc = check_and_pack(&pol, o->writable_classpath, cp, sizeof cp, &done);
+	rc = check_and_pack(&pol, o->unconfined, cp, sizeof cp, &done);
 	javacheck_policy_free(&pol);
 	if (done)
 		return rc;
+	if (!o->unconfined && confine_writes() != 0)
+		return fail(SBX_STAGE_ERROR, "cannot confine the JVM's writes "
+		    "(Landlock): ", strerror(errno));
 	/* 3. java on the checked classes alone */
 	a = 0;
 	argv[a++] = java;

@@ -28,8 +28,9 @@ struct sbx_java_opts {
 	const char *denylist;	/* a denylist file, or NULL: built-in */
 	char **files;		/* the tenant's files; files[0] is NAME.java */
 	size_t nfiles;
-	int writable_classpath;	/* test hook (A/B): the class path is the
-				 * writable .airlock/classes directory */
+	int unconfined;		/* test hook (A/B): the class path is the
+				 * writable .airlock/classes directory, and
+				 * no Landlock layer of the stage's own */
 };
 
 /* Run the stage; returns only on failure to exec java (an exit status
