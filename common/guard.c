@@ -297,21 +297,23 @@ check_script(struct ctx *c, size_t idx, const char *p, const char *who)
  * dependency's cross-env, npm's own node-gyp). Compared ignoring case. */
 static const char *const denied_commands[] = {
 	"ash", "awk", "babel-node-repl", "bash", "bpython", "bun", "bunx",
-	"busybox", "chroot", "chrt", "coffee", "concurrently", "corepack",
-	"cross-env", "cross-env-shell", "csh", "dash", "deno", "doas",
-	"dotenv", "dotenv-cli", "ed", "emacs", "env", "env-cmd", "esno",
-	"esrun", "eval", "ex", "exec", "expect", "find", "fish", "flock",
-	"forever", "gawk", "gdb", "git", "hatch", "hy", "invoke", "ionice",
-	"ipython", "java", "jiti", "jrunscript", "jshell", "jupyter", "ksh",
-	"less", "ltrace", "lua", "luajit", "make", "man", "mawk", "mksh",
-	"more", "nano", "nawk", "nice", "node-gyp", "nodemon", "nohup", "nox",
-	"npm", "npm-run-all", "nsenter", "pdm", "perl", "php", "pipx", "pm2",
-	"pnpm", "pnpx", "poetry", "prlimit", "ptpython", "rbash", "ruby",
-	"run-p", "run-s", "runuser", "scp", "script", "setpriv", "setsid",
-	"sh", "shx", "ssh", "stdbuf", "strace", "su", "sudo", "tar",
-	"taskset", "tclsh", "tcsh", "time", "timeout", "toybox", "tox",
-	"unshare", "vi", "vim", "vite-node", "watch", "wish", "xargs",
-	"xonsh", "yarn", "yarnpkg", "zsh", "zx",
+	"busybox", "chroot", "chrt", "coffee", "concurrently", "conda",
+	"corepack", "cross-env", "cross-env-shell", "csh", "dash", "deno",
+	"doas", "dotenv", "dotenv-cli", "ed", "emacs", "env", "env-cmd",
+	"esno", "esrun", "eval", "ex", "exec", "expect", "find", "fish",
+	"flock", "forever", "gawk", "gdb", "git", "hatch", "honcho", "hy",
+	"invoke", "ionice", "ipython", "java", "jiti", "jrunscript", "jshell",
+	"jupyter", "ksh", "less", "ltrace", "lua", "luajit", "make", "mamba",
+	"man", "mawk", "micromamba", "mksh", "more", "nano", "nawk", "nice",
+	"node-dev", "node-gyp", "nodemon", "nohup", "nox", "npm",
+	"npm-run-all", "nsenter", "pdm", "perl", "php", "pip", "pip3",
+	"pipenv", "pipx", "pm2", "pnpm", "pnpx", "poetry", "prlimit",
+	"ptpython", "rbash", "ruby", "run-p", "run-s", "runuser", "scp",
+	"script", "setpriv", "setsid", "sh", "shx", "ssh", "stdbuf", "strace",
+	"su", "sudo", "tar", "taskset", "tclsh", "tcsh", "time", "timeout",
+	"toybox", "tox", "unshare", "vi", "vim", "virtualenv", "vite-node",
+	"watch", "watchmedo", "wish", "xargs", "xonsh", "yarn", "yarnpkg",
+	"zsh", "zx",
 };
 
 static const struct {
@@ -320,6 +322,8 @@ static const struct {
 } launcher_commands[] = {
 	{ "node", K_NODE }, { "nodejs", K_NODE }, { "tsx", K_NODE },
 	{ "ts-node", K_NODE }, { "ts-node-esm", K_NODE },
+	{ "ts-node-script", K_NODE }, { "ts-node-cwd", K_NODE },
+	{ "ts-node-transpile-only", K_NODE },
 	{ "babel-node", K_NODE }, { "npx", K_NPX }, { "uvx", K_UVX },
 	{ "uv", K_UV },
 };

@@ -511,6 +511,11 @@ static const struct tcase attacks[] = {
 	{ "uv run --with x==1 ps\xc2\xadql", GUARD_BAD_VALUE, 4 },
 	{ "uvx --from x==1 /usr/bin/psql", GUARD_BAD_VALUE, 3 },
 	{ "uvx --from x==1 -- -c", GUARD_BAD_VALUE, 4 },
+	/* a dependency's bin that runs what it is given (second layer) */
+	{ "uv run --with x==1 pip install y", GUARD_FORBIDDEN_COMMAND, 4 },
+	{ "npx -p x@1.0.0 ts-node-script -e 1", GUARD_INLINE_CODE, 4 },
+	{ "uvx --from x==1 watchmedo shell-command", GUARD_FORBIDDEN_COMMAND,
+	    3 },
 };
 
 /* The shapes the grammar keeps (tp allows /srv, the two modules, the
