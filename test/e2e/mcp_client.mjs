@@ -200,7 +200,9 @@ if (opt.envCheck && !opt.bench)
 Object.assign(env, opt.env);
 // The relay forwards only the keys it is told to: name every one the host
 // means for the server (a real host config lists them in AIRLOCK_ENV too).
-if (env.AIRLOCK_ENV === undefined) {
+// Only when a relay is in the command: a server run directly must see no
+// AIRLOCK_* at all (the baseline and the leak probes).
+if (env.AIRLOCK_ENV === undefined && opt.cmd.some((a) => /(^|\/)(airlock|relay)$/.test(a))) {
 	const named = Object.keys(env).filter((k) => !k.startsWith("AIRLOCK_"));
 	if (named.length)
 		env.AIRLOCK_ENV = named.join(",");
