@@ -13,8 +13,13 @@
  * npm bin/npx-cli.js (dashes stripped before matching a key, -p and
  * --package always take the next word, the first positional ends npx's
  * options, with --package the command word goes into a shell string);
- * uv crates/uv-cli (clap: --long=v, --long v, -s v; the first positional
- * starts the external command and ends uv's options). */
+ * npm libnpmexec (without --package and without a version, a file of the
+ * spec's name in npm's global bin directory runs first) and
+ * @npmcli/run-script (the command is looked up on a PATH of the install's
+ * .bin, every parent's node_modules/.bin, then the caller's PATH); uv
+ * crates/uv-cli (clap: --long=v, --long v, -s v; the first positional
+ * starts the external command and ends uv's options). The grammar is
+ * written down in docs/GUARD.md. */
 #include "guard.h"
 
 #include <stdio.h>
