@@ -16,10 +16,12 @@
 #include "common/channel.h"
 #include "common/cli.h"
 #include "common/envlist.h"
+#include "common/errstream.h"
 #include "common/log.h"
 #include "common/netaddr.h"
 #include "common/outq.h"
 #include "common/proto.h"
+#include "common/rd.h"
 #include "common/secmem.h"
 #include "common/secret.h"
 #include "common/sigfd.h"
@@ -32,7 +34,8 @@ enum {
 	RELAY_PROTOCOL = EXIT_PROTOCOL,		/* 76 */
 	RELAY_REFUSED = EXIT_NOPERM,		/* 77 */
 	RELAY_AUTH = 80,			/* handshake failed */
-	RELAY_SPAWN = EXIT_OSERR		/* 71 */
+	RELAY_SPAWN = EXIT_OSERR,		/* 71 */
+	RELAY_INTERNAL = EXIT_SOFTWARE		/* 70: poll failed */
 };
 
 static const char usage[] =
@@ -64,10 +67,18 @@ static const char usage[] =
 "HOME itself). A named key that is not set is an error; the runner\n"
 "refuses keys its policy forbids, naming them.\n"
 "\n"
+"stderr carries the server's stderr (control bytes written \\xNN) and\n"
+"the relay's own records, each on a fresh line starting \"relay: \" (a\n"
+"server line starting so gets \"server: \" in front); with --log-format\n"
+"json every line is a JSON record, the server's wrapped with\n"
+"\"source\":\"server\". SIGTERM, SIGINT and SIGHUP end the relay within\n"
+"250 ms with 128+N, whatever the runner or the output pipes do.\n"
+"\n"
 "Exit status: the server's; or 64 usage, 69 runner unreachable or lost,\n"
-"71 the runner could not start the server, 76 protocol error, 77 request\n"
-"refused by the runner (policy, approval, capacity), 78 configuration\n"
-"(secret), 80 handshake failed (wrong secret or not an airlock runner).\n";
+"70 internal error, 71 the runner could not start the server, 76\n"
+"protocol error (the runner broke the protocol), 77 request refused by\n"
+"the runner (policy, approval, capacity), 78 configuration (secret), 80\n"
+"handshake failed (wrong secret or not an airlock runner).\n";
 
 struct relay_config {
 	const char *addr;
@@ -262,18 +273,38 @@ connect_runner(const struct netaddr *a, uint64_t timeout_ms, char *err,
 	}
 }
 
+/* Bounds on the runner's keep-alive contract (STARTED), whatever it asks:
+ * a PING at least every 100 ms .. 60 s; give up on a runner silent for
+ * 500 ms .. 10 min. Values outside are clamped (docs/PROTOCOL.md). */
+#define PING_MIN_MS 100u
+#define PING_MAX_MS 60000u
+#define LIVENESS_MIN_MS 500u
+#define LIVENESS_MAX_MS 600000u
+/* PINGs in a row we could not answer (our queue to the runner full)
+ * before the runner counts as flooding without reading. */
+#define UNANSWERED_PINGS_MAX 8
+/* How long stderr may hold up our exit once the lease is over. */
+#define ERR_DRAIN_MS 2000
+/* The highest signal number an EXIT may carry (Linux's SIGRTMAX). */
+#define SIGNAL_MAX 64
+
 /* Everything the event loop needs. */
 struct relay {
 	struct channel ch;
-	struct outq out, err;
+	struct outq out;
+	struct errstream err;
 	int sigfd;
 	int stdin_open;
-	int exit_status;	/* -1 until EXIT arrives */
+	int started;		/* STARTED arrived: output and EXIT may follow */
+	int exit_status;	/* -1 until the lease is decided */
 	int64_t last_heard_ms;
 	int64_t last_ping_ms;
-	uint64_t pings;
+	uint64_t pings;		/* PINGs sent; a PONG must echo one of them */
+	unsigned unanswered;	/* PINGs in a row we could not answer */
 	uint32_t ping_ms;	/* from STARTED; defaults until then */
 	uint32_t liveness_ms;
+	int violated;		/* the runner broke the protocol */
+	int signalled;		/* SIGTERM, SIGINT or SIGHUP arrived */
 };
 
 static int64_t
@@ -283,6 +314,12 @@ mono_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static uint32_t
+clamp_u32(uint32_t v, uint32_t lo, uint32_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
 }
 
 static int
@@ -301,64 +338,141 @@ refused_exit(const struct error_info *e)
 	}
 }
 
-/* Handle one frame from the runner; returns -1 to stop the loop with
- * r->exit_status set. */
+/* The runner broke the protocol: the lease ends with 76 and says how. */
+static int
+violation(struct relay *r, uint8_t type, const char *why)
+{
+	log_msg(LOG_ERROR, "protocol error: the runner sent %s %s; ending the "
+	    "lease", frame_type_name(type), why);
+	r->violated = 1;
+	r->exit_status = RELAY_PROTOCOL;
+	return -1;
+}
+
+/* STARTED: once, first; printable ids; the timers clamped. */
+static int
+on_started(struct relay *r, const uint8_t *p, size_t n)
+{
+	struct started_info s;
+
+	if (r->started)
+		return violation(r, FRAME_STARTED, "a second time");
+	if (proto_started_parse(&s, p, n) != PROTO_OK)
+		return violation(r, FRAME_STARTED, "malformed (bad lengths, "
+		    "or liveness_ms not above ping_ms)");
+	if (!proto_id_valid((const uint8_t *)s.lease_id, strlen(s.lease_id)) ||
+	    !proto_id_valid((const uint8_t *)s.jail, strlen(s.jail)))
+		return violation(r, FRAME_STARTED, "with a lease id or jail "
+		    "name outside [A-Za-z0-9._-]{1,64}");
+	r->started = 1;
+	r->ping_ms = clamp_u32(s.ping_ms, PING_MIN_MS, PING_MAX_MS);
+	r->liveness_ms = clamp_u32(s.liveness_ms, LIVENESS_MIN_MS,
+	    LIVENESS_MAX_MS);
+	log_event(LOG_DEBUG, "lease started", (struct log_field[]){
+	    LF_STR("lease", s.lease_id), LF_STR("jail", s.jail),
+	    LF_NUM("ping_ms", r->ping_ms),
+	    LF_NUM("liveness_ms", r->liveness_ms) }, 4);
+	return 0;
+}
+
+/* EXIT: after STARTED; a real signal number; a known reason. */
+static int
+on_exit_frame(struct relay *r, const uint8_t *p, size_t n)
+{
+	struct exit_info x;
+
+	if (!r->started)
+		return violation(r, FRAME_EXIT, "before STARTED");
+	if (proto_exit_parse(&x, p, n) != PROTO_OK)
+		return violation(r, FRAME_EXIT, "malformed");
+	if (x.kind == EXIT_KIND_SIGNAL && (x.status < 1 ||
+	    x.status > SIGNAL_MAX))
+		return violation(r, FRAME_EXIT, "with a signal number outside "
+		    "1..64");
+	if (x.reason >= EXIT_REASON_MAX_)
+		return violation(r, FRAME_EXIT, "with an unknown reason");
+	r->exit_status = x.kind == EXIT_KIND_SIGNAL ? 128 + x.status :
+	    x.status;
+	if (x.reason != EXIT_REASON_EXITED)
+		log_msg(LOG_WARN, "server stopped by the runner: %s",
+		    proto_exit_reason_name(x.reason));
+	return -1;
+}
+
+/* ERROR: only instead of STARTED; a known code. */
+static int
+on_error_frame(struct relay *r, const uint8_t *p, size_t n)
+{
+	struct error_info e;
+
+	if (r->started)
+		return violation(r, FRAME_ERROR, "after STARTED");
+	if (proto_error_parse(&e, p, n) != PROTO_OK)
+		return violation(r, FRAME_ERROR, "malformed");
+	if (e.code == 0 || e.code >= LERR_MAX_)
+		return violation(r, FRAME_ERROR, "with an unknown code");
+	/* log.c escapes the message: it is the runner's text */
+	log_msg(LOG_ERROR, "runner refused the request: %s: %s",
+	    proto_error_name(e.code), e.message);
+	r->exit_status = refused_exit(&e);
+	return -1;
+}
+
+/* Handle one frame from the runner, checked against the lease's state
+ * (docs/PROTOCOL.md, "What the relay accepts"); returns -1 to stop the
+ * loop with r->exit_status set. */
 static int
 on_frame(struct relay *r, uint8_t type, const uint8_t *p, size_t n)
 {
-	struct error_info e;
-	struct exit_info x;
-	struct started_info s;
+	struct rd rd;
+	uint64_t echo;
 
 	switch (type) {
 	case FRAME_STDOUT:
-		if (n && outq_write(&r->out, p, n) != 0) {
+		if (!r->started || n == 0)
+			return violation(r, type, r->started ? "empty" :
+			    "before STARTED");
+		if (outq_write(&r->out, p, n) != 0) {
 			/* our reader is gone: what the server would die of */
 			r->exit_status = 128 + SIGPIPE;
 			return -1;
 		}
 		return 0;
 	case FRAME_STDERR:
-		if (n)
-			(void)outq_write(&r->err, p, n);
+		if (!r->started || n == 0)
+			return violation(r, type, r->started ? "empty" :
+			    "before STARTED");
+		errstream_put(&r->err, p, n);
+		errstream_flush(&r->err);
 		return 0;
 	case FRAME_PING:
 		if (n != PROTO_PING_LEN)
-			break;
-		return channel_queue(&r->ch, FRAME_PONG, p, n);
+			return violation(r, type, "of a length other than 8");
+		if (channel_can_queue(&r->ch)) {
+			r->unanswered = 0;
+			return channel_queue(&r->ch, FRAME_PONG, p, n) == 0 ? 0 :
+			    violation(r, type, "that could not be answered");
+		}
+		if (++r->unanswered > UNANSWERED_PINGS_MAX)
+			return violation(r, type, "again and again without "
+			    "reading the answers (a PING flood)");
+		return 0;
 	case FRAME_PONG:
+		rd = rd_init(p, n);
+		if (n != PROTO_PING_LEN || rd_u64(&rd, &echo) != 0)
+			return violation(r, type, "of a length other than 8");
+		if (echo == 0 || echo > r->pings)
+			return violation(r, type, "for a PING never sent");
 		return 0;	/* hearing it is the point */
 	case FRAME_STARTED:
-		if (proto_started_parse(&s, p, n) != PROTO_OK)
-			break;
-		log_event(LOG_DEBUG, "lease started", (struct log_field[]){
-		    LF_STR("lease", s.lease_id), LF_STR("jail", s.jail) }, 2);
-		r->ping_ms = s.ping_ms;
-		r->liveness_ms = s.liveness_ms;
-		return 0;
+		return on_started(r, p, n);
 	case FRAME_ERROR:
-		if (proto_error_parse(&e, p, n) != PROTO_OK)
-			break;
-		log_msg(LOG_ERROR, "runner refused the request: %s: %s",
-		    proto_error_name(e.code), e.message);
-		r->exit_status = refused_exit(&e);
-		return -1;
+		return on_error_frame(r, p, n);
 	case FRAME_EXIT:
-		if (proto_exit_parse(&x, p, n) != PROTO_OK)
-			break;
-		r->exit_status = x.kind == EXIT_KIND_SIGNAL ? 128 + x.status :
-		    x.status;
-		if (x.reason != EXIT_REASON_EXITED)
-			log_msg(LOG_WARN, "server stopped by the runner: %s",
-			    proto_exit_reason_name(x.reason));
-		return -1;
+		return on_exit_frame(r, p, n);
 	default:
-		break;
+		return violation(r, type, "(a frame only a relay sends)");
 	}
-	log_msg(LOG_ERROR, "protocol error: unexpected or malformed %s frame "
-	    "from the runner", frame_type_name(type));
-	r->exit_status = RELAY_PROTOCOL;
-	return -1;
 }
 
 /* Read stdin into STDIN frames; EOF becomes STDIN_EOF (half-close). */
@@ -380,6 +494,13 @@ pump_stdin(struct relay *r)
 	return channel_queue(&r->ch, FRAME_STDIN, buf, (size_t)n);
 }
 
+/* 1 while our outputs hold a frame back (the reader is slow). */
+static int
+outputs_full(const struct relay *r)
+{
+	return outq_busy(&r->out) || !errstream_can_put(&r->err);
+}
+
 /* Deliver buffered frames while our outputs can take them; -1 when the
  * lease is over (r->exit_status set), 0 to go on. */
 static int
@@ -391,7 +512,7 @@ deliver(struct relay *r)
 	uint8_t type;
 	size_t len;
 
-	while (!outq_busy(&r->out) && !outq_busy(&r->err) &&
+	while (!outputs_full(r) &&
 	    (nx = channel_next(&r->ch, &type, &p, &len, &why)) ==
 	    CHANNEL_FRAME)
 		if (on_frame(r, type, p, len) != 0)
@@ -404,43 +525,72 @@ deliver(struct relay *r)
 	return 0;
 }
 
-/* The runner hung up: deliver what is buffered (EXIT may be in it),
- * blocking on our outputs now that nothing else can happen. */
+/* A signal read from the signalfd: its exit status, or 0 if none. */
 static int
-drain_to_end(struct relay *r)
+signalled(struct relay *r)
 {
-	for (;;) {
-		if (outq_drain(&r->out) != 0)
-			return 128 + SIGPIPE;
-		(void)outq_drain(&r->err);
-		if (deliver(r) != 0)
-			return r->exit_status;
-		if (!outq_busy(&r->out) && !outq_busy(&r->err))
-			break;
-	}
-	log_msg(LOG_ERROR, "connection to the runner lost before the server "
-	    "exited");
-	return RELAY_UNREACHABLE;
+	struct signalfd_siginfo si;
+
+	if (r->sigfd < 0 || read(r->sigfd, &si, sizeof si) != sizeof si)
+		return 0;
+	r->signalled = 1;
+	return 128 + (int)si.ssi_signo;
 }
 
-/* Sending failed: the runner may have ended the lease (EXIT, ERROR) and
- * closed while our stdin was still on its way, which resets the
- * connection. Read and deliver what it sent before that; only without
- * an EXIT or ERROR among it is the connection lost. */
+/* Write what our outputs hold until they are empty, blocking in poll (a
+ * signal still ends it at once). stderr gets until err_deadline, then is
+ * given up. Returns 0, the signal's exit status, or 128 + SIGPIPE when
+ * our stdout's reader is gone. */
 static int
-salvage(struct relay *r, int err)
+flush_outputs(struct relay *r, int64_t err_deadline)
 {
+	for (;;) {
+		int64_t now = mono_ms();
+		int out_busy = outq_busy(&r->out), err_busy, sig;
+		struct pollfd pf[3];
+
+		if (errstream_busy(&r->err) && now >= err_deadline)
+			errstream_abandon(&r->err);
+		err_busy = errstream_busy(&r->err);
+		if (!out_busy && !err_busy)
+			return 0;
+		pf[0] = (struct pollfd){ r->sigfd, POLLIN, 0 };
+		pf[1] = (struct pollfd){ r->out.fd, out_busy ? POLLOUT : 0, 0 };
+		pf[2] = (struct pollfd){ r->err.q.fd, err_busy ? POLLOUT : 0,
+		    0 };
+		if (poll(pf, 3, err_busy ? (int)(err_deadline - now) : -1) < 0 &&
+		    errno != EINTR)
+			return RELAY_INTERNAL;
+		if ((sig = signalled(r)) != 0)
+			return sig;
+		if (pf[1].revents && outq_flush(&r->out) != 0)
+			return 128 + SIGPIPE;
+		if (pf[2].revents)
+			errstream_flush(&r->err);
+	}
+}
+
+/* The runner hung up or stopped taking our frames: deliver what it sent
+ * before (EXIT or ERROR may be among it), waiting on our outputs now that
+ * nothing else can happen. Only without an EXIT or ERROR is the
+ * connection lost (69, with what). */
+static int
+salvage(struct relay *r, const char *what)
+{
+	int64_t err_deadline = mono_ms() + ERR_DRAIN_MS;
 	long got;
+	int st;
 
 	do {
-		if (outq_drain(&r->out) != 0)
-			return 128 + SIGPIPE;
-		(void)outq_drain(&r->err);
-		if (deliver(r) != 0)
-			return r->exit_status;
+		do {
+			if ((st = flush_outputs(r, err_deadline)) != 0)
+				return st;
+			if (deliver(r) != 0)
+				return r->exit_status;
+		} while (outputs_full(r));
 		got = channel_fill(&r->ch);
 	} while (got > 0 || (got < 0 && errno == EINTR));
-	log_msg(LOG_ERROR, "connection to the runner lost: %s", strerror(err));
+	log_msg(LOG_ERROR, "%s", what);
 	return RELAY_UNREACHABLE;
 }
 
@@ -464,9 +614,11 @@ keepalive(struct relay *r, int64_t now)
 static int
 relay_loop(struct relay *r)
 {
+	char lost[128];
+
 	for (;;) {
 		struct pollfd pf[5];
-		int busy, stdin_slot = -1, timeout;
+		int full, stdin_slot = -1, timeout, sig;
 		int64_t now, next_ping;
 		nfds_t n = 0;
 
@@ -475,19 +627,22 @@ relay_loop(struct relay *r)
 		now = mono_ms();
 		if (keepalive(r, now) != 0)
 			return RELAY_PROTOCOL;
-		if (channel_pending(&r->ch) && channel_flush(&r->ch) != 0)
-			return salvage(r, errno);
-		busy = outq_busy(&r->out) || outq_busy(&r->err);
-		if (busy)	/* our reader is slow, not the runner */
+		if (channel_pending(&r->ch) && channel_flush(&r->ch) != 0) {
+			snprintf(lost, sizeof lost, "connection to the runner "
+			    "lost: %s", strerror(errno));
+			return salvage(r, lost);
+		}
+		full = outputs_full(r);
+		if (full)	/* our reader is slow, not the runner */
 			r->last_heard_ms = now;
 		pf[n++] = (struct pollfd){ r->ch.fd,
-		    (short)((busy ? 0 : POLLIN) |
+		    (short)((full ? 0 : POLLIN) |
 		    (channel_pending(&r->ch) ? POLLOUT : 0)), 0 };
 		pf[n++] = (struct pollfd){ r->sigfd, POLLIN, 0 };
 		pf[n++] = (struct pollfd){ r->out.fd,
 		    outq_busy(&r->out) ? POLLOUT : 0, 0 };
-		pf[n++] = (struct pollfd){ r->err.fd,
-		    outq_busy(&r->err) ? POLLOUT : 0, 0 };
+		pf[n++] = (struct pollfd){ r->err.q.fd,
+		    errstream_busy(&r->err) ? POLLOUT : 0, 0 };
 		if (r->stdin_open && channel_can_queue(&r->ch)) {
 			stdin_slot = (int)n;
 			pf[n++] = (struct pollfd){ STDIN_FILENO, POLLIN, 0 };
@@ -502,18 +657,13 @@ relay_loop(struct relay *r)
 		if (next_ping < timeout)
 			timeout = next_ping > 0 ? (int)next_ping : 1;
 		if (poll(pf, n, timeout) < 0 && errno != EINTR)
-			die_errno(EXIT_OSERR, "poll");
-		if (pf[1].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			if (read(r->sigfd, &si, sizeof si) == sizeof si)
-				return 128 + (int)si.ssi_signo;
-		}
-		if ((pf[2].revents & (POLLOUT | POLLERR)) &&
-		    outq_flush(&r->out) != 0)
+			return RELAY_INTERNAL;
+		if ((sig = signalled(r)) != 0)
+			return sig;
+		if (pf[2].revents && outq_flush(&r->out) != 0)
 			return 128 + SIGPIPE;
-		if (pf[3].revents & (POLLOUT | POLLERR))
-			(void)outq_flush(&r->err);
+		if (pf[3].revents)
+			errstream_flush(&r->err);
 		if (stdin_slot >= 0 && (pf[stdin_slot].revents &
 		    (POLLIN | POLLHUP | POLLERR)) && pump_stdin(r) != 0)
 			return RELAY_PROTOCOL;
@@ -521,34 +671,27 @@ relay_loop(struct relay *r)
 			long got = channel_fill(&r->ch);
 
 			if (got == 0 || (got < 0 && errno != EAGAIN))
-				return drain_to_end(r);
+				return salvage(r, "connection to the runner lost "
+				    "before the server exited");
 			r->last_heard_ms = mono_ms();
 		}
 	}
 }
 
-/* Non-blocking output so a slow reader stalls only its own stream; a
- * terminal or file is left as it is. */
+/* Our log records go through the stderr stream, so they never land in
+ * the middle of the server's bytes (errstream.h). */
 static void
-output_init(struct outq *q, int fd)
+log_to_stream(const char *line, size_t n, void *arg)
 {
-	struct stat st;
-
-	memset(q, 0, offsetof(struct outq, buf));
-	q->fd = fd;
-	if (fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) ||
-	    S_ISSOCK(st.st_mode)))
-		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	errstream_record(arg, line, n);
 }
 
 static int
 signals_fd(void)
 {
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
-	int fd;
+	int fd = sigfd_open(sigs, sizeof sigs / sizeof sigs[0]);
 
-	signal(SIGPIPE, SIG_IGN);
-	fd = sigfd_open(sigs, sizeof sigs / sizeof sigs[0]);
 	if (fd < 0)
 		die_errno(EXIT_OSERR, "signalfd");
 	return fd;
@@ -605,24 +748,27 @@ send_spawn(struct relay *r, const struct relay_config *cfg)
 		die(EXIT_SOFTWARE, "cannot queue the spawn request");
 }
 
-/* --doctor: the same lease with stdin closed at once; report each step. */
+/* --doctor: the same lease with stdin closed at once; report each step.
+ * The runner's frames pass the same checks as in a lease, and every text
+ * from it is printed escaped. */
 static int
 doctor(struct relay *r, const struct relay_config *cfg)
 {
 	uint64_t out = 0, err = 0;
 	int64_t t0 = mono_ms();
+	char t1[4 * PROTO_ID_MAX + 8], t2[4 * PROTO_ID_MAX + 8];
+	char msg[4 * PROTO_TEXT_MAX + 8];
+	struct started_info s;
+	struct error_info e;
+	struct exit_info x;
+	const uint8_t *p;
+	const char *why;
+	uint8_t type;
+	size_t len;
 
 	if (channel_queue(&r->ch, FRAME_STDIN_EOF, NULL, 0) != 0)
 		die(EXIT_SOFTWARE, "cannot queue stdin EOF");
-	for (;;) {
-		uint8_t type;
-		const uint8_t *p;
-		size_t len;
-		const char *why;
-		struct started_info s;
-		struct error_info e;
-		struct exit_info x;
-
+	while (!r->violated) {
 		if (channel_flush_wait(&r->ch, 10000) != 0) {
 			printf("FAIL lease: cannot send to the runner\n");
 			return RELAY_UNREACHABLE;
@@ -632,24 +778,41 @@ doctor(struct relay *r, const struct relay_config *cfg)
 			printf("FAIL lease: %s\n", why);
 			return RELAY_UNREACHABLE;
 		}
-		if (type == FRAME_STARTED &&
-		    proto_started_parse(&s, p, len) == PROTO_OK) {
+		switch (type) {
+		case FRAME_STDOUT:
+		case FRAME_STDERR:
+			if (!r->started || len == 0)
+				violation(r, type, r->started ? "empty" :
+				    "before STARTED");
+			*(type == FRAME_STDOUT ? &out : &err) += len;
+			break;
+		case FRAME_PING:
+		case FRAME_PONG:
+			(void)on_frame(r, type, p, len);
+			break;
+		case FRAME_STARTED:
+			if (on_started(r, p, len) != 0 ||
+			    proto_started_parse(&s, p, len) != PROTO_OK)
+				break;
 			printf("ok   spawn: lease %s, jail %s, argv[0] %s\n",
-			    s.lease_id, s.jail, cfg->argv[0]);
-		} else if (type == FRAME_ERROR &&
-		    proto_error_parse(&e, p, len) == PROTO_OK) {
+			    log_escape(t1, sizeof t1, s.lease_id,
+			    strlen(s.lease_id)), log_escape(t2, sizeof t2,
+			    s.jail, strlen(s.jail)), cfg->argv[0]);
+			break;
+		case FRAME_ERROR:
+			(void)on_error_frame(r, p, len);
+			if (r->violated ||
+			    proto_error_parse(&e, p, len) != PROTO_OK)
+				break;
 			printf("FAIL spawn: refused: %s: %s\n",
-			    proto_error_name(e.code), e.message);
-			return refused_exit(&e);
-		} else if (type == FRAME_STDOUT) {
-			out += len;
-		} else if (type == FRAME_STDERR) {
-			err += len;
-		} else if (type == FRAME_PING && len == PROTO_PING_LEN) {
-			if (channel_queue(&r->ch, FRAME_PONG, p, len) != 0)
-				return RELAY_UNREACHABLE;
-		} else if (type == FRAME_EXIT &&
-		    proto_exit_parse(&x, p, len) == PROTO_OK) {
+			    proto_error_name(e.code), log_escape(msg, sizeof msg,
+			    e.message, strlen(e.message)));
+			return r->exit_status;
+		case FRAME_EXIT:
+			(void)on_exit_frame(r, p, len);
+			if (r->violated ||
+			    proto_exit_parse(&x, p, len) != PROTO_OK)
+				break;
 			printf("ok   server %s %u after stdin closed (%lld ms, "
 			    "%llu bytes stdout, %llu bytes stderr, reason %s)\n",
 			    x.kind == EXIT_KIND_SIGNAL ? "killed by signal" :
@@ -658,12 +821,14 @@ doctor(struct relay *r, const struct relay_config *cfg)
 			    (unsigned long long)out, (unsigned long long)err,
 			    proto_exit_reason_name(x.reason));
 			return EXIT_OK;
-		} else {
-			printf("FAIL lease: unexpected %s frame\n",
-			    frame_type_name(type));
-			return RELAY_PROTOCOL;
+		default:
+			violation(r, type, "(a frame only a relay sends)");
+			break;
 		}
 	}
+	printf("FAIL lease: the runner broke the protocol (%s frame)\n",
+	    frame_type_name(type));
+	return RELAY_PROTOCOL;
 }
 
 int
@@ -673,9 +838,10 @@ relay_main(int argc, char **argv)
 	struct relay_config cfg;
 	uint8_t psk[32];
 	char err[512];
-	int status;
+	int status, st;
 
 	memset(&cfg, 0, sizeof cfg);
+	signal(SIGPIPE, SIG_IGN);
 	parse_args(&cfg, argc, argv);
 	collect_env(&cfg);
 	if (secret_load_psk(cfg.secret_file, psk, err, sizeof err) != 0) {
@@ -690,7 +856,12 @@ relay_main(int argc, char **argv)
 		    cfg.approval_len ? "given" : "none");
 	if (cfg.doctor)
 		doctor_env(&cfg);
-	r.sigfd = signals_fd();
+	r.sigfd = -1;
+	r.exit_status = -1;
+	r.ping_ms = 10000;	/* until STARTED says otherwise */
+	r.liveness_ms = 60000;
+	/* until here SIGTERM, SIGINT and SIGHUP keep their default action:
+	 * they end the relay at once, whatever the connect is doing */
 	open_lease(&r, &cfg, psk, cfg.doctor);
 	secure_wipe(psk, sizeof psk);
 	send_spawn(&r, &cfg);
@@ -699,16 +870,19 @@ relay_main(int argc, char **argv)
 		channel_close(&r.ch);
 		return status;
 	}
-	output_init(&r.out, STDOUT_FILENO);
-	output_init(&r.err, STDERR_FILENO);
+	r.sigfd = signals_fd();
+	if (outq_init_shared(&r.out, STDOUT_FILENO) != 0 ||
+	    errstream_init(&r.err, STDERR_FILENO, log_is_json(),
+	    log_prog_name()) != 0)
+		die_errno(EXIT_OSERR, "cannot set up the output writers");
+	log_set_sink(log_to_stream, &r.err);
 	r.stdin_open = 1;
-	r.exit_status = -1;
 	r.last_heard_ms = r.last_ping_ms = mono_ms();
-	r.ping_ms = 10000;	/* until STARTED says otherwise */
-	r.liveness_ms = 60000;
 	status = relay_loop(&r);
-	outq_drain(&r.out);
-	outq_drain(&r.err);
 	channel_close(&r.ch);
-	return status;
+	if (r.signalled)	/* nothing more is written: we end now */
+		return status;
+	errstream_finish(&r.err);
+	st = flush_outputs(&r, mono_ms() + ERR_DRAIN_MS);
+	return r.signalled ? st : status;
 }

@@ -43,9 +43,15 @@ log_is_json(void)
 	return log_json;
 }
 
+const char *
+log_prog_name(void)
+{
+	return log_prog;
+}
+
 /* A line under construction; overflow truncates, it never writes past. */
 struct line {
-	char buf[4096];
+	char buf[LOG_LINE_MAX];
 	size_t len;
 };
 
@@ -64,30 +70,35 @@ line_puts(struct line *l, const char *s)
 	line_put(l, s, strlen(s));
 }
 
-/* Append s escaped: JSON string rules when json, else \xNN for anything
+/* Append c escaped: JSON string rules when json, else \xNN for anything
  * that is not printable ASCII (and backslash/quote when quoted). */
+static void
+line_escaped_char(struct line *l, unsigned char c, int json, int quoted)
+{
+	char tmp[8];
+
+	if (c >= 0x20 && c < 0x7f && c != '\\' && !(quoted && c == '"')) {
+		line_put(l, (const char *)&c, 1);
+	} else if (json) {
+		if (c == '\\' || c == '"')
+			snprintf(tmp, sizeof tmp, "\\%c", c);
+		else
+			snprintf(tmp, sizeof tmp, "\\u%04x", c);
+		line_puts(l, tmp);
+	} else {
+		snprintf(tmp, sizeof tmp, "\\x%02x", c);
+		line_puts(l, tmp);
+	}
+}
+
+/* Append the C string s escaped, at most max bytes of it. */
 static void
 line_escaped(struct line *l, const char *s, size_t max, int json, int quoted)
 {
-	char tmp[8];
 	size_t i;
 
-	for (i = 0; s[i] && i < max; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c >= 0x20 && c < 0x7f && c != '\\' && !(quoted && c == '"')) {
-			line_put(l, (const char *)&c, 1);
-		} else if (json) {
-			if (c == '\\' || c == '"')
-				snprintf(tmp, sizeof tmp, "\\%c", c);
-			else
-				snprintf(tmp, sizeof tmp, "\\u%04x", c);
-			line_puts(l, tmp);
-		} else {
-			snprintf(tmp, sizeof tmp, "\\x%02x", c);
-			line_puts(l, tmp);
-		}
-	}
+	for (i = 0; s[i] && i < max; i++)
+		line_escaped_char(l, (unsigned char)s[i], json, quoted);
 	if (s[i])
 		line_puts(l, "...");
 }
@@ -177,12 +188,26 @@ line_field(struct line *l, const struct log_field *f)
 	}
 }
 
+static void (*log_sink)(const char *line, size_t n, void *arg);
+static void *log_sink_arg;
+
+void
+log_set_sink(void (*sink)(const char *line, size_t n, void *arg), void *arg)
+{
+	log_sink = sink;
+	log_sink_arg = arg;
+}
+
 static void
 line_emit(struct line *l)
 {
 	size_t off = 0;
 
 	l->buf[l->len++] = '\n';	/* line_put always leaves this byte */
+	if (log_sink) {
+		log_sink(l->buf, l->len, log_sink_arg);
+		return;
+	}
 	while (off < l->len) {
 		ssize_t n = write(STDERR_FILENO, l->buf + off, l->len - off);
 
@@ -190,6 +215,50 @@ line_emit(struct line *l)
 			return;	/* nowhere left to report a logging failure */
 		off += (size_t)n;
 	}
+}
+
+/* The record's opening: timestamp, prog, level and message. */
+static void
+line_head(struct line *l, enum log_level level, const char *event)
+{
+	if (log_json) {
+		line_puts(l, "{\"ts\":\"");
+		line_timestamp(l);
+		line_puts(l, "\",\"prog\":\"");
+		line_escaped(l, log_prog, 64, 1, 1);
+		line_puts(l, "\",\"level\":\"");
+		line_puts(l, level_names[level]);
+		line_puts(l, "\",\"msg\":\"");
+		line_escaped(l, event, 1024, 1, 1);
+		line_puts(l, "\"");
+	} else {
+		line_escaped(l, log_prog, 64, 0, 0);
+		line_puts(l, ": ");
+		line_puts(l, level_names[level]);
+		line_puts(l, ": ");
+		line_escaped(l, event, 1024, 0, 0);
+	}
+}
+
+size_t
+log_stream_record(char out[LOG_LINE_MAX], const char *source,
+    const uint8_t *p, size_t n, int eol)
+{
+	struct line l = { .len = 0 };
+	int json = log_json;
+
+	log_json = 1;
+	line_head(&l, LOG_INFO, "peer output");
+	log_json = json;
+	line_puts(&l, ",\"source\":\"");
+	line_escaped(&l, source, 64, 1, 1);
+	line_puts(&l, "\",\"text\":\"");
+	for (size_t i = 0; i < n && i < LOG_STREAM_PIECE; i++)
+		line_escaped_char(&l, p[i], 1, 1);
+	line_puts(&l, eol ? "\",\"eol\":true}" : "\",\"eol\":false}");
+	l.buf[l.len++] = '\n';
+	memcpy(out, l.buf, l.len);
+	return l.len;
 }
 
 void
@@ -201,23 +270,7 @@ log_event(enum log_level level, const char *event,
 
 	if (level > log_max)
 		return;
-	if (log_json) {
-		line_puts(&l, "{\"ts\":\"");
-		line_timestamp(&l);
-		line_puts(&l, "\",\"prog\":\"");
-		line_escaped(&l, log_prog, 64, 1, 1);
-		line_puts(&l, "\",\"level\":\"");
-		line_puts(&l, level_names[level]);
-		line_puts(&l, "\",\"msg\":\"");
-		line_escaped(&l, event, 1024, 1, 1);
-		line_puts(&l, "\"");
-	} else {
-		line_escaped(&l, log_prog, 64, 0, 0);
-		line_puts(&l, ": ");
-		line_puts(&l, level_names[level]);
-		line_puts(&l, ": ");
-		line_escaped(&l, event, 1024, 0, 0);
-	}
+	line_head(&l, level, event);
 	for (i = 0; i < nfields; i++)
 		line_field(&l, &fields[i]);
 	if (log_json)

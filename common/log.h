@@ -6,6 +6,7 @@
 #define AIRLOCK_LOG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 
@@ -25,6 +26,29 @@ void log_init(const char *prog);
 int log_set_format(const char *name);
 void log_set_level(enum log_level max);
 int log_is_json(void);
+/* The name given to log_init: human records start with it and ": ". */
+const char *log_prog_name(void);
+
+/* The longest record, its newline included. */
+#define LOG_LINE_MAX 4096
+/* Send every finished record (newline included) to sink instead of writing
+ * it to stderr; NULL restores stderr. For a process that shares its stderr
+ * with a peer's output and must keep the two apart (the relay). */
+void log_set_sink(void (*sink)(const char *line, size_t n, void *arg),
+    void *arg);
+
+/* Bytes of a peer's stream in one record; longer pieces take several. */
+#define LOG_STREAM_PIECE 512
+/* Format one JSON record, whatever the log format, for up to
+ * LOG_STREAM_PIECE bytes of a peer's output (a server's stderr):
+ *   {"ts":..,"prog":..,"level":"info","msg":"peer output",
+ *    "source":SOURCE,"text":"..","eol":true|false}
+ * text is every byte in order, printable ASCII as itself and every other
+ * byte as \u00XX of its value (decode as Latin-1 to get the bytes back);
+ * eol says the piece ended a line (its newline is not in text). Returns the
+ * record's length, newline included, written to out. */
+size_t log_stream_record(char out[LOG_LINE_MAX], const char *source,
+    const uint8_t *p, size_t n, int eol);
 
 void log_msg(enum log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -1,25 +1,105 @@
-/* outq.c - a one-payload output queue for a non-blocking fd. */
+/* outq.c - a one-payload output queue that never blocks for long. */
 #include "outq.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
+
+static void
+on_alarm(int sig)
+{
+	(void)sig;	/* only here to interrupt a write (no SA_RESTART) */
+}
+
+int
+outq_init_shared(struct outq *q, int fd)
+{
+	struct sigaction sa;
+	struct stat st;
+
+	memset(q, 0, offsetof(struct outq, buf));
+	q->fd = fd;
+	if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode)) {
+		q->kind = OUTQ_SOCKET;
+		return 0;
+	}
+	q->kind = OUTQ_SHARED;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_alarm;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(SIGALRM, &sa, NULL);
+}
+
+/* One blocking write of at most PIPE_BUF bytes, cut short by SIGALRM after
+ * OUTQ_WRITE_BOUND_MS; EINTR means it would have blocked longer. */
+static ssize_t
+write_bounded(int fd, const uint8_t *p, size_t n)
+{
+	struct itimerval arm = { { 0, 0 }, { 0, OUTQ_WRITE_BOUND_MS * 1000 } };
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	int saved;
+	ssize_t w;
+
+	if (n > PIPE_BUF)
+		n = PIPE_BUF;
+	if (setitimer(ITIMER_REAL, &arm, NULL) != 0)
+		return -1;
+	w = write(fd, p, n);
+	saved = errno;
+	setitimer(ITIMER_REAL, &off, NULL);
+	errno = saved;
+	return w;
+}
+
+/* One write that does not block past its bound; 0 bytes and EAGAIN when
+ * the fd takes nothing now. */
+static ssize_t
+write_once(const struct outq *q, const uint8_t *p, size_t n)
+{
+	struct pollfd pf = { q->fd, POLLOUT, 0 };
+	ssize_t w;
+
+	switch (q->kind) {
+	case OUTQ_SOCKET:
+		return send(q->fd, p, n, MSG_DONTWAIT | MSG_NOSIGNAL);
+	case OUTQ_SHARED:
+		if (poll(&pf, 1, 0) < 0)
+			return -1;
+		if (pf.revents & (POLLERR | POLLHUP))
+			return write(q->fd, p, 1);	/* reports EPIPE */
+		if (!(pf.revents & POLLOUT)) {
+			errno = EAGAIN;
+			return -1;
+		}
+		w = write_bounded(q->fd, p, n);
+		if (w < 0 && errno == EINTR)
+			errno = EAGAIN;		/* it would block: later */
+		return w;
+	default:
+		return write(q->fd, p, n);
+	}
+}
 
 /* Write from p as far as the fd takes; returns bytes written or -1. */
 static long
-write_some(int fd, const uint8_t *p, size_t n)
+write_some(const struct outq *q, const uint8_t *p, size_t n)
 {
 	size_t done = 0;
 
 	while (done < n) {
-		ssize_t w = write(fd, p + done, n - done);
+		ssize_t w = write_once(q, p + done, n - done);
 
 		if (w > 0) {
 			done += (size_t)w;
 		} else if (w < 0 && errno == EINTR) {
 			continue;
-		} else if (w < 0 && errno == EAGAIN) {
+		} else if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			break;
 		} else {
 			return -1;
@@ -31,7 +111,7 @@ write_some(int fd, const uint8_t *p, size_t n)
 int
 outq_write(struct outq *q, const uint8_t *p, size_t n)
 {
-	long w = write_some(q->fd, p, n);
+	long w = write_some(q, p, n);
 
 	if (w < 0)
 		return -1;
@@ -42,10 +122,31 @@ outq_write(struct outq *q, const uint8_t *p, size_t n)
 	return 0;
 }
 
+size_t
+outq_room(const struct outq *q)
+{
+	return sizeof q->buf - (q->len - q->off);
+}
+
+int
+outq_append(struct outq *q, const uint8_t *p, size_t n)
+{
+	if (n > outq_room(q))
+		return -1;
+	if (q->off > 0) {	/* keep the free space at the end */
+		memmove(q->buf, q->buf + q->off, q->len - q->off);
+		q->len -= q->off;
+		q->off = 0;
+	}
+	memcpy(q->buf + q->len, p, n);
+	q->len += n;
+	return 0;
+}
+
 int
 outq_flush(struct outq *q)
 {
-	long w = write_some(q->fd, q->buf + q->off, q->len - q->off);
+	long w = write_some(q, q->buf + q->off, q->len - q->off);
 
 	if (w < 0)
 		return -1;
@@ -60,18 +161,4 @@ int
 outq_busy(const struct outq *q)
 {
 	return q->len > q->off;
-}
-
-int
-outq_drain(struct outq *q)
-{
-	while (outq_busy(q)) {
-		struct pollfd p = { q->fd, POLLOUT, 0 };
-
-		if (poll(&p, 1, -1) < 0 && errno != EINTR)
-			return -1;
-		if (outq_flush(q) != 0)
-			return -1;
-	}
-	return 0;
 }
