@@ -28,6 +28,10 @@
 #include "common/supervisor.h"
 #include "common/xwrap.h"
 #include "common/fsutil.h"
+#include "common/clock.h"
+#include "common/metrics.h"
+#include "common/metrics_http.h"
+#include "common/netaddr.h"
 #include "applets/applet.h"
 
 static const char usage[] =
@@ -94,6 +98,12 @@ static const char usage[] =
 "  --cpu CPUS                CPU bandwidth per lease, e.g. 0.5 (default off)\n"
 "  --nproc N --nofile N --fsize SIZE  rlimits (default 512, 4096, 1G)\n"
 "  --tmpfs SIZE              ns mode: size of the lease's /tmp (default 64M)\n"
+"  --metrics ADDR            serve GET /metrics (Prometheus), /healthz and\n"
+"                            /readyz on HOST:PORT (off by default; see\n"
+"                            docs/OPERATIONS.md and airlock probe)\n"
+"  --drain-timeout DUR       on SIGTERM, how long live leases may run on\n"
+"                            before they are ended (default 2m; a second\n"
+"                            SIGTERM or a SIGINT ends them at once)\n"
 "  --check [--json]          report what this host supports and exit:\n"
 "                            0 when --jail MODE (default: uid) can run.\n"
 "                            With --listen or --secret-file: the preflight\n"
@@ -106,7 +116,8 @@ static const char usage[] =
 "  --help\n"
 "\n"
 "Refusals reach the relay as ERROR frames with stable codes (see\n"
-"docs/PROTOCOL.md). SIGTERM/SIGINT drain: every lease ends as above.\n"
+"docs/PROTOCOL.md). SIGTERM drains: no new lease, /readyz 503, live ones\n"
+"run up to --drain-timeout; SIGINT or a second SIGTERM ends them now.\n"
 "\n"
 "Exit status: 0 after a drain, 64 usage, 71 system error, 78\n"
 "configuration (secret, listen address, state directory, a jail mode or\n"
@@ -133,6 +144,8 @@ struct runner_config {
 	char launcher_dir[PATH_MAX];
 	uint16_t ports[JAIL_PORTS_MAX];
 	int check, check_json;
+	const char *metrics;		/* --metrics ADDR, or NULL */
+	uint64_t drain_ms;		/* --drain-timeout */
 	int limits_given;		/* a limit flag was used */
 };
 
@@ -238,7 +251,8 @@ parse_args(struct runner_config *c, int argc, char **argv)
 		O_LIVE, O_STATE, O_LOG, O_JAIL, O_SECRET, O_PUBKEY, O_REVOKED,
 		O_UIDS, O_UNIT, O_LANDLOCK, O_BIND, O_EGRESS, O_RO, O_CGROUP,
 		O_MEM, O_PIDS, O_CPU, O_NPROC, O_NOFILE, O_FSIZE, O_TMPFS,
-		O_CHECK, O_JSON, O_SCRIPTS, O_INDEX, O_MODULE };
+		O_CHECK, O_JSON, O_SCRIPTS, O_INDEX, O_MODULE, O_METRICS,
+		O_DRAIN };
 	static const struct option opts[] = {
 		{ "listen", required_argument, NULL, 'l' },
 		{ "secret-file", required_argument, NULL, O_SECRET },
@@ -274,6 +288,8 @@ parse_args(struct runner_config *c, int argc, char **argv)
 		{ "tmpfs", required_argument, NULL, O_TMPFS },
 		{ "check", no_argument, NULL, O_CHECK },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "metrics", required_argument, NULL, O_METRICS },
+		{ "drain-timeout", required_argument, NULL, O_DRAIN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -287,6 +303,7 @@ parse_args(struct runner_config *c, int argc, char **argv)
 	c->max_per_peer = 32;
 	c->handshake_ms = 5000;
 	c->grace_ms = 2000;
+	c->drain_ms = 120000;
 	c->ping_ms = 10000;
 	c->liveness_ms = 30000;
 	c->state_dir = "/tmp/airlock-runner";
@@ -374,6 +391,9 @@ parse_args(struct runner_config *c, int argc, char **argv)
 		case O_FSIZE: size_opt("fsize", optarg, &lim->fsize); break;
 		case O_TMPFS: size_opt("tmpfs", optarg, &lim->tmpfs); break;
 		case O_CHECK: c->check = 1; break;
+		case O_METRICS: c->metrics = optarg; break;
+		case O_DRAIN: duration_opt("drain-timeout", optarg, &c->drain_ms);
+			break;
 		case O_JSON: c->check_json = 1; break;
 		case 'h': fputs(usage, stdout); exit(EXIT_OK);
 		default: fputs(usage, stderr); exit(EXIT_USAGE);
@@ -559,27 +579,54 @@ reap_handlers(struct runner *r)
 		supervisor_remove(&r->sv, h);
 }
 
-/* Drain: every handler ends its lease (SIGTERM, grace, SIGKILL); handlers
- * that outlive the grace by far are killed. */
-static int
-drain(struct runner *r)
+/* The gauges /readyz and /metrics read. */
+static void
+publish(const struct runner *r)
 {
-	struct timespec pause = { 0, 10 * 1000 * 1000 };
-	int64_t waited = 0, limit = (int64_t)r->cfg.grace_ms + 3000;
+	metric_set(M_LEASES_ACTIVE, 0, count_serving(r));
+}
+
+/* Drain: readiness drops and the listeners close at once; live leases
+ * run on until they end or --drain-timeout passes, then every handler
+ * ends its lease (SIGTERM, grace, SIGKILL) as a second SIGTERM or a
+ * SIGINT does at once. Handlers that outlive the grace by far are
+ * killed. Requests still in their handshake are refused (shutdown). */
+static int
+drain(struct runner *r, int now)
+{
+	int64_t start = mono_ms(), ending = 0;
 
 	r->draining = 1;
+	metric_set(M_DRAINING, 0, 1);
 	supervisor_stop_listening(&r->sv);
 	log_event(LOG_INFO, "runner draining", (struct log_field[]){
-	    LF_NUM("leases", r->sv.nh) }, 1);
-	supervisor_kill_all(&r->sv, SIGTERM);
+	    LF_NUM("leases", count_serving(r)),
+	    LF_NUM("drain_timeout_ms", now ? 0 : r->cfg.drain_ms) }, 2);
 	while (r->sv.nh > 0) {
-		reap_handlers(r);
-		if (r->sv.nh == 0)
-			break;
-		if (waited >= limit)
+		int64_t t = mono_ms(), wait;
+		int rc;
+
+		if (!ending && (now || t - start >= (int64_t)r->cfg.drain_ms)) {
+			if (!now)
+				log_msg(LOG_INFO, "drain timeout: ending the "
+				    "leases still live");
+			supervisor_kill_all(&r->sv, SIGTERM);
+			ending = t;
+		}
+		if (ending && t - ending >= (int64_t)r->cfg.grace_ms + 3000)
 			supervisor_kill_all(&r->sv, SIGKILL);
-		nanosleep(&pause, NULL);
-		waited += 10;
+		wait = ending ? 10 : start + (int64_t)r->cfg.drain_ms - t;
+		rc = supervisor_poll(&r->sv, (int)(wait > 1000 ? 1000 : wait),
+		    admit, NULL, r);
+		if (rc < 0 && errno != EINTR)
+			die_errno(EXIT_OSERR, "poll");
+		if (rc > 0 && supervisor_signals(&r->sv) && !ending) {
+			log_msg(LOG_INFO, "a second signal: ending every lease "
+			    "now");
+			now = 1;
+		}
+		reap_handlers(r);
+		publish(r);
 	}
 	log_msg(LOG_INFO, "runner stopped");
 	return EXIT_OK;
@@ -588,16 +635,21 @@ drain(struct runner *r)
 static int
 serve(struct runner *r)
 {
+	metric_set(M_READY, 0, 1);
 	for (;;) {
 		int rc = supervisor_poll(&r->sv, -1, admit, accept_one, r);
+		int sig;
 
 		if (rc < 0 && errno != EINTR)
 			die_errno(EXIT_OSERR, "poll");
 		if (rc > 0) {
-			if (supervisor_signals(&r->sv))
-				return drain(r);
+			if ((sig = supervisor_signals(&r->sv)) != 0) {
+				metric_set(M_READY, 0, 0);
+				return drain(r, sig == SIGINT);
+			}
 			reap_handlers(r);
 		}
+		publish(r);
 	}
 }
 
@@ -682,6 +734,9 @@ check(struct runner *r)
 	fflush(stdout);
 	if (!j->check_only)
 		return h.mode_ok[want] ? EXIT_OK : EXIT_CONFIG;
+	if (r->cfg.metrics)
+		xmetrics_listen_start(r->cfg.metrics, METRICS_RUNNER,
+		    r->cfg.max_leases, 1);
 	setup_signals(r);
 	setup(r);
 	supervisor_stop_listening(&r->sv);
@@ -835,6 +890,10 @@ runner_main(int argc, char **argv)
 		    "/usr/local/bin:/usr/bin:/bin");
 		return check(&r);
 	}
+	/* before the secret is loaded: the endpoint's process never has it */
+	if (r.cfg.metrics)
+		xmetrics_listen_start(r.cfg.metrics, METRICS_RUNNER,
+		    r.cfg.max_leases, 0);
 	setup_signals(&r);
 	jail_config(&r, getenv("PATH") ? getenv("PATH") :
 	    "/usr/local/bin:/usr/bin:/bin");

@@ -28,6 +28,8 @@
 #include "common/cli.h"
 #include "common/fsutil.h"
 #include "common/javacheck.h"
+#include "common/metrics.h"
+#include "common/metrics_http.h"
 #include "common/jail.h"
 #include "common/log.h"
 #include "common/netaddr.h"
@@ -156,6 +158,9 @@ LIMIT_HELP
 "                            argument); without it exec is refused\n"
 JAIL_HELP
 "  --log-format human|json\n"
+"  --metrics ADDR            serve GET /metrics (Prometheus), /healthz and\n"
+"                            /readyz on HOST:PORT (off by default; see\n"
+"                            docs/OPERATIONS.md and airlock probe)\n"
 "  --check                   the preflight: every start-up check of this\n"
 "                            configuration (secret, state dir, uid range,\n"
 "                            cgroup limits, Landlock, listen addresses),\n"
@@ -232,7 +237,7 @@ enum {
 	OPT_MAX_TIMEOUT, OPT_MAX_CPU, OPT_MAX_MEMORY, OPT_MAX_PIDS,
 	OPT_MAX_OUTPUT, OPT_T_CONC, OPT_T_QUEUE, OPT_T_CPU, OPT_WINDOW,
 	OPT_MAX_CONC, OPT_MAX_QUEUE, OPT_QUEUE_TIMEOUT, OPT_HS_TIMEOUT,
-	OPT_EXEC, OPT_CHECK, OPT_CONNECT, OPT_TENANT, OPT_REQID,
+	OPT_EXEC, OPT_CHECK, OPT_METRICS, OPT_CONNECT, OPT_TENANT, OPT_REQID,
 	OPT_CONNECT_TIMEOUT, OPT_HEAP, OPT_JAVA_UNCONFINED
 };
 
@@ -1088,6 +1093,7 @@ struct serve_config {
 	const char *exec_interpreter;
 	struct jail_opts jo;
 	int check;			/* --check: the preflight only */
+	const char *metrics;		/* --metrics ADDR, or NULL */
 };
 
 /* One connection's process, as the supervisor sees it. */
@@ -1496,6 +1502,23 @@ conn_ready(void *ctx, short revents)
 	return 0;
 }
 
+/* The execution in the service's metrics (labels from fixed tables). */
+static void
+count_execution(unsigned lang, const struct sbx_result *r)
+{
+	if (lang >= SBX_LANG_PYTHON && lang <= SBX_LANG_EXEC &&
+	    r->reason < SBX_REASON_MAX_)
+		metric_add(M_SBX_EXECUTIONS, (lang - SBX_LANG_PYTHON) *
+		    SBX_REASON_MAX_ + r->reason, 1);
+	metric_observe(MH_SBX_SECONDS, r->wall_ms);
+	if (r->reason == SBX_MEMORY)
+		metric_add(M_CGROUP_KILLS, ML_MEMORY, 1);
+	else if (r->reason == SBX_PIDS)
+		metric_add(M_CGROUP_KILLS, ML_PIDS, 1);
+	else if (r->reason == SBX_JAIL_FAILED)
+		metric_add(M_JAIL_FAILURES, 0, 1);
+}
+
 /* One JSON record per execution: never the source or the input. */
 static void
 log_execution(const struct conn *c, const struct sbx_limits *lim,
@@ -1505,6 +1528,7 @@ log_execution(const struct conn *c, const struct sbx_limits *lim,
 	const char *detail = r->reason == SBX_COMPILE_FAILED ?
 	    "(compiler message sent to the client only)" : r->detail;
 
+	count_execution(c->req.lang, r);
 	log_event(r->reason == SBX_EXITED ? LOG_INFO : LOG_WARN, "execution",
 	    (struct log_field[]){
 	    LF_STR("exec", c->exec_id), LF_STR("tenant", c->req.tenant),
@@ -1610,6 +1634,11 @@ handler_run(struct server *s, int fd, int ctl, const char *peer)
 
 		snprintf(msg, sizeof msg, "refused by the %s budget of tenant "
 		    "%s", sbx_error_name((unsigned)rc), c.req.tenant);
+		metric_add(M_SBX_BUDGET_REFUSALS, rc == SBX_ERR_BUDGET_CONCURRENCY
+		    ? MB_TENANT_CONCURRENCY : rc == SBX_ERR_BUDGET_QUEUE ?
+		    MB_TENANT_QUEUE : rc == SBX_ERR_BUDGET_CPU ? MB_TENANT_CPU :
+		    rc == SBX_ERR_QUEUE_TIMEOUT ? MB_QUEUE_TIMEOUT :
+		    MB_TOTAL_QUEUE, rc != SBX_ERR_SHUTDOWN);
 		conn_error(&c, (unsigned)rc, rc == SBX_ERR_BUDGET_CONCURRENCY ?
 		    "the tenant is at its concurrent executions" :
 		    rc == SBX_ERR_BUDGET_QUEUE ? "the tenant's queue is full" :
@@ -1670,6 +1699,8 @@ static void
 drain(struct server *s)
 {
 	s->draining = 1;
+	metric_set(M_READY, 0, 0);
+	metric_set(M_DRAINING, 0, 1);
 	log_event(LOG_INFO, "sandbox draining", (struct log_field[]){
 	    LF_NUM("executions", s->sv.nh) }, 1);
 	supervisor_stop_listening(&s->sv);
@@ -1682,6 +1713,7 @@ serve_loop(struct server *s)
 	struct supervisor *sv = &s->sv;
 	int64_t drain_until = 0;
 
+	metric_set(M_READY, 0, 1);
 	for (;;) {
 		int timeout = s->budgets.queued ? 50 : -1, rc;
 
@@ -1701,6 +1733,7 @@ serve_loop(struct server *s)
 		}
 		reap(s);
 		expire_queued(s);
+		metric_set(M_LEASES_ACTIVE, 0, sv->nh);
 	}
 	supervisor_fini(sv);
 	jail_fini(&s->sb.jail);
@@ -1729,6 +1762,7 @@ serve_args(struct serve_config *c, int argc, char **argv)
 		{ "handshake-timeout", required_argument, NULL, OPT_HS_TIMEOUT },
 		{ "exec-interpreter", required_argument, NULL, OPT_EXEC },
 		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "metrics", required_argument, NULL, OPT_METRICS },
 		LIMIT_OPTIONS, JAIL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -1756,6 +1790,7 @@ serve_args(struct serve_config *c, int argc, char **argv)
 			break;
 		case OPT_SECRET: c->secret_file = optarg; break;
 		case OPT_CHECK: c->check = 1; break;
+		case OPT_METRICS: c->metrics = optarg; break;
 		case OPT_MAX_TIMEOUT:
 			c->max.timeout_ms = duration_arg("max-timeout", optarg);
 			break;
@@ -1848,6 +1883,10 @@ serve_main(int argc, char **argv)
 	char err[512];
 
 	serve_args(&s.cfg, argc, argv);
+	if (s.cfg.metrics)
+		xmetrics_listen_start(s.cfg.metrics, METRICS_SANDBOX,
+		    s.cfg.budget.total_concurrent + s.cfg.budget.total_queue,
+		    s.cfg.check);
 	if (!s.cfg.jo.java_home)
 		s.cfg.jo.java_home = find_java_home();
 	supervisor_init(&s.sv, signals_fd(sigs, sizeof sigs / sizeof sigs[0]),

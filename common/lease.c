@@ -1,6 +1,9 @@
 /* lease.c - serve one runner connection: the lease of one child. */
 #include "lease.h"
 
+#include "clock.h"
+#include "metrics.h"
+
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
@@ -55,18 +58,13 @@ struct lease {
 					 * (keys the package cache); "" none */
 };
 
-static int64_t
-mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void
 log_refusal(const struct lease *l, unsigned code, const char *msg)
 {
+	metric_add(M_REFUSALS_TOTAL, code, 1);
+	metric_add(M_LEASES_TOTAL, ME_REFUSED, 1);
+	if (code == LERR_JAIL)
+		metric_add(M_JAIL_FAILURES, 0, 1);
 	log_event(LOG_WARN, "lease refused", (struct log_field[]){
 	    LF_STR("lease", l->id), LF_STR("peer", l->peer),
 	    LF_STR("code", proto_error_name(code)), LF_STR("reason", msg) }, 4);
@@ -449,11 +447,49 @@ relay(struct lease *l)
 	}
 }
 
+/* How the lease ended, as the metric's label: the limits that killed
+ * it first, else its end_reason (always one of this file's literals). */
+static unsigned
+end_label(const struct lease *l)
+{
+	static const struct { const char *reason; unsigned label; } map[] = {
+		{ "exited", ME_EXITED },
+		{ "runner shutting down", ME_SHUTDOWN },
+		{ "connection closed by the relay", ME_RELAY_CLOSED },
+		{ "relay silent past the liveness limit", ME_LIVENESS },
+	};
+
+	if (l->stats.oom_kills > 0)
+		return ME_OOM;
+	if (l->stats.pids_max_hits > 0)
+		return ME_PIDS;
+	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+		if (strcmp(l->end_reason, map[i].reason) == 0)
+			return map[i].label;
+	return ME_ERROR;
+}
+
+static void
+count_end(const struct lease *l)
+{
+	metric_add(M_LEASES_TOTAL, end_label(l), 1);
+	metric_add(M_LEASE_BYTES, MS_STDIN, l->in.total);
+	metric_add(M_LEASE_BYTES, MS_STDOUT, l->bytes_out);
+	metric_add(M_LEASE_BYTES, MS_STDERR, l->bytes_err);
+	if (l->stats.oom_kills > 0)
+		metric_add(M_CGROUP_KILLS, ML_MEMORY, 1);
+	if (l->stats.pids_max_hits > 0)
+		metric_add(M_CGROUP_KILLS, ML_PIDS, 1);
+	metric_observe(MH_LEASE_SECONDS, (uint64_t)(mono_ms() - l->t_start));
+}
+
 static void
 log_end(const struct lease *l)
 {
 	struct log_field f[16];
 	size_t n = 0;
+
+	count_end(l);
 
 	f[n++] = LF_STR("lease", l->id);
 	f[n++] = LF_STR("reason", l->end_reason);
@@ -615,6 +651,7 @@ build_env(struct lease *l, char **envp, size_t envp_cap, char *buf,
 static void
 log_spawned(const struct lease *l)
 {
+	metric_observe(MH_SPAWN_SECONDS, (uint64_t)(mono_ms() - l->t_start));
 	log_event(LOG_INFO, "lease spawned", (struct log_field[]){
 	    LF_STR("lease", l->id), LF_STR("tenant", l->req.tenant),
 	    LF_STR("registration", l->req.registration),
@@ -639,6 +676,7 @@ open_lease(struct lease *l, int conn_fd)
 
 	if (channel_handshake(&l->ch, conn_fd, CHANNEL_RESPONDER,
 	    l->cfg->psk, (int)l->cfg->handshake_ms, err, sizeof err) != 0) {
+		metric_add(M_HANDSHAKE_FAILURES, 0, 1);
 		log_event(LOG_WARN, "lease handshake failed", (struct log_field[]){
 		    LF_STR("lease", l->id), LF_STR("peer", l->peer),
 		    LF_STR("reason", err) }, 3);

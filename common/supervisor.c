@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/metrics.h"
 #include "common/supervisor.h"
 #include "common/xwrap.h"
 
@@ -135,8 +136,10 @@ supervisor_signals(struct supervisor *sv)
 	struct signalfd_siginfo si;
 	int stop = 0;
 
+	/* SIGINT outranks: it means "now" to a draining service */
 	while (read(sv->sigfd, &si, sizeof si) == sizeof si)
-		stop |= si.ssi_signo != SIGCHLD;
+		if (si.ssi_signo != SIGCHLD && stop != SIGINT)
+			stop = (int)si.ssi_signo;
 	return stop;
 }
 
@@ -150,6 +153,7 @@ supervisor_accept(struct supervisor *sv, int lfd, size_t cap,
 		return -1;	/* EAGAIN, or the peer gave up */
 	netaddr_peer_text(conn, peer, peerlen);
 	if (sv->nh >= cap + SUPERVISOR_REFUSAL_SLOTS) {
+		metric_add(M_CONNECTIONS_DROPPED, 0, 1);
 		log_event(LOG_WARN, dropped_msg, (struct log_field[]){
 		    LF_STR("peer", peer) }, 1);
 		close(conn);

@@ -77,8 +77,8 @@ int supervisor_poll(struct supervisor *sv, int timeout_ms,
     void (*on_ctl)(void *ctx, void *handler),
     void (*on_listener)(void *ctx, int fd), void *ctx);
 
-/* Read every pending signal: 1 if one of them asks to stop (any but
- * SIGCHLD), else 0. */
+/* Read every pending signal: the one that asks to stop (any but SIGCHLD;
+ * SIGINT when it is among them, else the last), or 0. */
 int supervisor_signals(struct supervisor *sv);
 
 /* Accept a connection on listener lfd and return it, its address as text
