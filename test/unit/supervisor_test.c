@@ -168,7 +168,11 @@ test_signals(void)
 	kill(getpid(), SIGTERM);
 	ok(supervisor_poll(&sv, 1000, on_ctl, on_listener, NULL) == 1,
 	    "a pending signal is reported");
-	ok(supervisor_signals(&sv) == 1, "SIGTERM asks to stop");
+	ok(supervisor_signals(&sv) == SIGTERM, "SIGTERM asks to stop, and is named");
+	kill(getpid(), SIGTERM);
+	kill(getpid(), SIGINT);
+	(void)supervisor_poll(&sv, 1000, on_ctl, on_listener, NULL);
+	ok(supervisor_signals(&sv) == SIGINT, "SIGINT outranks SIGTERM");
 	kill(getpid(), SIGCHLD);
 	(void)supervisor_poll(&sv, 1000, on_ctl, on_listener, NULL);
 	ok(supervisor_signals(&sv) == 0, "SIGCHLD does not");
@@ -177,7 +181,7 @@ test_signals(void)
 int
 main(void)
 {
-	static const int sigs[] = { SIGCHLD, SIGTERM };
+	static const int sigs[] = { SIGCHLD, SIGTERM, SIGINT };
 	char dir[] = "/tmp/supervisor_test.XXXXXX", addr[128], err[256];
 	struct stat st;
 
@@ -187,7 +191,7 @@ main(void)
 		return 1;
 	snprintf(path, sizeof path, "%s/s", dir);
 	snprintf(addr, sizeof addr, "unix:%s", path);
-	supervisor_init(&sv, sigfd_open(sigs, 2), sizeof(struct handler));
+	supervisor_init(&sv, sigfd_open(sigs, 3), sizeof(struct handler));
 	test_listen();
 	ok(supervisor_listen(&sv, addr, err, sizeof err) ==
 	    SUPERVISOR_LISTENING && sv.nlisteners == 1, "listens on %s", addr);
