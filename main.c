@@ -55,9 +55,10 @@ print_help(void)
 	printf("\n'airlock APPLET --help' describes each applet.\n"
 	    "install-links makes one symlink per applet in DIR pointing at\n"
 	    "TARGET (default: this binary) and never replaces anything else.\n\n"
-	    "Exit codes: 0 ok, 64 usage, 65 bad data, 69 unavailable, "
-	    "70 internal,\n71 system error, 74 I/O, 76 protocol, 77 refused, "
-	    "78 configuration,\n127 unknown applet.\n");
+	    "Exit codes (a relay or sandbox passes its child's own status "
+	    "through;\nsignal N: 128+N):\n");
+	for (const struct exit_code_desc *e = exit_code_table; e->meaning; e++)
+		printf("  %3d  %s\n", e->code, e->meaning);
 	return EXIT_OK;
 }
 

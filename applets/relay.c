@@ -33,7 +33,7 @@ enum {
 	RELAY_UNREACHABLE = EXIT_UNAVAILABLE,	/* 69 */
 	RELAY_PROTOCOL = EXIT_PROTOCOL,		/* 76 */
 	RELAY_REFUSED = EXIT_NOPERM,		/* 77 */
-	RELAY_AUTH = 80,			/* handshake failed */
+	RELAY_AUTH = EXIT_AUTH,			/* 80 */
 	RELAY_SPAWN = EXIT_OSERR,		/* 71 */
 	RELAY_INTERNAL = EXIT_SOFTWARE		/* 70: poll failed */
 };

@@ -227,21 +227,10 @@ cpu_opt(const char *val, uint64_t *milli)
 static void
 uid_range_opt(const char *val, struct jail_config *j)
 {
-	char *end;
-	unsigned long a = strtoul(val, &end, 10), b;
-
-	if (end == val || *end != '-')
-		goto bad;
-	val = end + 1;
-	b = strtoul(val, &end, 10);
-	if (end == val || *end || a == 0 || b < a || b > 0xfffffffdUL)
-		goto bad;
-	j->uid_first = (uint32_t)a;
-	j->uid_last = (uint32_t)b;
-	return;
-bad:
-	die(EXIT_USAGE, "--uid-range: '%s' is not FIRST-LAST (e.g. "
-	    "200000-265535)", val);
+	if (cli_uid_range(val, &j->uid_first, &j->uid_last) != 0)
+		die(EXIT_USAGE, "--uid-range: '%s' is not FIRST-LAST with "
+		    "0 < FIRST <= LAST <= %u (e.g. 200000-265535)", val,
+		    CLI_UID_MAX);
 }
 
 static void

@@ -48,11 +48,11 @@
 
 /* Exit codes of run and call besides the tool's own status. */
 enum {
-	SBX_EXIT_TIMEOUT = 124,		/* wall clock */
-	SBX_EXIT_LIMIT = 125,		/* memory, cpu, output, pids */
+	SBX_EXIT_TIMEOUT = EXIT_TIMEOUT,	/* wall clock: 124 */
+	SBX_EXIT_LIMIT = EXIT_LIMIT,	/* memory, cpu, output, pids: 125 */
 	SBX_EXIT_REFUSED = EXIT_DATAERR,	/* verify, compile: 65 */
 	SBX_EXIT_JAIL = EXIT_OSERR,	/* 71 */
-	SBX_EXIT_AUTH = 80		/* call: handshake failed */
+	SBX_EXIT_AUTH = EXIT_AUTH	/* call: handshake failed (80) */
 };
 
 #define EXIT_CODES \
@@ -89,7 +89,8 @@ static const char usage_main[] =
 "  --jail ns|uid|none  jail mode (default ns: user, pid, mount, ipc, uts,\n" \
 "                    cgroup and an empty network namespace; none is for\n" \
 "                    development only)\n" \
-"  --uids FIRST-LAST uid range of executions (default 300000-300999)\n" \
+"  --uid-range FIRST-LAST  uids of executions (default 300000-300999;\n" \
+"                    --uids is its old name)\n" \
 "  --state-dir DIR   per-execution state (default /tmp/airlock-sandbox)\n" \
 "  --cgroup DIR      a delegated cgroup v2 directory (default: cgroup v1\n" \
 "                    hierarchies when writable)\n" \
@@ -243,7 +244,8 @@ enum {
 
 #define JAIL_OPTIONS \
 	{ "jail", required_argument, NULL, OPT_JAIL }, \
-	{ "uids", required_argument, NULL, OPT_UIDS }, \
+	{ "uid-range", required_argument, NULL, OPT_UIDS }, \
+	{ "uids", required_argument, NULL, OPT_UIDS }, /* its old name */ \
 	{ "state-dir", required_argument, NULL, OPT_STATE }, \
 	{ "cgroup", required_argument, NULL, OPT_CGROUP }, \
 	{ "landlock", required_argument, NULL, OPT_LANDLOCK }, \
@@ -313,24 +315,16 @@ limit_opt(int opt, const char *v, struct sbx_limits *l)
 static int
 jail_opt(int opt, const char *v, struct jail_opts *o)
 {
-	char *end;
-	unsigned long a, b;
-
 	switch (opt) {
 	case OPT_JAIL:
 		if (jail_mode_parse(v, &o->mode) != 0)
 			die(EXIT_USAGE, "--jail: ns, uid or none");
 		return 1;
 	case OPT_UIDS:
-		errno = 0;
-		a = strtoul(v, &end, 10);
-		if (*end != '-' || errno)
-			die(EXIT_USAGE, "--uids: FIRST-LAST");
-		b = strtoul(end + 1, &end, 10);
-		if (*end || errno || a == 0 || b < a || b > 0xfffffffeul)
-			die(EXIT_USAGE, "--uids: FIRST-LAST, 0 < FIRST <= LAST");
-		o->uid_first = (uint32_t)a;
-		o->uid_last = (uint32_t)b;
+		if (cli_uid_range(v, &o->uid_first, &o->uid_last) != 0)
+			die(EXIT_USAGE, "--uid-range: '%s' is not FIRST-LAST "
+			    "with 0 < FIRST <= LAST <= %u (e.g. 200000-265535)",
+			    v, CLI_UID_MAX);
 		return 1;
 	case OPT_STATE: o->state_dir = v; return 1;
 	case OPT_CGROUP: o->cgroup = v; return 1;

@@ -76,3 +76,17 @@ cli_count(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	*out = v;
 	return 0;
 }
+
+int
+cli_uid_range(const char *s, uint32_t *first, uint32_t *last)
+{
+	uint64_t a, b;
+	const char *rest = digits(s, &a);
+
+	if (!rest || *rest != '-' || !(rest = digits(rest + 1, &b)) || *rest ||
+	    a == 0 || b < a || b > CLI_UID_MAX)
+		return -1;
+	*first = (uint32_t)a;
+	*last = (uint32_t)b;
+	return 0;
+}

@@ -15,4 +15,9 @@ int cli_size_bytes(const char *s, uint64_t *bytes);
 /* A decimal count in [min, max]; -1 otherwise. */
 int cli_count(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
+/* The uid range of --uid-range: "FIRST-LAST", plain digits, with
+ * 0 < FIRST <= LAST <= CLI_UID_MAX. 0 and both, or -1 (untouched). */
+#define CLI_UID_MAX 4294967293u	/* below (uid_t)-2 and -1 */
+int cli_uid_range(const char *s, uint32_t *first, uint32_t *last);
+
 #endif

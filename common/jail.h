@@ -24,12 +24,19 @@
  *         pivot_root into a read-only view of the system directories, with
  *         a fresh /proc, a minimal /dev, a size-capped tmpfs /tmp and the
  *         lease's HOME (and /work) read-write.
- * Child steps, in order (STYLE §5): cgroup; [ns: unshare, id maps, fork
- * init, mounts, pivot_root]; chdir; setgroups, setresgid, setresuid;
- * capabilities (bounding, ambient, inheritable, securebits); verify that
- * root cannot be regained; pdeathsig; no_new_privs; rlimits (NOFILE,
- * NPROC, FSIZE, CPU, CORE=0; never RLIMIT_AS, which breaks V8 and the
- * JVM: memory is the cgroup's job); Landlock; seccomp last. */
+ * Child steps, in order (docs/HACKING.md "Jail order"):
+ *   uid: cgroup; [the private /proc]; keepcaps; setgroups, setresgid,
+ *        setresuid; capabilities (bounding, ambient, inheritable,
+ *        securebits); verify that root cannot be regained; chdir;
+ *        pdeathsig;
+ *   ns:  cgroup; setgroups, setresgid, setresuid (the user namespace is
+ *        made by the lease uid, unprivileged); unshare; id maps;
+ *        pdeathsig; fork the init (pid 1); then in the child: mounts,
+ *        pivot_root, read-only remount, hostname; setresgid, setresuid;
+ *        capabilities; verify; chdir; pdeathsig;
+ *   both, last: no_new_privs; rlimits (NOFILE, NPROC, FSIZE, CPU,
+ *        CORE=0; never RLIMIT_AS, which breaks V8 and the JVM: memory is
+ *        the cgroup's job); the work files; Landlock; seccomp last. */
 #ifndef AIRLOCK_JAIL_H
 #define AIRLOCK_JAIL_H
 

@@ -1,4 +1,6 @@
-/* xwrap.c - the only place besides die() that may exit the process. */
+/* xwrap.c - die() and the x-wrappers: in common/, the only code that
+ * exits (applets and per-request children call exit themselves too); and
+ * the table of exit codes. */
 #include "xwrap.h"
 
 #include <errno.h>
@@ -8,6 +10,24 @@
 #include <string.h>
 
 #include "log.h"
+
+const struct exit_code_desc exit_code_table[] = {
+	{ EXIT_OK, "ok" },
+	{ EXIT_USAGE, "usage" },
+	{ EXIT_DATAERR, "bad data (sandbox: verify or compile failed)" },
+	{ EXIT_UNAVAILABLE, "unavailable (runner unreachable, connection lost)" },
+	{ EXIT_SOFTWARE, "internal error" },
+	{ EXIT_OSERR, "system error (a jail step, a spawn)" },
+	{ EXIT_IOERR, "I/O error" },
+	{ EXIT_PROTOCOL, "the peer broke the protocol" },
+	{ EXIT_NOPERM, "refused (guard, env policy, approval, caps)" },
+	{ EXIT_CONFIG, "configuration" },
+	{ EXIT_AUTH, "handshake failed: wrong secret or not an airlock/1 peer" },
+	{ EXIT_TIMEOUT, "sandbox: wall-clock limit" },
+	{ EXIT_LIMIT, "sandbox: memory, cpu, output, pids or disk limit" },
+	{ EXIT_UNKNOWN_APPLET, "unknown applet" },
+	{ -1, NULL }
+};
 
 static _Noreturn void
 die_va(int code, int err, const char *fmt, va_list ap)

@@ -1,12 +1,15 @@
-/* xwrap.h - wrappers that succeed or exit; for applet start-up and for
- * per-request children where exiting is the cleanup (STYLE §3). A service's
- * connection path never uses them. */
+/* xwrap.h - the exit codes, and wrappers that succeed or exit; for applet
+ * start-up and for per-request children where exiting is the cleanup
+ * (docs/HACKING.md "Errors and exit codes"). A service's connection
+ * path never uses them. */
 #ifndef AIRLOCK_XWRAP_H
 #define AIRLOCK_XWRAP_H
 
 #include <stddef.h>
 
-/* Exit codes shared by every applet (sysexits-style, documented in README). */
+/* Every exit code of every applet, defined here once (sysexits-style);
+ * exit_code_table lists them for `airlock --help` and the README. An
+ * applet that relays a child's status passes it through (signal N: 128+N). */
 enum exit_code {
 	EXIT_OK = 0,
 	EXIT_USAGE = 64,	/* bad command line */
@@ -18,8 +21,20 @@ enum exit_code {
 	EXIT_PROTOCOL = 76,	/* the peer broke the protocol */
 	EXIT_NOPERM = 77,	/* refused: authentication or policy */
 	EXIT_CONFIG = 78,	/* configuration error */
+	EXIT_AUTH = 80,		/* handshake failed: wrong secret, or the
+				 * peer is not an airlock/1 service */
+	EXIT_TIMEOUT = 124,	/* sandbox: the wall-clock limit */
+	EXIT_LIMIT = 125,	/* sandbox: memory, cpu, output, pids, disk */
 	EXIT_UNKNOWN_APPLET = 127
 };
+
+struct exit_code_desc {
+	int code;
+	const char *meaning;
+};
+
+/* Every code above, ascending, ending with { -1, NULL }. */
+extern const struct exit_code_desc exit_code_table[];
 
 /* Print "prog: error: MESSAGE" (and ": strerror" with die_errno) and exit. */
 _Noreturn void die(int code, const char *fmt, ...)

@@ -33,5 +33,22 @@ main(void)
 	ok(cli_count("0", 1, 10, &v) == -1, "count below range");
 	ok(cli_count("11", 1, 10, &v) == -1, "count above range");
 	ok(cli_count("3a", 1, 10, &v) == -1, "count with junk");
+	{
+		static const char *const bad[] = { "5-1", "0-10", "+5-9",
+			" 5-9", "5-9 ", "5--9", "5-+9", "5", "5-", "-9", "",
+			"5-4294967294", "4294967301-4294967302",
+			"18446744073709551621-9", "0x5-0x9", "5-9-10" };
+		uint32_t a = 7, b = 7;
+
+		for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+			ok(cli_uid_range(bad[i], &a, &b) == -1 && a == 7 &&
+			    b == 7, "uid range '%s' refused", bad[i]);
+		ok(cli_uid_range("200000-265535", &a, &b) == 0 &&
+		    a == 200000 && b == 265535, "uid range accepted");
+		ok(cli_uid_range("1-4294967293", &a, &b) == 0 && a == 1 &&
+		    b == 4294967293u, "uid range up to CLI_UID_MAX");
+		ok(cli_uid_range("9-9", &a, &b) == 0 && a == 9 && b == 9,
+		    "a one-uid range");
+	}
 	return tap_done();
 }

@@ -72,5 +72,17 @@ main(void)
 	p = xstrdup("abc");
 	ok(p && strcmp(p, "abc") == 0, "xstrdup copies");
 	free(p);
+	{
+		int prev = -1, has80 = 0, n = 0;
+
+		for (const struct exit_code_desc *e = exit_code_table;
+		    e->meaning; e++, n++) {
+			ok(e->code > prev, "exit code %d listed in order",
+			    e->code);
+			prev = e->code;
+			has80 |= e->code == EXIT_AUTH && e->code == 80;
+		}
+		ok(has80 && n == 14, "the table lists all 14 codes, 80 too");
+	}
 	return tap_done();
 }
