@@ -610,6 +610,16 @@ keepalive(struct relay *r, int64_t now)
 	return channel_queue(&r->ch, FRAME_PING, p, sizeof p);
 }
 
+/* Queueing a frame failed although there was room: the channel failed
+ * (its nonce ran out); nothing more can be said to the runner. */
+static int
+queue_failed(const char *what)
+{
+	log_msg(LOG_ERROR, "cannot send %s to the runner: the channel failed",
+	    what);
+	return RELAY_INTERNAL;
+}
+
 /* The lease's main loop: until EXIT, ERROR, a signal or a lost runner. */
 static int
 relay_loop(struct relay *r)
@@ -626,7 +636,7 @@ relay_loop(struct relay *r)
 			return r->exit_status;
 		now = mono_ms();
 		if (keepalive(r, now) != 0)
-			return RELAY_PROTOCOL;
+			return queue_failed("PING");
 		if (channel_pending(&r->ch) && channel_flush(&r->ch) != 0) {
 			snprintf(lost, sizeof lost, "connection to the runner "
 			    "lost: %s", strerror(errno));
@@ -666,7 +676,7 @@ relay_loop(struct relay *r)
 			errstream_flush(&r->err);
 		if (stdin_slot >= 0 && (pf[stdin_slot].revents &
 		    (POLLIN | POLLHUP | POLLERR)) && pump_stdin(r) != 0)
-			return RELAY_PROTOCOL;
+			return queue_failed("stdin");
 		if (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) {
 			long got = channel_fill(&r->ch);
 

@@ -3,10 +3,10 @@
 
   python3 test/relay_watch.py [OPTIONS] -- COMMAND [ARGS...]
 
-The command's stdout and stderr are pipes whose write ends this parent
+The command's stdin, stdout and stderr are pipes whose ends this parent
 keeps too (so they are open files shared with the child, as core's are);
 their file status flags (fcntl F_GETFL) are read before the start and
-after the end. stdin is a pipe held open unless --stdin-eof.
+after the end. stdin is held open unless --stdin-eof.
 
   --hold-out / --hold-err  never read that pipe (a reader that stalls)
   --term-after SEC         send a signal SEC seconds after the start
@@ -48,9 +48,9 @@ def main():
     r_out, w_out = os.pipe()
     r_err, w_err = os.pipe()
     r_in, w_in = os.pipe()
-    before = (fcntl.fcntl(w_out, fcntl.F_GETFL), fcntl.fcntl(w_err, fcntl.F_GETFL))
+    shared = (r_in, w_out, w_err)   # the child's stdin, stdout, stderr
+    before = [fcntl.fcntl(fd, fcntl.F_GETFL) for fd in shared]
     proc = subprocess.Popen(cmd, stdin=r_in, stdout=w_out, stderr=w_err)
-    os.close(r_in)
     if stdin_eof:
         os.close(w_in)
     sinks = {r_out: open(out_file, "wb") if out_file else None,
@@ -108,7 +108,7 @@ def main():
                     sinks[fd].write(data)
         except BlockingIOError:
             pass
-    after = (fcntl.fcntl(w_out, fcntl.F_GETFL), fcntl.fcntl(w_err, fcntl.F_GETFL))
+    after = [fcntl.fcntl(fd, fcntl.F_GETFL) for fd in shared]
     for f in sinks.values():
         if f:
             f.close()
