@@ -771,9 +771,11 @@ guard_setup(struct runner *r, const char *path)
 	if ((size_t)snprintf(c->launcher_dir, sizeof c->launcher_dir,
 	    "%s/launchers", c->state_dir) >= sizeof c->launcher_dir)
 		die(EXIT_CONFIG, "state directory path too long");
-	if (guardfs_launcher_dir(c->launcher_dir, path, err, sizeof err) != 0)
+	if (guardfs_launcher_dir(c->launcher_dir, path, c->check, err,
+	    sizeof err) != 0)
 		die(EXIT_CONFIG, "%s", err);
-	add_ro_path(r, c->launcher_dir);
+	if (!c->check)	/* a preflight built it aside and removed it */
+		add_ro_path(r, c->launcher_dir);
 }
 
 static void

@@ -2,11 +2,14 @@
 #include "guardfs.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "fsutil.h"
@@ -79,8 +82,43 @@ find_on_path(const char *path, const char *name, size_t n, char *out,
 	return -1;
 }
 
+static int fill_launcher_dir(const char *dir, const char *path, char *err,
+    size_t errlen);
+
 int
-guardfs_launcher_dir(const char *dir, const char *path, char *err,
+guardfs_launcher_dir(const char *dir, const char *path, int check_only,
+    char *err, size_t errlen)
+{
+	char fresh[PATH_MAX];
+
+	if ((size_t)snprintf(fresh, sizeof fresh, "%s.new-%ld", dir,
+	    (long)getpid()) >= sizeof fresh) {
+		snprintf(err, errlen, "launcher directory %s: path too long",
+		    dir);
+		return -1;
+	}
+	if (fill_launcher_dir(fresh, path, err, errlen) != 0) {
+		(void)fs_remove_tree(fresh);
+		return -1;
+	}
+	if (check_only)
+		return fs_remove_tree(fresh) == 0 ? 0 : -1;
+	/* musl 1.2.3 has no renameat2() wrapper */
+	if (syscall(SYS_renameat2, AT_FDCWD, fresh, AT_FDCWD, dir,
+	    RENAME_EXCHANGE) != 0 &&
+	    (errno != ENOENT || rename(fresh, dir) != 0)) {
+		snprintf(err, errlen, "launcher directory %s: %s", dir,
+		    strerror(errno));
+		(void)fs_remove_tree(fresh);
+		return -1;
+	}
+	(void)fs_remove_tree(fresh);	/* the old one, if any */
+	return 0;
+}
+
+/* The launcher directory's contents, in the new directory dir. */
+static int
+fill_launcher_dir(const char *dir, const char *path, char *err,
     size_t errlen)
 {
 	/* npm runs every command through "sh -c", found on PATH; the guard

@@ -23,12 +23,14 @@ int guardfs_script_dir_ok(const char *dir, char *err, size_t errlen);
 int guardfs_check_scripts(const struct guard_result *res,
     const char *const *argv, char *err, size_t errlen);
 
-/* Make dir afresh (anything there is removed first) holding one symlink
- * per launcher the guard knows, and sh (npm runs commands with it), that
- * is found on path (the runner's PATH), read-only (0555) to everyone;
- * dir is then the PATH a lease gets when guard_result.path_lookup is set.
- * 0, or -1 and a message in err. */
-int guardfs_launcher_dir(const char *dir, const char *path, char *err,
-    size_t errlen);
+/* Make dir afresh holding one symlink per launcher the guard knows, and
+ * sh (npm runs commands with it), that is found on path (the runner's
+ * PATH), read-only (0555) to everyone; dir is then the PATH a lease gets
+ * when guard_result.path_lookup is set. The new directory is built beside
+ * dir and swapped in at once (RENAME_EXCHANGE), so a live runner sharing
+ * the state directory never sees it missing or half made. check_only: it
+ * is built and removed again, dir untouched. 0, or -1 and a message. */
+int guardfs_launcher_dir(const char *dir, const char *path, int check_only,
+    char *err, size_t errlen);
 
 #endif

@@ -125,7 +125,7 @@ test_launcher_dir(void)
 	touch(at("launchers/sed"), 0755);	/* a leftover to be removed */
 	snprintf(path, sizeof path, "relative:%s:%s", at("bin1"),
 	    at("bin2"));
-	ok(guardfs_launcher_dir(dir, path, err, sizeof err) == 0,
+	ok(guardfs_launcher_dir(dir, path, 0, err, sizeof err) == 0,
 	    "the launcher dir is made: %s", err);
 	n = readlink(at("launchers/node"), target, sizeof target - 1);
 	ok(n > 0 && (target[n] = '\0', strcmp(target, at("bin1/node")) == 0),
@@ -140,9 +140,9 @@ test_launcher_dir(void)
 	    "python3");
 	ok(stat(dir, &st) == 0 && (st.st_mode & 07777) == 0555,
 	    "the dir is 0555");
-	ok(guardfs_launcher_dir(dir, path, err, sizeof err) == 0,
+	ok(guardfs_launcher_dir(dir, path, 0, err, sizeof err) == 0,
 	    "it is made again over a read-only one");
-	ok(guardfs_launcher_dir("/proc/nonexistent/x", path, err,
+	ok(guardfs_launcher_dir("/proc/nonexistent/x", path, 0, err,
 	    sizeof err) == -1 && err[0] != '\0', "an impossible dir fails");
 }
 
