@@ -3,6 +3,7 @@
 
 #include "fileio.h"
 #include "idfile.h"
+#include "ipcsweep.h"
 #include "log.h"
 #include "procscan.h"
 
@@ -165,7 +166,10 @@ uid_kill_all(uint32_t uid, uint32_t gid, pid_t watch, int *status,
 				while (waitpid(probe, NULL, 0) < 0 &&
 				    errno == EINTR)
 					;
-				_exit(0);
+				/* no task of the uid left: what it made
+				 * that outlives tasks (IPC objects) goes
+				 * too, before the uid serves anyone else */
+				_exit(ipcsweep_remove(uid) == 0 ? 0 : 3);
 			}
 			pause_us(200);
 		}

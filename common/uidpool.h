@@ -101,7 +101,8 @@ int uidpool_idle(const struct uidpool *p, uint32_t uid);
 
 /* Kill every process of uid (kill(-1) as uid:gid, needs CAP_SETUID and
  * CAP_SETGID, not CAP_KILL) until no task of the uid is left, zombies
- * included. Reaps the caller's children meanwhile (see above). 0 when
+ * included; then remove its System V and POSIX IPC objects (ipcsweep.h),
+ * which would outlive it. Reaps the caller's children meanwhile (see above). 0 when
  * none is left, -1 otherwise. */
 int uid_kill_all(uint32_t uid, uint32_t gid, pid_t watch, int *status,
     int *found);
