@@ -17,6 +17,8 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "uidpool.h"
+
 #define MQUEUE_MAGIC 0x19800202
 #define TABLE_MAX (4u << 20)
 
@@ -32,27 +34,9 @@ static const struct {
 	[IPC_TABLE_SEM] = { 1, 4, 6 },
 };
 
-/* A decimal number without sign (the key column is the only signed one
- * and is never read); 0 or -1. */
-static int
-number(const char *p, size_t n, uint32_t *v)
-{
-	uint64_t x = 0;
-
-	if (n == 0 || n > 10)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return -1;
-		x = x * 10 + (uint64_t)(p[i] - '0');
-	}
-	if (x > UINT32_MAX)
-		return -1;
-	*v = (uint32_t)x;
-	return 0;
-}
-
-/* The line p[0..n): its id, owner and creator. 0 or -1. */
+/* The line p[0..n): its id, owner and creator, canonical decimals (the
+ * kernel's %d; the key column, the only signed one, is never read). 0 or
+ * -1. */
 static int
 parse_line(const char *p, size_t n, enum ipc_table t, uint32_t *id,
     uint32_t *owner, uint32_t *creator)
@@ -60,6 +44,9 @@ parse_line(const char *p, size_t n, enum ipc_table t, uint32_t *id,
 	size_t col = 0, i = 0, want = columns[t].cuid;
 
 	while (col <= want) {
+		uint32_t *v = col == columns[t].id ? id : col ==
+		    columns[t].uid ? owner : col == columns[t].cuid ? creator :
+		    NULL;
 		size_t start;
 
 		while (i < n && p[i] == ' ')
@@ -69,10 +56,7 @@ parse_line(const char *p, size_t n, enum ipc_table t, uint32_t *id,
 		start = i;
 		while (i < n && p[i] != ' ')
 			i++;
-		if ((col == columns[t].id && number(p + start, i - start,
-		    id) != 0) || (col == columns[t].uid && number(p + start,
-		    i - start, owner) != 0) || (col == columns[t].cuid &&
-		    number(p + start, i - start, creator) != 0))
+		if (v && uidpool_number_parse(p + start, i - start, v) != 0)
 			return -1;
 		col++;
 	}
