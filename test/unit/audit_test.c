@@ -192,6 +192,49 @@ signed_log(const char *tag, char *out, size_t cap)
 	return get(out, cap);
 }
 
+/* The SIG item's grammar, each way off it, rechained: "malformed entry"
+ * with or without the key, never a crash or a pass with it. */
+static void
+test_sig_grammar(const char *a, size_t na)
+{
+	static const struct {
+		size_t at;		/* offset into SIG */
+		char to;
+		const char *what;
+	} one[] = {
+		{ 22, 'x', "no '.' after the key id" },
+		{ 0, '=', "padding in the key id" },
+		{ 5, '+', "a '+' (base64, not base64url)" },
+		{ 108, 'B', "a last character with bits set past the end "
+		    "(not canonical)" },
+		{ 30, '.', "a second '.'" },
+	};
+	char buf[8192];
+	struct audit_summary sum;
+	struct lines ls;
+	const char *why;
+	size_t n, line, cnt;
+
+	for (size_t i = 0; i < sizeof one / sizeof *one; i++) {
+		split(a, na, &ls);
+		sig_of(ls.l[1])[one[i].at] = one[i].to;
+		n = rechain(&ls, buf);
+		ok(verify(buf, n, &cnt, &line) == -1 && line == 2 &&
+		    verify_pub(buf, n, &key.pub, &sum, &line, &why) == -1 &&
+		    line == 2 && strcmp(why, "malformed entry") == 0,
+		    "SIG with %s: malformed, key or not", one[i].what);
+	}
+	/* a bit of the signature flipped, still canonical: only the key
+	 * tells */
+	split(a, na, &ls);
+	sig_of(ls.l[1])[40] = sig_of(ls.l[1])[40] == 'A' ? 'B' : 'A';
+	n = rechain(&ls, buf);
+	ok(verify(buf, n, &cnt, &line) == 0 &&
+	    verify_pub(buf, n, &key.pub, &sum, &line, &why) == -1 &&
+	    line == 2 && strstr(why, "bad signature"), "a flipped signature "
+	    "byte: a well-formed entry the chain accepts, the key refuses");
+}
+
 static void
 test_signed(void)
 {
@@ -315,6 +358,7 @@ test_signed(void)
 	    NULL) == 0 && (n = get(buf, sizeof buf)) > 0 &&
 	    verify_pub(buf, n, &key.pub, &sum, &line, &why) == 0 &&
 	    sum.last_signed == 6, "appends go on after a signed log");
+	test_sig_grammar(a, na);
 }
 
 int
