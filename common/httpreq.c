@@ -3,29 +3,7 @@
 
 #include <string.h>
 
-/* The end of the line starting at off: the offset of its CR (followed by
- * LF). -1: no CRLF yet within len; -2: a bare CR or LF. */
-static long
-line_end(const char *buf, size_t len, size_t off)
-{
-	for (size_t i = off; i < len; i++) {
-		if (buf[i] == '\n')
-			return -2;
-		if (buf[i] == '\r') {
-			if (i + 1 == len)
-				return -1;
-			return buf[i + 1] == '\n' ? (long)i : -2;
-		}
-	}
-	return -1;
-}
-
-static int
-tchar(unsigned char c)	/* RFC 9110 token characters */
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || (c && strchr("!#$%&'*+-.^_`|~", c));
-}
+#include "httpline.h"
 
 static int
 path_char(unsigned char c)	/* what our own paths use, and a query */
@@ -40,7 +18,7 @@ request_line(const char *p, size_t n, struct httpreq *req)
 	size_t m = 0, plen;
 	const char *path, *ver;
 
-	while (m < n && tchar((unsigned char)p[m]))
+	while (m < n && httpline_tchar((unsigned char)p[m]))
 		m++;
 	if (m == 0 || m == n || p[m] != ' ')
 		return HTTPREQ_BAD;
@@ -65,25 +43,6 @@ request_line(const char *p, size_t n, struct httpreq *req)
 	return HTTPREQ_OK;
 }
 
-/* "Name: value": a token, a colon, then visible ASCII, spaces or tabs. */
-static int
-header_ok(const char *p, size_t n)
-{
-	size_t m = 0;
-
-	while (m < n && tchar((unsigned char)p[m]))
-		m++;
-	if (m == 0 || m == n || p[m] != ':')
-		return 0;
-	for (size_t i = m + 1; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-
-		if (!(c == ' ' || c == '\t' || (c > 0x20 && c < 0x7f)))
-			return 0;
-	}
-	return 1;
-}
-
 enum httpreq_status
 httpreq_parse(const char *buf, size_t len, struct httpreq *req)
 {
@@ -93,7 +52,7 @@ httpreq_parse(const char *buf, size_t len, struct httpreq *req)
 
 	memset(req, 0, sizeof *req);
 	for (;;) {
-		long e = line_end(buf, cap, off);
+		long e = httpline_end(buf, cap, off);
 
 		if (e == -2)
 			return HTTPREQ_BAD;
@@ -107,7 +66,7 @@ httpreq_parse(const char *buf, size_t len, struct httpreq *req)
 			req->used = off + 2;	/* the empty line */
 			return first;
 		} else if (++nheaders > HTTPREQ_HEADERS_MAX ||
-		    !header_ok(buf + off, (size_t)e - off)) {
+		    !httpline_header_ok(buf + off, (size_t)e - off)) {
 			return HTTPREQ_BAD;
 		}
 		off = (size_t)e + 2;
