@@ -385,6 +385,7 @@ struct sandbox {
 	size_t deny_len;
 	const char *ro[16];
 	size_t nro;
+	const char *launchers[2];	/* python, the exec command */
 	char ro_buf[8][PATH_MAX];
 };
 
@@ -458,10 +459,13 @@ read_denylist(struct sandbox *s, const char *path)
 
 /* The jail of every execution: fixed at start-up, limits at their
  * maxima (an execution's own are applied to its copy). one_shot: run's
- * single execution is its own trial (see struct jail_config). */
+ * single execution is its own trial (see struct jail_config). The view
+ * holds python, exec_cmd (run's command or serve's --exec-interpreter;
+ * NULL: none) and the JDK. */
 static void
 sandbox_setup(struct sandbox *s, const struct jail_opts *o,
-    const struct sbx_limits *max, int sigfd, int one_shot, int check_only)
+    const struct sbx_limits *max, int sigfd, int one_shot, int check_only,
+    const char *exec_cmd)
 {
 	struct jail_config cfg;
 	char err[768];
@@ -474,10 +478,12 @@ sandbox_setup(struct sandbox *s, const struct jail_opts *o,
 	s->self[n] = '\0';
 	seccomp_policy_program(&s->seccomp);
 	read_denylist(s, o->denylist);
-	/* the binary itself runs the Java stage inside the jail */
-	s->ro[s->nro++] = s->self;
-	if (o->java_home)
+	if (o->java_home) {
+		s->ro[s->nro++] = o->java_home;
 		java_ro_paths(s, o->java_home);
+	}
+	s->launchers[0] = o->python;
+	s->launchers[1] = exec_cmd;
 	memset(&cfg, 0, sizeof cfg);
 	cfg.mode = o->mode;
 	cfg.unit = JAIL_UNIT_LEASE;
@@ -496,6 +502,10 @@ sandbox_setup(struct sandbox *s, const struct jail_opts *o,
 	cfg.ro_paths = s->ro;
 	cfg.nro = s->nro;
 	cfg.path = "/usr/local/bin:/usr/bin:/bin";
+	cfg.launchers = s->launchers;
+	cfg.nlaunchers = exec_cmd ? 2 : 1;
+	/* the binary itself runs the Java stage inside the jail */
+	cfg.self_exe = s->self;
 	cfg.seccomp = &s->seccomp;
 	cfg.one_shot = one_shot;
 	cfg.check_only = check_only;
@@ -509,7 +519,7 @@ sandbox_setup(struct sandbox *s, const struct jail_opts *o,
 		    "(development only)");
 	s->env = (struct sbx_exec_env){
 		.jail = &s->jail, .python = o->python,
-		.java_home = o->java_home, .self_exe = s->self,
+		.java_home = o->java_home, .self_exe = jail_self_exe(&s->jail),
 		.deny_text = s->deny_text, .deny_len = s->deny_len,
 		.sigfd = sigfd,
 		.use_cgroup_limits = 1,
@@ -869,7 +879,8 @@ run_main(int argc, char **argv)
 	 * for a container init that may not reap */
 	if (spawn_become_subreaper() != 0)
 		die_errno(EXIT_OSERR, "cannot become a subreaper");
-	sandbox_setup(&sb, &jo, &lim, sigfd, 1, 0);
+	sandbox_setup(&sb, &jo, &lim, sigfd, 1, 0,
+	    lang == SBX_LANG_EXEC ? argv[optind] : NULL);
 	sb.env.java_unconfined = unconfined;
 	if (unconfined)
 		log_msg(LOG_WARN, "--java-unconfined: the JVM loads "
@@ -1889,7 +1900,8 @@ serve_main(int argc, char **argv)
 		die(EXIT_CONFIG, "%s", err);
 	if (sbx_budget_init(&s.budgets, &s.cfg.budget) != 0)
 		die(EXIT_USAGE, "the budget options do not fit together");
-	sandbox_setup(&s.sb, &s.cfg.jo, &s.cfg.max, -1, 0, s.cfg.check);
+	sandbox_setup(&s.sb, &s.cfg.jo, &s.cfg.max, -1, 0, s.cfg.check,
+	    s.cfg.exec_interpreter);
 	for (size_t i = 0; i < s.cfg.nlisten; i++) {
 		switch (supervisor_listen(&s.sv, s.cfg.listen[i], err,
 		    sizeof err)) {

@@ -17,6 +17,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -30,21 +31,12 @@
 #define NS_HOME "/home/airlock"
 #define NS_CACHE "/cache"
 #define NS_WORK "/work"
+#define NS_SELF_DIR "/usr/lib/airlock"
+#define NS_SELF NS_SELF_DIR "/airlock"
 #define DEFAULT_TMPFS (64ull << 20)
 #define SECBITS_LOCKED 0xEBu	/* NOROOT, NO_SETUID_FIXUP off, KEEP_CAPS
 				 * off, NO_CAP_AMBIENT_RAISE: all locked */
 #define CAP_BIT(c) (1ull << (c))
-
-/* The system directories every launcher needs, read + execute: one list
- * for the ns root view and for Landlock. Missing ones are skipped. */
-static const char *const system_paths[] = {
-	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-	"/etc/ssl", "/etc/ca-certificates", "/etc/pki", "/etc/alternatives",
-	"/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf",
-	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
-	"/etc/localtime", "/etc/host.conf", "/etc/gai.conf",
-	"/etc/mime.types", "/etc/protocols", "/etc/services",
-};
 
 /* Devices a child may read and write (Landlock; bound into the ns /dev). */
 static const char *const dev_files[] = {
@@ -270,140 +262,33 @@ verify_dropped(uid_t uid, gid_t gid)
 
 /* ---- the read-only list -------------------------------------------- */
 
+/* The view (common/jailview): the configuration's launchers and extra
+ * paths; in uid mode the service's own binary too (ns copies it). */
 static int
-covered(const struct jail *j, const char *real)
+view_build(const struct jail_config *c, struct jail_view *v, char *err,
+    size_t errlen)
 {
-	for (size_t i = 0; i < j->nro; i++) {
-		size_t n = strlen(j->ro[i]);
+	const char *extra[JAIL_PATHS_MAX + 1];
+	size_t n = 0;
 
-		if (strncmp(real, j->ro[i], n) == 0 &&
-		    (real[n] == '\0' || real[n] == '/' || n == 1))
-			return 1;
-	}
-	return 0;
-}
-
-static char *
-keep(struct jail *j, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p;
-
-	if (n > sizeof j->pathbuf - j->pathlen)
-		return NULL;
-	p = memcpy(j->pathbuf + j->pathlen, s, n);
-	j->pathlen += n;
-	return p;
-}
-
-static int
-add_ro(struct jail *j, const char *path)
-{
-	char real[PATH_MAX];
-	struct stat st;
-
-	if (!realpath(path, real))
-		return 0;	/* missing: nothing to allow */
-	/* a symlink (/bin -> usr/bin, /etc/resolv.conf -> ...) is made
-	 * again in the ns root view unless a bound directory holds it */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
-	    !covered(j, path) && j->nlinks < JAIL_LINKS_MAX) {
-		int dup = 0;
-
-		for (size_t i = 0; i < j->nlinks; i++)
-			dup |= strcmp(j->links[i], path) == 0;
-		if (!dup && !(j->links[j->nlinks] = keep(j, path)))
-			return -1;
-		j->nlinks += !dup;
-	}
-	if (covered(j, real))
-		return 0;
-	/* a new entry may cover later-added deeper ones, never earlier
-	 * ones: system paths come first */
-	if (j->nro == LANDLOCK_PATHS_MAX - 16 ||
-	    !(j->ro[j->nro] = keep(j, real)))
-		return -1;
-	j->nro++;
-	return 0;
-}
-
-/* The install prefix of a launcher found on path: the directory above its
- * bin/ (or the directory holding it). */
-static void
-add_launcher(struct jail *j, const char *path, const char *name)
-{
-	char cand[PATH_MAX], real[PATH_MAX];
-
-	for (const char *p = path; p && *p; ) {
-		const char *end = strchr(p, ':');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		char *slash;
-
-		if (len && len + strlen(name) + 2 < sizeof cand) {
-			memcpy(cand, p, len);
-			snprintf(cand + len, sizeof cand - len, "/%s", name);
-			if (access(cand, X_OK) == 0 && realpath(cand, real)) {
-				if ((slash = strrchr(real, '/')))
-					*slash = '\0';
-				slash = strrchr(real, '/');
-				if (slash && strcmp(slash, "/bin") == 0 &&
-				    slash != real)
-					*slash = '\0';
-				(void)add_ro(j, real);
-				return;
-			}
-		}
-		p = end ? end + 1 : p + len;
-	}
-}
-
-static int
-resolve_paths(struct jail *j, char *err, size_t errlen)
-{
-	const struct jail_config *c = &j->cfg;
-
-	for (size_t i = 0; i < sizeof system_paths / sizeof *system_paths; i++)
-		if (add_ro(j, system_paths[i]) != 0)
-			goto full;
-	for (size_t i = 0; i < c->nro; i++) {
-		if (c->ro_paths[i][0] != '/') {
-			snprintf(err, errlen, "read-only path '%s' is not "
-			    "absolute", c->ro_paths[i]);
-			return -1;
-		}
-		if (access(c->ro_paths[i], F_OK) != 0) {
-			snprintf(err, errlen, "read-only path %s: %s",
-			    c->ro_paths[i], strerror(errno));
-			return -1;
-		}
-		if (add_ro(j, c->ro_paths[i]) != 0)
-			goto full;
-	}
-	for (const char *p = c->path; p && *p; ) {
-		const char *end = strchr(p, ':');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		char dir[PATH_MAX];
-
-		if (len && len < sizeof dir && *p == '/') {
-			memcpy(dir, p, len);
-			dir[len] = '\0';
-			if (add_ro(j, dir) != 0)
-				goto full;
-		}
-		p = end ? end + 1 : p + len;
-	}
-	for (size_t i = 0; i < c->nlaunchers; i++)
-		add_launcher(j, c->path, c->launchers[i]);
-	return 0;
-full:
-	snprintf(err, errlen, "too many read-only paths");
-	return -1;
+	for (size_t i = 0; i < c->nro && n < JAIL_PATHS_MAX; i++)
+		extra[n++] = c->ro_paths[i];
+	if (c->self_exe && c->mode != JAIL_NS)
+		extra[n++] = c->self_exe;
+	return jail_view_build(v, &(struct jail_view_spec){ c->path,
+	    c->launchers, c->nlaunchers, extra, n }, err, errlen);
 }
 
 const char *
 jail_ro_path(const struct jail *j, size_t i)
 {
-	return i < j->nro ? j->ro[i] : NULL;
+	return i < j->view.nro ? j->view.ro[i] : NULL;
+}
+
+const char *
+jail_self_exe(const struct jail *j)
+{
+	return j->cfg.mode == JAIL_NS ? NS_SELF : j->cfg.self_exe;
 }
 
 /* ---- /proc as a lease sees it ---------------------------------------- */
@@ -784,14 +669,13 @@ void
 jail_host_print(FILE *out, const struct jail_config *c,
     const struct jail_host *h, int json)
 {
-	struct jail tmp;
+	struct jail_view view;
 	char feat[256], miss[256], err[256];
 	unsigned want = wanted_features(c);
 	unsigned lack = landlock_missing(want, h->landlock_abi);
 
-	memset(&tmp, 0, sizeof tmp);
-	tmp.cfg = *c;
-	(void)resolve_paths(&tmp, err, sizeof err);
+	if (view_build(c, &view, err, sizeof err) != 0)
+		memset(&view, 0, sizeof view);
 	landlock_feature_names(want & ~lack, feat, sizeof feat);
 	landlock_feature_names(lack, miss, sizeof miss);
 	if (json) {
@@ -839,9 +723,9 @@ jail_host_print(FILE *out, const struct jail_config *c,
 				fprintf(out, "%s\"%s\"", n++ ? "," : "",
 				    cgroup_ctl_name(i));
 		fprintf(out, "]},\"read_only_paths\":[");
-		for (size_t i = 0; i < tmp.nro; i++) {
+		for (size_t i = 0; i < view.nro; i++) {
 			fputs(i ? "," : "", out);
-			json_str(out, tmp.ro[i]);
+			json_str(out, view.ro[i]);
 		}
 		fprintf(out, "],\"modes\":{");
 		for (int m = 0; m < 3; m++) {
@@ -892,14 +776,14 @@ jail_host_print(FILE *out, const struct jail_config *c,
 		fputc('\n', out);
 	}
 	fprintf(out, "read-only paths:");
-	for (size_t i = 0; i < tmp.nro; i++)
-		fprintf(out, " %s", tmp.ro[i]);
+	for (size_t i = 0; i < view.nro; i++)
+		fprintf(out, " %s", view.ro[i]);
 	fprintf(out, "\nread-write paths: the lease's HOME, TMPDIR and package "
 	    "cache (and the sandbox's work dir), /dev/null /dev/zero /dev/full "
 	    "/dev/random /dev/urandom (ns: its own /tmp, /dev/shm)");
 	fprintf(out, "\nsymlinks in the ns root view:");
-	for (size_t i = 0; i < tmp.nlinks; i++)
-		fprintf(out, " %s", tmp.links[i]);
+	for (size_t i = 0; i < view.nlinks; i++)
+		fprintf(out, " %s", view.links[i]);
 	fputc('\n', out);
 	for (int m = 0; m < 3; m++)
 		fprintf(out, "mode %s: %s%s\n", jail_mode_name(m),
@@ -983,7 +867,7 @@ jail_init(struct jail *j, const struct jail_config *cfg, char *err,
 	}
 	j->proc_private = cfg->mode == JAIL_NS ||
 	    (cfg->mode == JAIL_UID && h->proc_ok);
-	if (resolve_paths(j, err, errlen) != 0)
+	if (view_build(cfg, &j->view, err, errlen) != 0)
 		return -1;
 	if (cfg->mode != JAIL_NONE) {
 		if (chmod(cfg->state_dir, 0711) != 0) {
@@ -1319,24 +1203,26 @@ make_cache(struct jail_lease *l, const char *key)
 	return rc;
 }
 
-/* HOME/.npm and HOME/.cache lead to the registration's cache. */
+/* home/.npm and home/.cache lead to the registration's cache c (as the
+ * lease sees it). */
 static int
-link_cache(struct jail_lease *l)
+link_cache(const char *c, const char *home)
 {
-	const char *c = l->j->cfg.mode == JAIL_NS ? NS_CACHE : l->host_cache;
 	char target[PATH_MAX], link[PATH_MAX];
 
 	if ((size_t)snprintf(target, sizeof target, "%s/npm", c) >=
-	    sizeof target || join(link, sizeof link, l->host_home, "/.npm"))
+	    sizeof target || join(link, sizeof link, home, "/.npm"))
 		return -1;
 	if (symlink(target, link) != 0)
 		return -1;
 	if ((size_t)snprintf(target, sizeof target, "%s/xdg", c) >=
-	    sizeof target || join(link, sizeof link, l->host_home,
-	    "/.cache") != 0)
+	    sizeof target || join(link, sizeof link, home, "/.cache") != 0)
 		return -1;
 	return symlink(target, link);
 }
+
+_Static_assert(JAIL_VIEW_PATHS_MAX + 8 <= LANDLOCK_PATHS_MAX,
+    "Landlock's read-only list holds the view and a few more");
 
 static void
 landlock_prepare(struct jail_lease *l)
@@ -1347,11 +1233,13 @@ landlock_prepare(struct jail_lease *l)
 	memset(s, 0, sizeof *s);
 	s->abi = j->landlock_abi;
 	s->features = j->landlock_features;
-	for (size_t i = 0; i < j->nro; i++)
-		s->ro[s->nro++] = j->ro[i];
+	for (size_t i = 0; i < j->view.nro; i++)
+		s->ro[s->nro++] = j->view.ro[i];
 	s->ro[s->nro++] = "/proc";
 	if (j->cfg.mode == JAIL_NS)
 		s->ro[s->nro++] = "/etc";	/* the generated passwd/group */
+	if (j->cfg.mode == JAIL_NS && j->cfg.self_exe)
+		s->ro[s->nro++] = NS_SELF_DIR;
 	for (size_t i = 0; i < sizeof dev_files / sizeof *dev_files; i++)
 		s->rw[s->nrw++] = dev_files[i];
 	s->rw[s->nrw++] = l->home;
@@ -1454,7 +1342,7 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 		l->dirs_made = 1;
 		if (fs_as(l->uid, l->gid) != 0)
 			return open_fail(l, err, errlen, "setfsuid");
-		if (mkdir(l->host_home, 0700) != 0 ||
+		if ((!ns && mkdir(l->host_home, 0700) != 0) ||
 		    mkdir(l->host_tmp, 0700) != 0 ||
 		    (rq->work && mkdir(l->host_work, 0700) != 0) ||
 		    (ns && mkdir(l->host_root, 0700) != 0)) {
@@ -1468,12 +1356,12 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 		if (unit_reg && make_cache(l, key) != 0)
 			return open_fail(l, err, errlen, "cannot prepare the "
 			    "package cache");
-		if (l->host_cache[0]) {
+		if (l->host_cache[0] && !ns) {	/* ns: in its tmpfs HOME */
 			int rc;
 
 			if (fs_as(l->uid, l->gid) != 0)
 				return open_fail(l, err, errlen, "setfsuid");
-			rc = link_cache(l);
+			rc = link_cache(l->host_cache, l->host_home);
 			fs_back();
 			if (rc != 0)
 				return open_fail(l, err, errlen, "cannot link "
@@ -1677,6 +1565,48 @@ mirror(int status)
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
 }
 
+/* The service's argv area (/proc/PID/cmdline), [start, end). */
+static uintptr_t args_start, args_end;
+
+/* Find the argv area in /proc/self/stat (fields 48 and 49). */
+static int
+find_args(void)
+{
+	char buf[2048], *p;
+	int field = 2;
+
+	if (file_read_small("/proc/self/stat", buf, sizeof buf) < 0 ||
+	    !(p = strrchr(buf, ')')))
+		return -1;
+	while (*p && field < 48)
+		field += *p++ == ' ';
+	args_start = (uintptr_t)strtoull(p, &p, 10);
+	args_end = (uintptr_t)strtoull(p, NULL, 10);
+	/* the area ends with the last argument's NUL */
+	if (args_start == 0 || args_end <= args_start ||
+	    *(const char *)(args_end - 1) != '\0') {
+		args_start = 0;
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+/* The proxy and init never exec: their command line would be the
+ * service's (its flags, its secret file's path). Overwrite it with name
+ * and NULs — only once the server is forked: its argv may point there
+ * (the sandbox's `run -- COMMAND`). */
+static void
+rename_cmdline(const char *name)
+{
+	size_t len = args_end - args_start, n = strlen(name);
+
+	if (!args_start)
+		return;
+	memset((void *)args_start, 0, len);
+	memcpy((void *)args_start, name, n < len ? n : len - 1);
+}
+
 /* pid 1 of the lease: reap everything, forward signals to everyone,
  * end (and with it the namespace) when the server ends. */
 static _Noreturn void
@@ -1684,6 +1614,7 @@ run_init(pid_t server, int report)
 {
 	int st, server_st = 0;
 
+	rename_cmdline("airlock-init");	/* the server has its own copy */
 	forward_signals(-1);
 	close_stdio();
 	for (;;) {
@@ -1708,6 +1639,7 @@ run_proxy(pid_t init, int status_fd)
 	int st = 0, server_st;
 	ssize_t n;
 
+	rename_cmdline("airlock-proxy");
 	forward_signals(init);
 	close_stdio();
 	do
@@ -1804,6 +1736,36 @@ mount_tmpfs(const char *root, const char *dst, const char *opts,
 	return mount("tmpfs", to, "tmpfs", MS_NOSUID | MS_NODEV | extra, opts);
 }
 
+/* A copy of the file src at root+dst, mode 0555: the service's binary
+ * for the sandbox's Java stage, under a name that says nothing of where
+ * it lives on the host (a bind would show that path in mountinfo). */
+static int
+copy_into(const char *root, const char *src, const char *dst)
+{
+	char to[PATH_MAX], *slash;
+	int in, out, rc = -1;
+	ssize_t n;
+
+	if (join(to, sizeof to, root, dst) != 0)
+		return -1;
+	if ((slash = strrchr(to, '/')) && slash != to) {
+		*slash = '\0';
+		if (mkdir_p(to) != 0)
+			return -1;
+		*slash = '/';
+	}
+	if ((in = open(src, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0555);
+	if (out >= 0) {
+		while ((n = sendfile(out, in, NULL, 1 << 20)) > 0)
+			;
+		rc = n == 0 ? close(out) : (close(out), -1);
+	}
+	close(in);
+	return rc;
+}
+
 static int
 write_into(const char *root, const char *path, const char *text)
 {
@@ -1837,7 +1799,7 @@ build_root(struct jail_lease *l, const char **step)
 	STEP("mount-private", mount(NULL, "/", NULL, MS_REC | MS_PRIVATE,
 	    NULL));
 	STEP("mount-root", mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV,
-	    "mode=0755,size=1m,nr_inodes=4096"));
+	    "mode=0755,size=8m,nr_inodes=4096"));
 	snprintf(opts, sizeof opts, "mode=1777,size=%llu",
 	    (unsigned long long)size);
 	STEP("mount-tmp", mount_tmpfs(root, "/tmp", opts, 0));
@@ -1846,21 +1808,31 @@ build_root(struct jail_lease *l, const char **step)
 		    (unsigned long long)size);
 		STEP("mount-work", mount_tmpfs(root, NS_WORK, opts, 0));
 	}
-	STEP("mount-home", bind_into(root, l->host_home, NS_HOME, 1));
-	if (l->host_cache[0])
+	/* HOME is a tmpfs of its own: a bind of the host directory would
+	 * show the state directory's path in mountinfo */
+	snprintf(opts, sizeof opts, "mode=0700,size=%llu",
+	    (unsigned long long)size);
+	STEP("mount-home", mount_tmpfs(root, NS_HOME, opts, 0));
+	if (l->host_cache[0]) {
 		STEP("mount-cache", bind_into(root, l->host_cache, NS_CACHE,
 		    1));
-	for (size_t i = 0; i < j->nlinks; i++)
-		STEP("mount-links", link_into(root, j->links[i]));
-	for (size_t i = 0; i < j->nro; i++) {
+		STEP("mount-cache", join(to, sizeof to, root, NS_HOME) ||
+		    link_cache(NS_CACHE, to));
+	}
+	for (size_t i = 0; i < j->view.nlinks; i++)
+		STEP("mount-links", link_into(root, j->view.links[i]));
+	for (size_t i = 0; i < j->view.nro; i++) {
 		struct stat st;
 
-		/* a PATH dir the lease's uid cannot reach is no use to it */
-		if (stat(j->ro[i], &st) != 0 && (errno == EACCES ||
+		/* a path the lease's uid cannot reach is no use to it */
+		if (stat(j->view.ro[i], &st) != 0 && (errno == EACCES ||
 		    errno == ENOENT))
 			continue;
-		STEP("mount-bind", bind_into(root, j->ro[i], j->ro[i], 0));
+		STEP("mount-bind", bind_into(root, j->view.ro[i],
+		    j->view.ro[i], 0));
 	}
+	if (j->cfg.self_exe)
+		STEP("mount-self", copy_into(root, j->cfg.self_exe, NS_SELF));
 	STEP("mount-proc", join(to, sizeof to, root, "/proc") ||
 	    mkdir_p(to) || mount_proc(to));
 	STEP("mount-dev", mount_tmpfs(root, "/dev", "mode=0755,size=64k",
@@ -1951,6 +1923,7 @@ enter_ns(struct jail_lease *l, const char **step)
 	 * (which may hold a secret); the server gets its own envp */
 	for (char **e = environ; e && *e; e++)
 		memset(*e, 0, strlen(*e));
+	STEP("cmdline", find_args());
 
 	STEP("cgroup", cgroup_lease_attach(&l->cg));
 	STEP("setgroups", setgroups(0, NULL));

@@ -18,12 +18,14 @@
  *   uid   a uid/gid of the range, no supplementary groups, no capabilities
  *         (bounding set dropped and securebits locked when the service has
  *         CAP_SETPCAP), no_new_privs, rlimits, Landlock, seccomp. Needs
- *         only CAP_SETUID, CAP_SETGID and CAP_KILL;
+ *         only CAP_SETUID, CAP_SETGID and CAP_KILL; with CAP_SYS_ADMIN a
+ *         mount namespace whose /proc (hidepid=invisible) shows only the
+ *         lease's own processes;
  *   ns    uid mode inside new user, pid, mount, ipc, uts and cgroup
  *         namespaces (and net with new_net): a tiny init as pid 1, and a
- *         pivot_root into a read-only view of the system directories, with
- *         a fresh /proc, a minimal /dev, a size-capped tmpfs /tmp and the
- *         lease's HOME (and /work) read-write.
+ *         pivot_root into a minimal read-only view (common/jailview.h),
+ *         with such a /proc, a minimal /dev, size-capped tmpfs /tmp and
+ *         HOME (and /work) read-write.
  * Child steps, in order (docs/HACKING.md "Jail order"):
  *   uid: cgroup; [the private /proc]; keepcaps; setgroups, setresgid,
  *        setresuid; capabilities (bounding, ambient, inheritable,
@@ -48,6 +50,7 @@
 #include <sys/types.h>
 
 #include "cgroup.h"
+#include "jailview.h"
 #include "landlock.h"
 #include "uidpool.h"
 
@@ -70,7 +73,6 @@ enum jail_unit {
 #define JAIL_PORTS_MAX 64
 #define JAIL_FILES_MAX 16
 #define JAIL_ID_MAX 64
-#define JAIL_LINKS_MAX 32
 
 struct jail_limits {
 	uint64_t memory;	/* bytes, cgroup, swap 0; 0 = no limit */
@@ -107,9 +109,14 @@ struct jail_config {
 	size_t nro;
 	const char *path;		/* the children's PATH: its dirs join
 					 * the read-only list */
-	const char *const *launchers;	/* names looked up on path: their
-					 * install prefix joins the list */
+	const char *const *launchers;	/* names looked up on path, or
+					 * absolute paths: their own files join
+					 * the list (common/jailview.h) */
 	size_t nlaunchers;
+	const char *self_exe;		/* the service's binary, run inside
+					 * (the sandbox's Java stage): ns
+					 * copies it to a fixed path, uid
+					 * grants its own; see jail_self_exe */
 	const struct sock_fprog *seccomp; /* uid/ns: required */
 	unsigned landlock_abi_cap;	/* test hook: act as if the kernel's
 					 * ABI were at most this; 0 = off */
@@ -157,14 +164,9 @@ struct jail {
 					 * always; uid with CAP_SYS_ADMIN. 0:
 					 * other leases' /proc/PID/cmdline and
 					 * status stay readable */
-	char *ro[LANDLOCK_PATHS_MAX];	/* resolved read-only list (owned) */
-	size_t nro;
-	char *links[JAIL_LINKS_MAX];	/* ns: symlinks to recreate (/bin) */
-	size_t nlinks;
+	struct jail_view view;		/* the read-only list, the ns links */
 	struct uidpool uids;
 	struct cgroup_service cg;
-	char pathbuf[8192];		/* storage of ro[] */
-	size_t pathlen;
 };
 
 /* A file the child finds in its work directory (sandbox programs). */
@@ -268,8 +270,11 @@ void jail_fini(struct jail *j);
 /* One line for logs: "uid landlock=abi7 cgroup=v1". Static storage. */
 const char *jail_summary(const struct jail *j);
 
-/* The read-only list, for --check (i < jail->nro). */
+/* The read-only list, for --check (NULL past its end). */
 const char *jail_ro_path(const struct jail *j, size_t i);
+
+/* cfg.self_exe as the jailed child sees it. */
+const char *jail_self_exe(const struct jail *j);
 
 /* The lease's cgroup v2 group for spawn_spec.cgroup_fd (the child starts
  * inside it), or -1 (v1, none): then the child's cgroup step moves it. */

@@ -30,7 +30,7 @@ enum landlock_feature {
 	LANDLOCK_FEAT_SCOPE_ABSTRACT = 1u << 5	/* ABI 6 */
 };
 
-#define LANDLOCK_PATHS_MAX 96
+#define LANDLOCK_PATHS_MAX 160
 #define LANDLOCK_PORTS_MAX 64
 
 /* One child's ruleset. Every pointer must stay valid in the child; the

@@ -15,6 +15,10 @@
  *                          capabilities, create a user namespace; count
  *                          the processes /proc shows
  *   read FILE | write FILE | list DIR   one attempt each
+ *   cat FILE               print FILE (or "cat: ERRNO")
+ *   view                   what the root view holds: "mount PATH",
+ *                          "link PATH -> TARGET", "file PATH" from / down
+ *                          (mount points and links are not entered)
  *   connect PORT | bind    TCP on 127.0.0.1
  *   signal PID             kill(PID, SIGTERM)
  *   abstract NAME          connect to the abstract unix socket @NAME
@@ -280,6 +284,63 @@ attack(const char *pid, const char *home, const char *file,
 	fflush(stdout);
 }
 
+/* Walk the file tree from dir without following symlinks: print each
+ * mount point ("mount PATH", not entered), symlink ("link PATH -> T")
+ * and file ("file PATH") it finds; directories of the same file system
+ * are entered. What the jail's root view holds, for the allowlist. */
+static void
+view(const char *dir, dev_t dev)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d) {
+		printf("unlistable %s %s\n", dir, errname(errno));
+		return;
+	}
+	while ((e = readdir(d))) {
+		char p[4096], t[4096];
+		struct stat st;
+		ssize_t n;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(p, sizeof p, "%s/%s", strcmp(dir, "/") ? dir : "",
+		    e->d_name);
+		if (lstat(p, &st) != 0)
+			continue;
+		if (S_ISLNK(st.st_mode)) {
+			n = readlink(p, t, sizeof t - 1);
+			t[n > 0 ? n : 0] = '\0';
+			printf("link %s -> %s\n", p, t);
+		} else if (st.st_dev != dev) {
+			printf("mount %s\n", p);
+		} else if (S_ISDIR(st.st_mode)) {
+			view(p, dev);
+		} else {
+			printf("file %s\n", p);
+		}
+	}
+	closedir(d);
+}
+
+static void
+cat(const char *path)
+{
+	char buf[4096];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0) {
+		say("cat", errno);
+		return;
+	}
+	while ((n = read(fd, buf, sizeof buf)) > 0)
+		fwrite(buf, 1, (size_t)n, stdout);
+	close(fd);
+	fflush(stdout);
+}
+
 static void
 doublefork(void)
 {
@@ -423,6 +484,15 @@ main(int argc, char **argv)
 		attack(argv[2], argv[3], argv[4], argv[5]);
 	else if (strcmp(argv[1], "read") == 0 && argc == 3)
 		say("read", try_read(argv[2]));
+	else if (strcmp(argv[1], "cat") == 0 && argc == 3)
+		cat(argv[2]);
+	else if (strcmp(argv[1], "view") == 0) {
+		struct stat st;
+
+		if (stat("/", &st) == 0)
+			view("/", st.st_dev);
+		fflush(stdout);
+	}
 	else if (strcmp(argv[1], "write") == 0 && argc == 3)
 		say("write", try_write(argv[2]));
 	else if (strcmp(argv[1], "list") == 0 && argc == 3) {
