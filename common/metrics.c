@@ -22,6 +22,11 @@ static const char *const reason_labels[] = {	/* by enum sbx_reason */
 	"exited", "timeout", "memory", "output", "pids", "verify_failed",
 	"compile_failed", "jail_failed", "cpu"
 };
+static const char *const egress_labels[] = {	/* by enum egress_verdict */
+	"allowed", "not_listed", "address", "bad_request", "resolve_failed",
+	"connect_failed", "incomplete"
+};
+static const char *const direction_labels[] = { "up", "down" };
 static const char *const budget_labels[] = {
 	"tenant_concurrency", "tenant_queue", "tenant_cpu", "total_queue",
 	"queue_timeout"
@@ -83,6 +88,13 @@ static const struct metric_def defs[M_NMETRIC_] = {
 	    "gauge", NULL, NULL, 1, NULL, NULL, 1 },
 	[M_CAPACITY] = { R | S, "capacity", "The most leases (or executions) at "
 	    "once.", "gauge", NULL, NULL, 1, NULL, NULL, 1 },
+	[M_EGRESS_CONNECTIONS] = { R, "egress_connections_total", "Egress "
+	    "proxy connections, by verdict.", "counter", "verdict",
+	    egress_labels, N(egress_labels), NULL, NULL, 1 },
+	[M_EGRESS_BYTES] = { R, "egress_bytes_total", "Bytes tunnelled by "
+	    "the egress proxy: up (lease to host) and down.", "counter",
+	    "direction", direction_labels, N(direction_labels), NULL, NULL,
+	    1 },
 };
 
 /* Histogram bucket bounds in milliseconds (+Inf is implied). */

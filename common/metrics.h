@@ -27,6 +27,8 @@ enum metric {
 	M_READY,		/* gauge: 1 when readyz says so */
 	M_DRAINING,		/* gauge */
 	M_CAPACITY,		/* gauge: the lease/execution cap */
+	M_EGRESS_CONNECTIONS,	/* counter, label verdict (egress_proxy.h) */
+	M_EGRESS_BYTES,		/* counter, label direction (up, down) */
 	M_NMETRIC_
 };
 
