@@ -517,6 +517,10 @@ sandbox_setup(struct sandbox *s, const struct jail_opts *o,
 		log_msg(LOG_WARN, "jail mode none: the tool runs as this "
 		    "process's user, with its network and files "
 		    "(development only)");
+	else if (!s->jail.proc_private)
+		log_msg(LOG_WARN, "uid mode: tools can read other executions' "
+		    "/proc/PID/cmdline and status (%s); --jail ns hides them",
+		    s->jail.host.proc_why);
 	s->env = (struct sbx_exec_env){
 		.jail = &s->jail, .python = o->python,
 		.java_home = o->java_home, .self_exe = jail_self_exe(&s->jail),
