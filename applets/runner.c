@@ -1,5 +1,6 @@
-/* runner.c - the lease service: accept, admit, fork one handler per
- * connection (common/lease), keep the caps, drain on SIGTERM. */
+/* runner.c - the lease service: handshakes in the pre-auth process, then
+ * admit, fork one handler per authenticated connection (common/lease),
+ * keep the caps, drain on SIGTERM. */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/cli.h"
+#include "common/ctlmsg.h"
 #include "common/eckey.h"
 #include "common/jail.h"
 #include "common/seccomp_policy.h"
@@ -23,6 +25,7 @@
 #include "common/netaddr.h"
 #include "common/proto.h"
 #include "common/secret.h"
+#include "common/service.h"
 #include "common/sigfd.h"
 #include "common/spawn.h"
 #include "common/supervisor.h"
@@ -57,8 +60,15 @@ static const char usage[] =
 "                            (docs/GUARD.md: the grammar these extend)\n"
 "  --max-leases N            live leases in all (default 64)\n"
 "  --max-leases-per-tenant N (default 16)\n"
-"  --max-conns-per-peer N    connections from one address (default 32)\n"
-"  --handshake-timeout DUR   handshake + spawn request (default 5s)\n"
+"  --max-conns-per-peer N    pending handshakes of one source: an IPv4\n"
+"                            address, an IPv6 /64, a unix peer's uid\n"
+"                            (default 32; 256 pending in all)\n"
+"  --handshake-timeout DUR   the handshake, then the spawn request, each\n"
+"                            (default 5s)\n"
+"  --preauth-uid UID         the uid (and gid) of the pre-auth process\n"
+"                            that runs handshakes (default: the first uid\n"
+"                            of --uid-range, which leases then do not get;\n"
+"                            nobody with --jail none as root)\n"
 "  --kill-grace DUR          SIGTERM to SIGKILL at lease end (default 2s)\n"
 "  --ping-interval DUR       the relay's keep-alive interval (default 10s)\n"
 "  --liveness-timeout DUR    silence that ends a lease (default 30s)\n"
@@ -129,7 +139,7 @@ struct runner_config {
 	const char *secret_file;
 	const char *jail;
 	char *allow;
-	uint64_t max_leases, max_per_tenant, max_per_peer;
+	uint64_t max_leases, max_per_tenant, max_per_peer, preauth_uid;
 	uint64_t handshake_ms, grace_ms, ping_ms, liveness_ms;
 	const char *state_dir;
 	const char *review_pubkey;
@@ -152,7 +162,6 @@ struct runner_config {
 struct handler {
 	struct supervisor_handler sv;
 	int refusing;			/* forked only to send a refusal */
-	char peer[64];			/* peer host: the per-peer cap key */
 	char tenant[PROTO_ID_MAX + 1];	/* "" until admitted */
 };
 
@@ -241,7 +250,7 @@ parse_args(struct runner_config *c, int argc, char **argv)
 		O_UIDS, O_UNIT, O_LANDLOCK, O_BIND, O_EGRESS, O_RO, O_CGROUP,
 		O_MEM, O_PIDS, O_CPU, O_NPROC, O_NOFILE, O_FSIZE, O_TMPFS,
 		O_CHECK, O_JSON, O_SCRIPTS, O_INDEX, O_MODULE, O_METRICS,
-		O_DRAIN };
+		O_DRAIN, O_PREAUTH };
 	static const struct option opts[] = {
 		{ "listen", required_argument, NULL, 'l' },
 		{ "secret-file", required_argument, NULL, O_SECRET },
@@ -254,6 +263,7 @@ parse_args(struct runner_config *c, int argc, char **argv)
 		{ "max-leases-per-tenant", required_argument, NULL, O_MAXT },
 		{ "max-conns-per-peer", required_argument, NULL, O_MAXP },
 		{ "handshake-timeout", required_argument, NULL, O_HS },
+		{ "preauth-uid", required_argument, NULL, O_PREAUTH },
 		{ "kill-grace", required_argument, NULL, O_GRACE },
 		{ "ping-interval", required_argument, NULL, O_PING },
 		{ "liveness-timeout", required_argument, NULL, O_LIVE },
@@ -329,6 +339,11 @@ parse_args(struct runner_config *c, int argc, char **argv)
 			break;
 		case O_HS: duration_opt("handshake-timeout", optarg,
 		    &c->handshake_ms); break;
+		case O_PREAUTH:
+			if (cli_count(optarg, 1, 0xfffffffdUL, &c->preauth_uid))
+				die(EXIT_USAGE, "--preauth-uid: '%s' is not a "
+				    "uid from 1", optarg);
+			break;
 		case O_GRACE: duration_opt("kill-grace", optarg, &c->grace_ms);
 			break;
 		case O_PING: duration_opt("ping-interval", optarg, &c->ping_ms);
@@ -408,6 +423,19 @@ parse_args(struct runner_config *c, int argc, char **argv)
 	if (j->mode != JAIL_NONE && !j->uid_first)
 		die(EXIT_USAGE, "--jail %s needs --uid-range FIRST-LAST: uids "
 		    "no other process on this host uses", c->jail);
+	if (j->uid_first && c->preauth_uid >= j->uid_first &&
+	    c->preauth_uid <= j->uid_last)
+		die(EXIT_USAGE, "--preauth-uid %llu is in --uid-range: leases "
+		    "must never share the pre-auth process's uid",
+		    (unsigned long long)c->preauth_uid);
+	if (j->uid_first && !c->preauth_uid) {
+		/* the range's first uid runs the pre-auth process */
+		if (j->uid_first == j->uid_last)
+			die(EXIT_USAGE, "--uid-range needs two uids at least: "
+			    "the first runs the pre-auth process (or give "
+			    "--preauth-uid)");
+		c->preauth_uid = j->uid_first++;
+	}
 	if (j->mode == JAIL_NONE) {
 		if (c->limits_given || j->cgroup_dir || j->negress ||
 		    j->allow_bind || j->landlock == JAIL_LANDLOCK_REQUIRE)
@@ -442,16 +470,6 @@ handler_at(const struct runner *r, size_t i)
 }
 
 static size_t
-count_peer(const struct runner *r, const char *peer)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->sv.nh; i++)
-		n += strcmp(handler_at(r, i)->peer, peer) == 0;
-	return n;
-}
-
-static size_t
 count_serving(const struct runner *r)
 {
 	size_t n = 0;
@@ -464,8 +482,8 @@ count_serving(const struct runner *r)
 /* In the forked handler (the supervisor's fds already closed): leave its
  * signal mask behind and serve the lease. Never returns. */
 static _Noreturn void
-handler_run(struct runner *r, int conn, int ctl, const char *peer,
-    const char *id, uint16_t refuse)
+handler_run(struct runner *r, int conn, struct noise_transport *t, int ctl,
+    const char *peer, const char *id, uint16_t refuse)
 {
 	struct lease_config lc = r->lease;
 	sigset_t none;
@@ -477,86 +495,86 @@ handler_run(struct runner *r, int conn, int ctl, const char *peer,
 	lc.control_fd = ctl;
 	lc.refuse_code = refuse;
 	lc.refuse_message = refuse == LERR_CAPACITY ?
-	    "the runner is at its lease limit" : refuse == LERR_PEER_CAPACITY ?
-	    "too many connections from this address" : refuse == LERR_SHUTDOWN
-	    ? "the runner is shutting down" : "";
-	_exit(lease_serve(&lc, conn, peer, id));
+	    "the runner is at its lease limit" : "";
+	_exit(lease_serve(&lc, conn, t, peer, id));
 }
 
-/* Past max_leases a connection still gets a handler, one that only
- * refuses (see SUPERVISOR_REFUSAL_SLOTS); each lives at most the handshake
- * deadline, then the second in which common/lease.c's refuse() sends its
- * ERROR and closes lingering. */
+/* An authenticated connection from the pre-auth process. Past
+ * max_leases it still gets a handler, one that only refuses (see
+ * SUPERVISOR_REFUSAL_SLOTS); each lives at most the SPAWN deadline, then
+ * the linger of service_refuse. */
 static void
-accept_one(void *ctx, int lfd)
+take_conn(void *ctx, int conn, struct noise_transport *t)
 {
 	struct runner *r = ctx;
-	char peer[96], host[64], id[17];
+	char peer[96], id[17];
 	uint16_t refuse = 0;
 	struct handler *h;
-	int conn, ctl;
+	int ctl;
 	pid_t pid;
 
-	conn = supervisor_accept(&r->sv, lfd, r->cfg.max_leases,
-	    "connection dropped: no refusal slot left", peer, sizeof peer);
-	if (conn < 0)
+	netaddr_peer_text(conn, peer, sizeof peer);
+	if (r->sv.nh >= r->cfg.max_leases + SUPERVISOR_REFUSAL_SLOTS) {
+		metric_add(M_CONNECTIONS_DROPPED, 0, 1);
+		log_event(LOG_WARN, "connection dropped: no refusal slot left",
+		    (struct log_field[]){ LF_STR("peer", peer) }, 1);
+		close(conn);
 		return;
-	netaddr_peer_host(conn, host, sizeof host);
+	}
 	if (count_serving(r) >= r->cfg.max_leases)
 		refuse = LERR_CAPACITY;
-	else if (count_peer(r, host) >= r->cfg.max_per_peer)
-		refuse = LERR_PEER_CAPACITY;
 	if (random_id(id) != 0)
 		die_errno(EXIT_OSERR, "getrandom");
 	log_event(LOG_INFO, "lease accepted", (struct log_field[]){
 	    LF_STR("lease", id), LF_STR("peer", peer) }, 2);
 	pid = supervisor_fork(&r->sv, conn, &ctl);
 	if (pid == 0)
-		handler_run(r, conn, ctl, peer, id, refuse);
+		handler_run(r, conn, t, ctl, peer, id, refuse);
 	if (pid < 0)
 		return;
 	h = handler_at(r, r->sv.nh - 1);
 	h->refusing = refuse != 0;
-	snprintf(h->peer, sizeof h->peer, "%s", host);
 }
 
-/* A handler asks to admit its tenant: answer 0 or the refusal code. Or
- * it says, with one NUL byte, that its lease is over but for the final
- * frame: from then on it counts as a refusal handler (bounded by the
- * refusal slots), not against --max-leases or its tenant's cap. */
+/* A handler asks to admit its tenant (ADMIT): answer with VERDICT 0 or
+ * the refusal code. Or it says (DONE) that its lease is over but for the
+ * final frame: from then on it counts as a refusal handler (bounded by
+ * the refusal slots), not against --max-leases or its tenant's cap. */
 static void
 admit(void *ctx, void *handler)
 {
 	struct runner *r = ctx;
 	struct handler *h = handler;
-	char tenant[PROTO_ID_MAX + 1];
-	ssize_t n = recv(h->sv.ctl, tenant, sizeof tenant, MSG_DONTWAIT);
-	uint8_t answer = 0;
+	struct ctlmsg m;
+	unsigned answer = 0;
 	size_t same = 0;
+	int fd;
+	enum ctlmsg_status st = ctlmsg_recv(h->sv.ctl, &m, &fd, MSG_DONTWAIT);
 
-	if (n <= 0)
+	if (st == CTLMSG_IO || st == CTLMSG_CLOSED)
 		return;	/* handler gone; SIGCHLD will clean up */
-	if (n == 1 && tenant[0] == '\0') {
+	if (st == CTLMSG_OK && m.type == CTLMSG_DONE) {
 		h->refusing = 1;
 		h->tenant[0] = '\0';
 		return;
 	}
-	if (h->tenant[0] || !proto_id_valid((uint8_t *)tenant, (size_t)n)) {
+	if (st != CTLMSG_OK || m.type != CTLMSG_ADMIT || h->tenant[0]) {
 		answer = LERR_PROTOCOL;
 	} else {
-		tenant[n] = '\0';
 		for (size_t i = 0; i < r->sv.nh; i++)
-			same += strcmp(handler_at(r, i)->tenant, tenant) == 0;
+			same += strcmp(handler_at(r, i)->tenant,
+			    m.u.admit.tenant) == 0;
 		if (same >= r->cfg.max_per_tenant)
 			answer = LERR_TENANT_CAPACITY;
 		else if (r->draining)
 			answer = LERR_SHUTDOWN;
 		else
-			memcpy(h->tenant, tenant, (size_t)n + 1);
+			memcpy(h->tenant, m.u.admit.tenant,
+			    sizeof h->tenant);
 	}
 	if (answer)
 		h->refusing = 1;	/* it only sends the refusal now */
-	(void)send(h->sv.ctl, &answer, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+	service_verdict(h->sv.ctl, answer);
 }
 
 static void
@@ -575,48 +593,29 @@ publish(const struct runner *r)
 	metric_set(M_LEASES_ACTIVE, 0, count_serving(r));
 }
 
-/* Drain: readiness drops and the listeners close at once; live leases
- * run on until they end or --drain-timeout passes, then every handler
- * ends its lease (SIGTERM, grace, SIGKILL) as a second SIGTERM or a
- * SIGINT does at once. Handlers that outlive the grace by far are
- * killed. Requests still in their handshake are refused (shutdown). */
+static void
+reap_all(void *ctx)
+{
+	reap_handlers(ctx);
+	publish(ctx);
+}
+
+/* Drain: readiness drops and the listeners close at once (the pre-auth
+ * process ends: handshakes in flight are dropped); live leases run on
+ * until they end or --drain-timeout passes, then every handler ends its
+ * lease (SIGTERM, grace, SIGKILL) as a second SIGTERM or a SIGINT does at
+ * once. Handlers that outlive the grace by far are killed. Requests still
+ * waiting for admission are refused (shutdown). */
 static int
 drain(struct runner *r, int now)
 {
-	int64_t start = mono_ms(), ending = 0;
-
 	r->draining = 1;
 	metric_set(M_DRAINING, 0, 1);
-	supervisor_stop_listening(&r->sv);
 	log_event(LOG_INFO, "runner draining", (struct log_field[]){
 	    LF_NUM("leases", count_serving(r)),
 	    LF_NUM("drain_timeout_ms", now ? 0 : r->cfg.drain_ms) }, 2);
-	while (r->sv.nh > 0) {
-		int64_t t = mono_ms(), wait;
-		int rc;
-
-		if (!ending && (now || t - start >= (int64_t)r->cfg.drain_ms)) {
-			if (!now)
-				log_msg(LOG_INFO, "drain timeout: ending the "
-				    "leases still live");
-			supervisor_kill_all(&r->sv, SIGTERM);
-			ending = t;
-		}
-		if (ending && t - ending >= (int64_t)r->cfg.grace_ms + 3000)
-			supervisor_kill_all(&r->sv, SIGKILL);
-		wait = ending ? 10 : start + (int64_t)r->cfg.drain_ms - t;
-		rc = supervisor_poll(&r->sv, (int)(wait > 1000 ? 1000 : wait),
-		    admit, NULL, r);
-		if (rc < 0 && errno != EINTR)
-			die_errno(EXIT_OSERR, "poll");
-		if (rc > 0 && supervisor_signals(&r->sv) && !ending) {
-			log_msg(LOG_INFO, "a second signal: ending every lease "
-			    "now");
-			now = 1;
-		}
-		reap_handlers(r);
-		publish(r);
-	}
+	service_drain(&r->sv, now ? 0 : (uint32_t)r->cfg.drain_ms,
+	    (uint32_t)r->cfg.grace_ms + 3000, admit, reap_all, r);
 	log_msg(LOG_INFO, "runner stopped");
 	return EXIT_OK;
 }
@@ -626,7 +625,7 @@ serve(struct runner *r)
 {
 	metric_set(M_READY, 0, 1);
 	for (;;) {
-		int rc = supervisor_poll(&r->sv, -1, admit, accept_one, r);
+		int rc = supervisor_poll(&r->sv, -1, admit, take_conn, r);
 		int sig;
 
 		if (rc < 0 && errno != EINTR)
@@ -806,6 +805,11 @@ setup(struct runner *r)
 		case SUPERVISOR_CANNOT_LISTEN: die(EXIT_CONFIG, "%s", err);
 		}
 	load_review(r);
+	/* handshakes run in the pre-auth process, as its own uid */
+	if (service_start_preauth(&r->sv, r->psk,
+	    (uint32_t)r->cfg.handshake_ms, (uint32_t)r->cfg.max_per_peer,
+	    (uint32_t)r->cfg.preauth_uid, err, sizeof err) != 0)
+		die(EXIT_OSERR, "%s", err);
 	r->lease = (struct lease_config){
 		.psk = r->psk,
 		.handshake_ms = (uint32_t)r->cfg.handshake_ms,

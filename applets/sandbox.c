@@ -26,6 +26,8 @@
 
 #include "common/channel.h"
 #include "common/cli.h"
+#include "common/clock.h"
+#include "common/ctlmsg.h"
 #include "common/fsutil.h"
 #include "common/javacheck.h"
 #include "common/metrics.h"
@@ -40,6 +42,7 @@
 #include "common/seccomp_policy.h"
 #include "common/secmem.h"
 #include "common/secret.h"
+#include "common/service.h"
 #include "common/sigfd.h"
 #include "common/spawn.h"
 #include "common/supervisor.h"
@@ -154,7 +157,15 @@ LIMIT_HELP
 "  --max-concurrency N       executions at once in all (default 16)\n"
 "  --max-queue N             requests waiting in all (default 64)\n"
 "  --queue-timeout DUR       longest wait in a queue (default 30s)\n"
-"  --handshake-timeout DUR   handshake + request upload (default 10s)\n"
+"  --handshake-timeout DUR   the handshake, then the request upload, each\n"
+"                            (default 10s)\n"
+"  --max-conns-per-peer N    pending handshakes of one source: an IPv4\n"
+"                            address, an IPv6 /64, a unix peer's uid\n"
+"                            (default 32; 256 pending in all)\n"
+"  --preauth-uid UID         the uid (and gid) of the pre-auth process\n"
+"                            that runs handshakes (default: the first uid\n"
+"                            of --uids, which executions then do not get;\n"
+"                            nobody with --jail none as root)\n"
 "  --exec-interpreter PATH   what language exec runs (files[0] as its\n"
 "                            argument); without it exec is refused\n"
 JAIL_HELP
@@ -239,7 +250,8 @@ enum {
 	OPT_MAX_OUTPUT, OPT_T_CONC, OPT_T_QUEUE, OPT_T_CPU, OPT_WINDOW,
 	OPT_MAX_CONC, OPT_MAX_QUEUE, OPT_QUEUE_TIMEOUT, OPT_HS_TIMEOUT,
 	OPT_EXEC, OPT_CHECK, OPT_METRICS, OPT_CONNECT, OPT_TENANT, OPT_REQID,
-	OPT_CONNECT_TIMEOUT, OPT_HEAP, OPT_JAVA_UNCONFINED
+	OPT_CONNECT_TIMEOUT, OPT_HEAP, OPT_JAVA_UNCONFINED, OPT_PER_PEER,
+	OPT_PREAUTH_UID
 };
 
 #define JAIL_OPTIONS \
@@ -1098,7 +1110,7 @@ struct serve_config {
 	const char *secret_file;
 	struct sbx_limits max, def;
 	struct sbx_budget_config budget;
-	uint64_t queue_timeout_ms, handshake_ms;
+	uint64_t queue_timeout_ms, handshake_ms, max_per_peer, preauth_uid;
 	const char *exec_interpreter;
 	struct jail_opts jo;
 	int check;			/* --check: the preflight only */
@@ -1121,44 +1133,13 @@ struct server {
 	int draining;
 };
 
-/* Supervisor <-> handler messages (SEQPACKET, one per datagram):
- *   handler -> supervisor  'A' cpu_ms:u64 tenant[1..64]   admit me
- *                          'D' cpu_used_ms:u64            I am done
- *   supervisor -> handler  'R'                            run now
- *                          'E' code:u16                   refused */
-
-static void
-put64(uint8_t *p, uint64_t v)
-{
-	for (int i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static uint64_t
-get64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static void
-ctl_send(int fd, uint8_t kind, unsigned code)
-{
-	uint8_t m[3] = { kind, (uint8_t)(code >> 8), (uint8_t)code };
-
-	(void)send(fd, m, kind == 'E' ? 3 : 1, MSG_DONTWAIT | MSG_NOSIGNAL);
-}
+/* Supervisor <-> handler: ADMIT (tenant, CPU asked), VERDICT (0: run now,
+ * else the refusal code), DONE (CPU used): common/service.h. */
 
 static int64_t
 now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return mono_ms();
 }
 
 static struct handler *
@@ -1180,7 +1161,7 @@ start_queued(struct server *s)
 			struct handler *h = handler_by_pid(s, ids[i]);
 
 			if (h)
-				ctl_send(h->sv.ctl, 'R', 0);
+				service_verdict(h->sv.ctl, 0);
 		}
 }
 
@@ -1195,7 +1176,7 @@ expire_queued(struct server *s)
 		struct handler *h = handler_by_pid(s, ids[i]);
 
 		if (h)
-			ctl_send(h->sv.ctl, 'E', SBX_ERR_QUEUE_TIMEOUT);
+			service_verdict(h->sv.ctl, SBX_ERR_QUEUE_TIMEOUT);
 	}
 }
 
@@ -1204,33 +1185,29 @@ on_ctl(void *ctx, void *handler)
 {
 	struct server *s = ctx;
 	struct handler *h = handler;
-	uint8_t m[1 + 8 + PROTO_ID_MAX + 1];
-	char tenant[PROTO_ID_MAX + 1];
-	ssize_t n = recv(h->sv.ctl, m, sizeof m, MSG_DONTWAIT);
-	int rc;
+	struct ctlmsg m;
+	int fd, rc;
+	enum ctlmsg_status st = ctlmsg_recv(h->sv.ctl, &m, &fd, MSG_DONTWAIT);
 
-	if (n <= 0)
-		return;		/* gone: SIGCHLD cleans up */
-	if (m[0] == 'A' && n > 9 && n <= 9 + PROTO_ID_MAX && !h->admitted &&
-	    proto_id_valid(m + 9, (size_t)n - 9)) {
-		memcpy(tenant, m + 9, (size_t)n - 9);
-		tenant[n - 9] = '\0';
+	if (st != CTLMSG_OK)
+		return;		/* gone (SIGCHLD cleans up), or nonsense */
+	if (m.type == CTLMSG_ADMIT && !h->admitted) {
 		if (s->draining) {
-			ctl_send(h->sv.ctl, 'E', SBX_ERR_SHUTDOWN);
+			service_verdict(h->sv.ctl, SBX_ERR_SHUTDOWN);
 			return;
 		}
-		rc = sbx_budget_admit(&s->budgets, (uint64_t)h->sv.pid, tenant,
-		    get64(m + 1), (uint64_t)now_ms());
+		rc = sbx_budget_admit(&s->budgets, (uint64_t)h->sv.pid,
+		    m.u.admit.tenant, m.u.admit.cpu_ms, (uint64_t)now_ms());
 		if (rc == SBX_ADMIT_RUN || rc == SBX_ADMIT_QUEUED)
 			h->admitted = 1;
 		if (rc == SBX_ADMIT_RUN)
-			ctl_send(h->sv.ctl, 'R', 0);
+			service_verdict(h->sv.ctl, 0);
 		else if (rc != SBX_ADMIT_QUEUED)
-			ctl_send(h->sv.ctl, 'E', (unsigned)rc);
-	} else if (m[0] == 'D' && n == 9 && h->admitted && !h->done) {
+			service_verdict(h->sv.ctl, (unsigned)rc);
+	} else if (m.type == CTLMSG_DONE && h->admitted && !h->done) {
 		h->done = 1;
 		sbx_budget_finish(&s->budgets, (uint64_t)h->sv.pid,
-		    get64(m + 1), (uint64_t)now_ms());
+		    m.u.done_cpu_ms, (uint64_t)now_ms());
 		start_queued(s);
 	}
 }
@@ -1276,33 +1253,18 @@ struct conn {
 	const char *why;	/* the receiver went away: why */
 };
 
-/* The budget of a lingering close (channel_close_lingering) after a final
- * frame: for an ERROR, its sending included. */
-#define FINAL_FRAME_MS 2000
-
-/* Send ERROR and end the connection (the handler exits next). The close
- * lingers: a refusal can come while the client is still uploading (the
- * upload deadline, a protocol error), and closing with its bytes unread
- * would reset the connection before the client reads why. Safe against a
- * client that never stops: only a client that completed the handshake
- * gets here, and the flush and the linger share the two seconds this
- * function always allowed for the flush (so a refused connection holds
- * its handler no longer than the bound it already had), reading at most
- * CHANNEL_LINGER_BYTES. */
+/* Send ERROR and end the connection (the handler exits next); the close
+ * lingers (service_refuse): a refusal can come while the client is still
+ * uploading. Only a client that completed the handshake gets here. */
 static void
 conn_error(struct conn *c, unsigned code, const char *msg)
 {
-	uint8_t buf[PROTO_TEXT_MAX + 8];
-	long n = proto_error_encode(buf, sizeof buf, code, msg);
-
 	log_event(LOG_WARN, "request refused", (struct log_field[]){
 	    LF_STR("exec", c->exec_id), LF_STR("peer", c->peer),
 	    LF_STR("tenant", c->req.tenant), LF_STR("request",
 	    c->req.request_id), LF_STR("code", sbx_error_name(code)),
 	    LF_STR("reason", msg) }, 6);
-	if (n > 0)
-		(void)channel_queue(&c->ch, FRAME_ERROR, buf, (size_t)n);
-	(void)channel_close_lingering(&c->ch, FINAL_FRAME_MS);
+	service_refuse(&c->ch, code, msg);
 }
 
 /* Read the request header and its body, within the upload deadline. */
@@ -1382,58 +1344,14 @@ clamp(uint64_t want, uint64_t def, uint64_t max)
 	return v > max ? max : v;
 }
 
-/* Ask the supervisor; wait for its answer while the client may leave. */
+/* Ask the supervisor; wait for its answer while the client may leave:
+ * 0 run, > 0 refused, -1 the client left. */
 static int
 conn_admit(struct conn *c, uint64_t cpu_ms)
 {
-	uint8_t m[1 + 8 + PROTO_ID_MAX];
-	size_t tl = strlen(c->req.tenant);
+	int rc = service_admit(c->ctl, c->req.tenant, cpu_ms, &c->ch);
 
-	m[0] = 'A';
-	put64(m + 1, cpu_ms);
-	memcpy(m + 9, c->req.tenant, tl);
-	if (send(c->ctl, m, 9 + tl, MSG_NOSIGNAL) != (ssize_t)(9 + tl))
-		return SBX_ERR_INTERNAL;
-	for (;;) {
-		struct pollfd pf[2] = { { c->ctl, POLLIN, 0 },
-			{ c->ch.fd, POLLIN, 0 } };
-		uint8_t a[3];
-		ssize_t n;
-
-		if (poll(pf, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			return SBX_ERR_INTERNAL;
-		}
-		if (pf[0].revents) {
-			n = recv(c->ctl, a, sizeof a, 0);
-			if (n == 1 && a[0] == 'R')
-				return 0;
-			if (n == 3 && a[0] == 'E')
-				return a[1] << 8 | a[2];
-			return SBX_ERR_SHUTDOWN;	/* supervisor gone */
-		}
-		if (pf[1].revents) {
-			/* only keep-alives may come now; anything else, or
-			 * the end of the stream, ends the request */
-			const uint8_t *p;
-			const char *why;
-			uint8_t type;
-			size_t len;
-			long got = channel_fill(&c->ch);
-
-			if (got == 0 || (got < 0 && errno != EAGAIN))
-				return -1;
-			while (channel_next(&c->ch, &type, &p, &len, &why) ==
-			    CHANNEL_FRAME) {
-				if (type != FRAME_PING || len != PROTO_PING_LEN)
-					return -1;
-				if (channel_send_wait(&c->ch, FRAME_PONG, p, len,
-				    2000) != 0)
-					return -1;
-			}
-		}
-	}
+	return rc == -2 ? SBX_ERR_SHUTDOWN : rc;	/* supervisor gone */
 }
 
 /* The execution's output goes out as STDOUT/STDERR frames. */
@@ -1562,7 +1480,8 @@ log_execution(const struct conn *c, const struct sbx_limits *lim,
 }
 
 static _Noreturn void
-handler_run(struct server *s, int fd, int ctl, const char *peer)
+handler_run(struct server *s, int fd, struct noise_transport *t, int ctl,
+    const char *peer)
 {
 	static struct conn c;
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
@@ -1571,8 +1490,7 @@ handler_run(struct server *s, int fd, int ctl, const char *peer)
 	struct sbx_output out;
 	struct sbx_job job;
 	struct sbx_exec_env env = s->sb.env;
-	uint8_t buf[SBX_DETAIL_MAX + 256], done[9];
-	char err[256];
+	uint8_t buf[SBX_DETAIL_MAX + 256];
 	int64_t deadline = now_ms() + (int64_t)s->cfg.handshake_ms;
 	long n;
 	int rc;
@@ -1593,13 +1511,10 @@ handler_run(struct server *s, int fd, int ctl, const char *peer)
 	c.ctl = ctl;
 	c.peer = peer;
 	exec_id(c.exec_id);
-	if (channel_handshake(&c.ch, fd, CHANNEL_RESPONDER, s->psk,
-	    (int)s->cfg.handshake_ms, err, sizeof err) != 0) {
-		log_event(LOG_WARN, "handshake failed", (struct log_field[]){
-		    LF_STR("peer", peer), LF_STR("reason", err) }, 2);
-		_exit(EXIT_NOPERM);
-	}
+	/* the handshake ran in the pre-auth process: the inherited copy of
+	 * the secret serves nothing here */
 	secure_wipe(s->psk, sizeof s->psk);
+	channel_adopt(&c.ch, fd, t);
 	netaddr_keepalive(c.ch.fd, 15, 5, 3);
 	if (conn_request(&c, deadline) != 0)
 		_exit(EXIT_PROTOCOL);
@@ -1669,9 +1584,7 @@ handler_run(struct server *s, int fd, int ctl, const char *peer)
 	out = (struct sbx_output){ &c, conn_emit, conn_busy, c.ch.fd,
 		conn_events, conn_ready };
 	rc = sbx_exec(&env, &job, &out, &res);
-	put64(done + 1, res.cpu_ms);
-	done[0] = 'D';
-	(void)send(ctl, done, sizeof done, MSG_NOSIGNAL);
+	service_done(ctl, res.cpu_ms);
 	log_execution(&c, &job.lim, &res);
 	if (rc != 0) {
 		log_event(LOG_WARN, "execution abandoned", (struct log_field[]){
@@ -1684,66 +1597,66 @@ handler_run(struct server *s, int fd, int ctl, const char *peer)
 	    10000) != 0)
 		_exit(EXIT_IOERR);
 	/* the result is a final frame too: close as conn_error does */
-	(void)channel_close_lingering(&c.ch, FINAL_FRAME_MS);
+	(void)channel_close_lingering(&c.ch, SERVICE_FINAL_FRAME_MS);
 	_exit(EXIT_OK);
 }
 
+/* An authenticated connection from the pre-auth process: one handler,
+ * up to the executions and queue places in all plus the refusal slots
+ * (the budgets refuse past the first two); past them it is closed. */
 static void
-accept_one(void *ctx, int lfd)
+take_conn(void *ctx, int conn, struct noise_transport *t)
 {
 	struct server *s = ctx;
 	char peer[96];
-	int conn, ctl;
+	int ctl;
 
-	conn = supervisor_accept(&s->sv, lfd,
-	    (size_t)s->cfg.budget.total_concurrent + s->cfg.budget.total_queue,
-	    "connection dropped: at the connection cap", peer, sizeof peer);
-	if (conn >= 0 && supervisor_fork(&s->sv, conn, &ctl) == 0)
-		handler_run(s, conn, ctl, peer);
+	netaddr_peer_text(conn, peer, sizeof peer);
+	if (s->sv.nh >= (size_t)s->cfg.budget.total_concurrent +
+	    s->cfg.budget.total_queue + SUPERVISOR_REFUSAL_SLOTS) {
+		metric_add(M_CONNECTIONS_DROPPED, 0, 1);
+		log_event(LOG_WARN, "connection dropped: at the connection cap",
+		    (struct log_field[]){ LF_STR("peer", peer) }, 1);
+		close(conn);
+		return;
+	}
+	if (supervisor_fork(&s->sv, conn, &ctl) == 0)
+		handler_run(s, conn, t, ctl, peer);
 }
 
-/* Drain: no new connections, every handler stops its execution; the
- * loop kills what is left after 5s. */
 static void
-drain(struct server *s)
+reap_all(void *ctx)
 {
-	s->draining = 1;
-	metric_set(M_READY, 0, 0);
-	metric_set(M_DRAINING, 0, 1);
-	log_event(LOG_INFO, "sandbox draining", (struct log_field[]){
-	    LF_NUM("executions", s->sv.nh) }, 1);
-	supervisor_stop_listening(&s->sv);
-	supervisor_kill_all(&s->sv, SIGTERM);
+	reap(ctx);
+	metric_set(M_LEASES_ACTIVE, 0, ((struct server *)ctx)->sv.nh);
 }
 
 static int
 serve_loop(struct server *s)
 {
 	struct supervisor *sv = &s->sv;
-	int64_t drain_until = 0;
 
 	metric_set(M_READY, 0, 1);
 	for (;;) {
-		int timeout = s->budgets.queued ? 50 : -1, rc;
+		int rc = supervisor_poll(sv, s->budgets.queued ? 50 : -1,
+		    on_ctl, take_conn, s);
 
-		if (s->draining) {
-			if (sv->nh == 0)
-				break;
-			if (now_ms() > drain_until)
-				supervisor_kill_all(sv, SIGKILL);
-			timeout = 50;
-		}
-		rc = supervisor_poll(sv, timeout, on_ctl, accept_one, s);
 		if (rc < 0 && errno != EINTR)
 			die_errno(EXIT_OSERR, "poll");
-		if (rc > 0 && supervisor_signals(sv) && !s->draining) {
-			drain_until = now_ms() + 5000;
-			drain(s);
-		}
+		if (rc > 0 && supervisor_signals(sv))
+			break;
 		reap(s);
 		expire_queued(s);
 		metric_set(M_LEASES_ACTIVE, 0, sv->nh);
 	}
+	/* drain: no new connections, every handler stops its execution at
+	 * once; what is left after 5 s is killed */
+	s->draining = 1;
+	metric_set(M_READY, 0, 0);
+	metric_set(M_DRAINING, 0, 1);
+	log_event(LOG_INFO, "sandbox draining", (struct log_field[]){
+	    LF_NUM("executions", sv->nh) }, 1);
+	service_drain(sv, 0, 5000, on_ctl, reap_all, s);
 	supervisor_fini(sv);
 	jail_fini(&s->sb.jail);
 	log_msg(LOG_INFO, "sandbox stopped");
@@ -1772,6 +1685,8 @@ serve_args(struct serve_config *c, int argc, char **argv)
 		{ "exec-interpreter", required_argument, NULL, OPT_EXEC },
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "metrics", required_argument, NULL, OPT_METRICS },
+		{ "max-conns-per-peer", required_argument, NULL, OPT_PER_PEER },
+		{ "preauth-uid", required_argument, NULL, OPT_PREAUTH_UID },
 		LIMIT_OPTIONS, JAIL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -1787,6 +1702,7 @@ serve_args(struct serve_config *c, int argc, char **argv)
 	c->budget = (struct sbx_budget_config){ 4, 8, 0, 60000, 16, 64 };
 	c->queue_timeout_ms = 30000;
 	c->handshake_ms = 10000;
+	c->max_per_peer = 32;
 	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (limit_opt(o, optarg, &c->def) || jail_opt(o, optarg, &c->jo))
 			continue;
@@ -1850,6 +1766,14 @@ serve_args(struct serve_config *c, int argc, char **argv)
 			    optarg);
 			break;
 		case OPT_EXEC: c->exec_interpreter = optarg; break;
+		case OPT_PER_PEER:
+			c->max_per_peer = count_arg("max-conns-per-peer",
+			    optarg, 1, 100000);
+			break;
+		case OPT_PREAUTH_UID:
+			c->preauth_uid = count_arg("preauth-uid", optarg, 1,
+			    0xfffffffdUL);
+			break;
 		case 'h': fputs(usage_serve, stdout); exit(EXIT_OK);
 		default: fputs(usage_serve, stderr); exit(EXIT_USAGE);
 		}
@@ -1860,6 +1784,19 @@ serve_args(struct serve_config *c, int argc, char **argv)
 		die(EXIT_USAGE, "no --listen address given");
 	if (c->exec_interpreter && c->exec_interpreter[0] != '/')
 		die(EXIT_USAGE, "--exec-interpreter: an absolute path");
+	if (c->jo.mode != JAIL_NONE && c->preauth_uid >= c->jo.uid_first &&
+	    c->preauth_uid <= c->jo.uid_last)
+		die(EXIT_USAGE, "--preauth-uid %llu is in --uids: executions "
+		    "must never share the pre-auth process's uid",
+		    (unsigned long long)c->preauth_uid);
+	if (c->jo.mode != JAIL_NONE && !c->preauth_uid) {
+		/* the range's first uid runs the pre-auth process */
+		if (c->jo.uid_first == c->jo.uid_last)
+			die(EXIT_USAGE, "--uids needs two uids at least: the "
+			    "first runs the pre-auth process (or give "
+			    "--preauth-uid)");
+		c->preauth_uid = c->jo.uid_first++;
+	}
 	/* defaults above a maximum are lowered to it, said once */
 	if (c->def.timeout_ms > c->max.timeout_ms)
 		c->def.timeout_ms = c->max.timeout_ms;
@@ -1928,6 +1865,11 @@ serve_main(int argc, char **argv)
 		    s.cfg.budget.tenant_concurrent),
 		    LF_NUM("tenant_queue", s.cfg.budget.tenant_queue) }, 6);
 	}
+	/* handshakes run in the pre-auth process, as its own uid */
+	if (service_start_preauth(&s.sv, s.psk, (uint32_t)s.cfg.handshake_ms,
+	    (uint32_t)s.cfg.max_per_peer, (uint32_t)s.cfg.preauth_uid, err,
+	    sizeof err) != 0)
+		die(EXIT_OSERR, "%s", err);
 	return serve_loop(&s);
 }
 

@@ -130,15 +130,18 @@ channel_handshake(struct channel *c, int fd, enum channel_role role,
 			    noise_status_text(st) : strerror(errno));
 			goto out;
 		}
+		/* a runner that cannot authenticate msg1 closes without a
+		 * word (docs/PROTOCOL.md), so both causes are named here */
 		if ((n = read_record(c, deadline, &why)) < 0) {
-			SAY("no handshake reply from the runner: %s", why);
+			SAY("handshake failed: no reply (%s): wrong secret, or "
+			    "not an airlock/1 runner (a runner also closes "
+			    "connections past its --max-conns-per-peer)", why);
 			goto out;
 		}
 		st = noise_read_message(&hs, c->body, (size_t)n, NULL, 0, &plen);
 		if (st != NOISE_OK) {
 			SAY("handshake failed: %s (wrong secret, or not an "
-			    "airlock runner of this protocol version)",
-			    noise_status_text(st));
+			    "airlock/1 runner)", noise_status_text(st));
 			goto out;
 		}
 	} else {
@@ -172,6 +175,17 @@ out:
 		c->failed = 1;
 	}
 	return rc;
+}
+
+void
+channel_adopt(struct channel *c, int fd, struct noise_transport *t)
+{
+	memset(c, 0, sizeof *c);
+	c->fd = fd;
+	frame_decoder_init(&c->dec, c->body, sizeof c->body);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	c->nt = *t;
+	secure_wipe(t, sizeof *t);
 }
 
 int

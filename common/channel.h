@@ -39,6 +39,11 @@ enum channel_role { CHANNEL_INITIATOR, CHANNEL_RESPONDER };
 int channel_handshake(struct channel *c, int fd, enum channel_role role,
     const uint8_t psk[32], int timeout_ms, char *err, size_t errlen);
 
+/* Take over a connection whose handshake another process ran (the
+ * pre-auth process): the channel owns fd (made non-blocking) and a copy of
+ * *t, which is wiped. */
+void channel_adopt(struct channel *c, int fd, struct noise_transport *t);
+
 /* 1 if one more frame of the largest size fits in the send queue. */
 int channel_can_queue(const struct channel *c);
 /* Seal and queue one frame (len <= FRAME_PAYLOAD_MAX). -1 if it does not

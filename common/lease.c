@@ -27,6 +27,7 @@
 #include "log.h"
 #include "outq.h"
 #include "proto.h"
+#include "service.h"
 #include "sigfd.h"
 #include "secmem.h"
 #include "spawn.h"
@@ -70,44 +71,28 @@ log_refusal(const struct lease *l, unsigned code, const char *msg)
 	    LF_STR("code", proto_error_name(code)), LF_STR("reason", msg) }, 4);
 }
 
-/* The budget of a lingering close (channel_close_lingering) after a final
- * frame: for an ERROR, its sending included. */
-#define FINAL_FRAME_MS 1000
-
 /* The lease is over but for its final frame and linger: tell the
- * supervisor (one NUL byte, never a tenant id) so that it stops counting
- * this lease against --max-leases and its tenant's cap. A client that
- * reconnects at once is not refused for the second this one lingers. */
+ * supervisor (DONE) so that it stops counting this lease against
+ * --max-leases and its tenant's cap. A client that reconnects at once is
+ * not refused for the seconds this one lingers. */
 static void
 release_slot(const struct lease *l)
 {
-	static const uint8_t ending = 0;
-
-	if (l->cfg->control_fd >= 0)
-		(void)send(l->cfg->control_fd, &ending, 1,
-		    MSG_DONTWAIT | MSG_NOSIGNAL);
+	service_done(l->cfg->control_fd, 0);
 }
 
-/* Send ERROR and end; the relay prints the message. The close lingers so
- * that stdin the relay is still sending cannot reset the connection
- * before it reads the ERROR. Safe against a peer that never stops: only
- * a peer that completed the handshake is refused here (a failed handshake
- * is closed at once, unread, in open_lease), and the flush and the linger
- * share the one second this function always allowed for the flush, so a
- * refused connection holds its lease or refusal slot no longer than the
- * bound it already had (the handshake deadline, then 1 s), and costs at
- * most CHANNEL_LINGER_BYTES of reading. */
+/* Send ERROR and end; the relay prints the message (service_refuse:
+ * the close lingers). Safe against a peer that never stops: only a peer
+ * that completed the handshake reaches a handler at all, and the linger
+ * is bounded in time and bytes, so a refused connection holds its lease
+ * or refusal slot for at most the SPAWN deadline and then
+ * SERVICE_FINAL_FRAME_MS. */
 static int
 refuse(struct lease *l, unsigned code, const char *msg)
 {
-	uint8_t buf[PROTO_TEXT_MAX + 8];
-	long n = proto_error_encode(buf, sizeof buf, code, msg);
-
 	log_refusal(l, code, msg);
 	release_slot(l);
-	if (n >= 0)
-		(void)channel_queue(&l->ch, FRAME_ERROR, buf, (size_t)n);
-	(void)channel_close_lingering(&l->ch, FINAL_FRAME_MS);
+	service_refuse(&l->ch, code, msg);
 	return 1;
 }
 
@@ -115,15 +100,9 @@ refuse(struct lease *l, unsigned code, const char *msg)
 static unsigned
 admit_tenant(const struct lease *l)
 {
-	uint8_t answer = LERR_INTERNAL;
-	struct pollfd pf = { l->cfg->control_fd, POLLIN, 0 };
-	size_t n = strlen(l->req.tenant);
+	int rc = service_admit(l->cfg->control_fd, l->req.tenant, 0, NULL);
 
-	if (send(l->cfg->control_fd, l->req.tenant, n, MSG_NOSIGNAL) !=
-	    (ssize_t)n || poll(&pf, 1, 5000) != 1 ||
-	    recv(l->cfg->control_fd, &answer, 1, 0) != 1)
-		return LERR_INTERNAL;
-	return answer;
+	return rc < 0 ? LERR_INTERNAL : (unsigned)rc;
 }
 
 static void
@@ -662,9 +641,10 @@ log_spawned(const struct lease *l)
 	        l->cfg->jail->landlock_abi : 0) }, 10);
 }
 
-/* Handshake and the spawn request, within the handshake deadline. */
+/* The authenticated connection and its spawn request, within the
+ * handshake deadline (counted again from the hand-off). */
 static int
-open_lease(struct lease *l, int conn_fd)
+open_lease(struct lease *l, int conn_fd, struct noise_transport *t)
 {
 	char err[512];
 	const uint8_t *p;
@@ -674,15 +654,7 @@ open_lease(struct lease *l, int conn_fd)
 	enum proto_status st;
 	int64_t left;
 
-	if (channel_handshake(&l->ch, conn_fd, CHANNEL_RESPONDER,
-	    l->cfg->psk, (int)l->cfg->handshake_ms, err, sizeof err) != 0) {
-		metric_add(M_HANDSHAKE_FAILURES, 0, 1);
-		log_event(LOG_WARN, "lease handshake failed", (struct log_field[]){
-		    LF_STR("lease", l->id), LF_STR("peer", l->peer),
-		    LF_STR("reason", err) }, 3);
-		close(conn_fd);
-		return 1;
-	}
+	channel_adopt(&l->ch, conn_fd, t);
 	if (l->cfg->refuse_code)
 		return refuse(l, l->cfg->refuse_code, l->cfg->refuse_message);
 	left = l->t_start + l->cfg->handshake_ms - mono_ms();
@@ -706,8 +678,8 @@ open_lease(struct lease *l, int conn_fd)
 }
 
 int
-lease_serve(const struct lease_config *cfg, int conn_fd, const char *peer,
-    const char *lease_id)
+lease_serve(const struct lease_config *cfg, int conn_fd,
+    struct noise_transport *t, const char *peer, const char *lease_id)
 {
 	static struct lease l;
 	static char *envp[ENV_ENVP_CAP];
@@ -725,13 +697,17 @@ lease_serve(const struct lease_config *cfg, int conn_fd, const char *peer,
 	l.peer = peer;
 	l.t_start = mono_ms();
 	l.end_reason = "exited";
-	if ((l.sigfd = lease_signals()) < 0)
-		return 1;
-	rc = open_lease(&l, conn_fd);
-	/* this process's copy of the shared secret has served its purpose:
-	 * nothing forked from here on (the jail's init in ns mode never
+	/* the handshake ran in the pre-auth process: this copy of the
+	 * shared secret (inherited from the supervisor) serves nothing here,
+	 * and nothing forked from here on (the jail's init in ns mode never
 	 * execs) may carry it */
 	secure_wipe((void *)(uintptr_t)cfg->psk, 32);
+	if ((l.sigfd = lease_signals()) < 0) {
+		secure_wipe(t, sizeof *t);
+		close(conn_fd);
+		return 1;
+	}
+	rc = open_lease(&l, conn_fd, t);
 	if (rc != 0)
 		return 1;
 	if ((code = admit_tenant(&l)) != 0)
@@ -781,7 +757,7 @@ lease_serve(const struct lease_config *cfg, int conn_fd, const char *peer,
 	 * is already gone, so this only delays the jail's cleanup) */
 	if (rc == 0 || rc == -2) {
 		release_slot(&l);
-		(void)channel_close_lingering(&l.ch, FINAL_FRAME_MS);
+		(void)channel_close_lingering(&l.ch, SERVICE_FINAL_FRAME_MS);
 	}
 out:
 	channel_close(&l.ch);

@@ -1,6 +1,7 @@
-/* lease.h - one runner connection from handshake to teardown, run in its
- * own process (forked by the runner per accepted connection):
- *   handshake (deadline) -> SPAWN -> admission (supervisor: tenant caps)
+/* lease.h - one runner connection from hand-off to teardown, run in its
+ * own process (forked by the runner per authenticated connection; the
+ * handshake ran in the pre-auth process, common/preauth.h):
+ *   SPAWN (deadline) -> admission (supervisor: tenant caps)
  *   -> guard -> env policy -> approval -> spawn -> STARTED -> relay -> EXIT -> end.
  * The connection is the child's lease: when it ends, errors or goes silent,
  * the child's whole tree gets SIGTERM, then SIGKILL after the grace. */
@@ -12,11 +13,12 @@
 #include "eckey.h"
 #include "guard.h"
 #include "jail.h"
+#include "noise.h"
 #include "revocation.h"
 
 struct lease_config {
-	const uint8_t *psk;		/* 32 bytes */
-	uint32_t handshake_ms;		/* handshake + SPAWN deadline */
+	const uint8_t *psk;		/* the supervisor's copy: wiped */
+	uint32_t handshake_ms;		/* hand-off to SPAWN deadline */
 	uint32_t kill_grace_ms;		/* SIGTERM -> SIGKILL */
 	uint32_t ping_ms;		/* the relay's PING interval */
 	uint32_t liveness_ms;		/* silence that ends the lease */
@@ -35,10 +37,11 @@ struct lease_config {
 	const char *refuse_message;
 };
 
-/* Serve the connection conn_fd; returns the handler's exit status. The
- * caller has made this process a subreaper and set its parent-death
- * signal. lease_id is a short printable id for logs. */
+/* Serve the authenticated connection conn_fd with its transport state *t
+ * (taken over and wiped); returns the handler's exit status. The caller
+ * has made this process a subreaper and set its parent-death signal.
+ * lease_id is a short printable id for logs. */
 int lease_serve(const struct lease_config *cfg, int conn_fd,
-    const char *peer, const char *lease_id);
+    struct noise_transport *t, const char *peer, const char *lease_id);
 
 #endif

@@ -1,8 +1,10 @@
-/* supervisor.h - the part of a service that forks one handler process
- * per connection: its listeners, its signalfd, the table of live handlers
- * (each with a SEQPACKET control socket), one poll over all of them,
- * accepting past the caps into refusal slots, and reaping. What a handler
- * may do (admission, budgets, drain) stays with the applet. */
+/* supervisor.h - the privileged part of a service that forks one handler
+ * process per authenticated connection: its listeners (owned and served by
+ * the pre-auth process, common/preauth.h, which it starts and restarts),
+ * its signalfd, the table of live handlers (each with a SEQPACKET control
+ * socket speaking common/ctlmsg.h), one poll over all of them, and
+ * reaping. It never reads a byte from an unauthenticated peer. What a
+ * handler may do (admission, budgets) stays with the applet. */
 #ifndef AIRLOCK_SUPERVISOR_H
 #define AIRLOCK_SUPERVISOR_H
 
@@ -11,6 +13,8 @@
 #include <sys/types.h>
 
 #include "common/netaddr.h"
+#include "common/noise.h"
+#include "common/preauth.h"
 
 #define SUPERVISOR_LISTEN_MAX 8
 /* Handlers past the applet's cap that only say "no" (an ERROR and a
@@ -31,8 +35,16 @@ struct supervisor {
 	int sigfd;
 	unsigned char *h;	/* nh handlers of hsize bytes each */
 	size_t nh, cap_h, hsize;
-	struct pollfd *pf;	/* sigfd, listeners, handlers' ctl: poll's */
+	struct pollfd *pf;	/* sigfd, pre-auth, handlers' ctl: poll's */
 	size_t cap_pf;
+	/* the pre-auth process: running while preauth_on */
+	int preauth_on;
+	pid_t preauth_pid;
+	int preauth_ctl;
+	int64_t preauth_started;
+	struct preauth_config preauth;
+	struct preauth_identity preauth_id;
+	struct sock_fprog preauth_filter;
 };
 
 enum supervisor_listen_result {
@@ -50,7 +62,16 @@ void supervisor_init(struct supervisor *sv, int sigfd, size_t hsize);
 enum supervisor_listen_result supervisor_listen(struct supervisor *sv,
     const char *addr, char *err, size_t errlen);
 
-/* Close every listener, unlinking unix sockets: no new connections. */
+/* Start the pre-auth process on the listeners (all given before this):
+ * it runs handshakes under cfg (psk, deadline, pending bounds; the
+ * listeners and ctl fields are filled here) as id, and is restarted
+ * whenever it dies. psk must outlive sv. 0, or -1 with err set. */
+int supervisor_start_preauth(struct supervisor *sv,
+    const struct preauth_config *cfg, const struct preauth_identity *id,
+    char *err, size_t errlen);
+
+/* Stop the pre-auth process (handshakes in flight are lost) and close
+ * every listener, unlinking unix sockets: no new connections. */
 void supervisor_stop_listening(struct supervisor *sv);
 
 /* The i-th live handler (i < nh); the pointer lasts until the table
@@ -67,25 +88,22 @@ void supervisor_remove(struct supervisor *sv, void *h);
 /* Send sig to every live handler. */
 void supervisor_kill_all(struct supervisor *sv, int sig);
 
-/* Poll the signalfd, the listeners and every handler's control socket
- * (timeout_ms as for poll), then call on_ctl(ctx, handler) for each
- * readable control socket and on_listener(ctx, fd) for each readable
- * listener, in that order. Returns 1 when signals are pending (see
- * supervisor_signals), 0 when not, -1 with errno when poll failed (EINTR:
- * nothing was called). */
+/* Poll the signalfd, the pre-auth process and every handler's control
+ * socket (timeout_ms as for poll), then call on_ctl(ctx, handler) for
+ * each readable control socket and on_conn(ctx, fd, transport) for each
+ * authenticated connection the pre-auth process handed over (fd and the
+ * transport state are on_conn's; the supervisor wipes its copy of the
+ * state after the call), in that order. Returns 1 when signals are
+ * pending (see supervisor_signals), 0 when not, -1 with errno when poll
+ * failed (EINTR: nothing was called). */
 int supervisor_poll(struct supervisor *sv, int timeout_ms,
     void (*on_ctl)(void *ctx, void *handler),
-    void (*on_listener)(void *ctx, int fd), void *ctx);
+    void (*on_conn)(void *ctx, int fd, struct noise_transport *t),
+    void *ctx);
 
 /* Read every pending signal: the one that asks to stop (any but SIGCHLD;
  * SIGINT when it is among them, else the last), or 0. */
 int supervisor_signals(struct supervisor *sv);
-
-/* Accept a connection on listener lfd and return it, its address as text
- * in peer; -1 when there is none, or when cap + SUPERVISOR_REFUSAL_SLOTS
- * handlers live already: then it is closed and logged as dropped_msg. */
-int supervisor_accept(struct supervisor *sv, int lfd, size_t cap,
-    const char *dropped_msg, char *peer, size_t peerlen);
 
 /* Fork a handler for conn, which the supervisor closes in every case.
  * In the handler: returns 0 with *ctl its end of the control socket and
@@ -97,7 +115,8 @@ int supervisor_accept(struct supervisor *sv, int lfd, size_t cap,
 pid_t supervisor_fork(struct supervisor *sv, int conn, int *ctl);
 
 /* Reap exited children: the next one that was a live handler (still in
- * the table: the caller removes it), or NULL when none is left. */
+ * the table: the caller removes it), or NULL when none is left. A dead
+ * pre-auth process is logged and started again here. */
 void *supervisor_reaped(struct supervisor *sv);
 
 /* Free the table and the poll set: sv is done with (its fds are the

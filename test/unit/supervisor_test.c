@@ -1,5 +1,7 @@
-/* supervisor_test.c - the handler table, one poll over signals, listeners
- * and control sockets, refusal slots past the cap, reaping. */
+/* supervisor_test.c - the handler table, the pre-auth process (only a
+ * peer that completes the handshake reaches the supervisor; a killed
+ * pre-auth process is restarted), one poll over signals, the pre-auth
+ * process and control sockets, reaping. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,7 +12,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "common/channel.h"
 #include "common/log.h"
+#include "common/service.h"
 #include "common/sigfd.h"
 #include "common/supervisor.h"
 #include "tap.h"
@@ -22,8 +26,9 @@ struct handler {
 
 static struct supervisor sv;
 static char path[108];
-static int accepted, dropped;
-static size_t cap;		/* past it, handlers only refuse */
+static int accepted;
+static const uint8_t psk[32] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+static const uint8_t other_psk[32] = { 9 };
 
 static int
 connect_unix(void)
@@ -39,29 +44,43 @@ connect_unix(void)
 	return fd;
 }
 
-/* A handler that says one byte on its control socket, then waits there
- * until it is killed. */
+/* An authenticated connection: a handler that says one byte on its
+ * control socket, then waits there until it is killed. */
 static void
-on_listener(void *ctx, int lfd)
+on_conn(void *ctx, int conn, struct noise_transport *t)
 {
-	char peer[96], b;
-	int conn, ctl;
+	struct channel ch;
+	char b;
+	int ctl;
 	pid_t pid;
 
 	(void)ctx;
-	conn = supervisor_accept(&sv, lfd, cap, "test: dropped", peer,
-	    sizeof peer);
-	if (conn < 0) {
-		dropped++;
-		return;
-	}
 	pid = supervisor_fork(&sv, conn, &ctl);
 	if (pid == 0) {
+		channel_adopt(&ch, conn, t);
 		(void)write(ctl, "x", 1);
 		(void)read(ctl, &b, 1);
 		_exit(0);
 	}
 	accepted += pid > 0;
+}
+
+/* Connect and run the relay's side of the handshake with key; the
+ * socket, or -1 when the handshake failed. */
+static int
+handshake(const uint8_t *key)
+{
+	struct channel ch;
+	char err[256];
+	int fd = connect_unix();
+
+	if (fd < 0 || channel_handshake(&ch, fd, CHANNEL_INITIATOR, key, 5000,
+	    err, sizeof err) != 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 static void
@@ -82,7 +101,7 @@ settle(size_t n)
 {
 	for (int round = 0; round < 500; round++) {
 		size_t seen = 0;
-		int rc = supervisor_poll(&sv, 20, on_ctl, on_listener, NULL);
+		int rc = supervisor_poll(&sv, 20, on_ctl, on_conn, NULL);
 
 		if (rc < 0 && errno != EINTR)
 			return -1;
@@ -114,10 +133,17 @@ static void
 test_fork_and_reap(void)
 {
 	struct handler *h;
-	int c = connect_unix();
+	int c;
 
+	ok(handshake(other_psk) < 0 && accepted == 0,
+	    "a peer without the key fails the handshake and gets no handler");
+	for (int i = 0; i < 20; i++)
+		(void)supervisor_poll(&sv, 10, on_ctl, on_conn, NULL);
+	ok(sv.nh == 0 && accepted == 0, "... nothing reached the supervisor");
+	c = handshake(psk);
 	ok(c >= 0 && settle(1) == 0 && accepted == 1,
-	    "a connection gets a handler that is heard on its control socket");
+	    "an authenticated peer gets a handler that is heard on its "
+	    "control socket");
 	h = supervisor_find(&sv, ((struct handler *)supervisor_handler(&sv,
 	    0))->sv.pid);
 	ok(h && h->seen == 1, "it is found by pid, the applet's part intact");
@@ -133,48 +159,46 @@ test_fork_and_reap(void)
 }
 
 static void
-test_refusal_slots(void)
+test_preauth_restart(void)
 {
-	int c[SUPERVISOR_REFUSAL_SLOTS + 2];
-	size_t n = 0;
-	void *h;
+	pid_t old = sv.preauth_pid;
+	int c;
 
-	cap = 1;
-	accepted = dropped = 0;
-	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
-		c[i] = connect_unix();
-	ok(settle(1 + SUPERVISOR_REFUSAL_SLOTS) == 0,
-	    "past the cap, %d more get a handler", SUPERVISOR_REFUSAL_SLOTS);
-	for (int i = 0; i < 100 && dropped == 0; i++)
-		(void)supervisor_poll(&sv, 20, on_ctl, on_listener, NULL);
-	ok(dropped == 1 && sv.nh == 1 + SUPERVISOR_REFUSAL_SLOTS,
-	    "the one past the refusal slots is dropped");
-	supervisor_kill_all(&sv, SIGKILL);
-	for (int i = 0; i < 500 && sv.nh > 0; i++) {
-		while ((h = supervisor_reaped(&sv)) != NULL) {
-			supervisor_remove(&sv, h);
-			n++;
-		}
+	kill(old, SIGKILL);
+	for (int i = 0; i < 200 && sv.preauth_pid == old; i++) {
+		(void)supervisor_reaped(&sv);
 		usleep(10000);
 	}
-	ok(n == 1 + SUPERVISOR_REFUSAL_SLOTS, "every handler is reaped");
-	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
-		close(c[i]);
+	ok(sv.preauth_pid != old && kill(old, 0) != 0,
+	    "a killed pre-auth process is replaced");
+	c = handshake(psk);
+	ok(c >= 0 && settle(1) == 0 && accepted == 2,
+	    "the new one hands over authenticated connections");
+	supervisor_kill_all(&sv, SIGKILL);
+	for (int i = 0; i < 200 && sv.nh > 0; i++) {
+		void *h = supervisor_reaped(&sv);
+
+		if (h)
+			supervisor_remove(&sv, h);
+		else
+			usleep(10000);
+	}
+	close(c);
 }
 
 static void
 test_signals(void)
 {
 	kill(getpid(), SIGTERM);
-	ok(supervisor_poll(&sv, 1000, on_ctl, on_listener, NULL) == 1,
+	ok(supervisor_poll(&sv, 1000, on_ctl, on_conn, NULL) == 1,
 	    "a pending signal is reported");
 	ok(supervisor_signals(&sv) == SIGTERM, "SIGTERM asks to stop, and is named");
 	kill(getpid(), SIGTERM);
 	kill(getpid(), SIGINT);
-	(void)supervisor_poll(&sv, 1000, on_ctl, on_listener, NULL);
+	(void)supervisor_poll(&sv, 1000, on_ctl, on_conn, NULL);
 	ok(supervisor_signals(&sv) == SIGINT, "SIGINT outranks SIGTERM");
 	kill(getpid(), SIGCHLD);
-	(void)supervisor_poll(&sv, 1000, on_ctl, on_listener, NULL);
+	(void)supervisor_poll(&sv, 1000, on_ctl, on_conn, NULL);
 	ok(supervisor_signals(&sv) == 0, "SIGCHLD does not");
 }
 
@@ -183,10 +207,15 @@ main(void)
 {
 	static const int sigs[] = { SIGCHLD, SIGTERM, SIGINT };
 	char dir[] = "/tmp/supervisor_test.XXXXXX", addr[128], err[256];
+	struct preauth_config pc = { .psk = psk, .handshake_ms = 5000,
+		.max_pending = 16, .max_per_source = 16,
+		.per_source_flag = "--max-conns-per-peer" };
+	struct preauth_identity id;
 	struct stat st;
+	pid_t old;
 
 	log_init("supervisor_test");
-	log_set_level(LOG_ERROR);	/* the drop's warning is expected */
+	log_set_level(LOG_ERROR);	/* the failed handshake is expected */
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof path, "%s/s", dir);
@@ -195,12 +224,22 @@ main(void)
 	test_listen();
 	ok(supervisor_listen(&sv, addr, err, sizeof err) ==
 	    SUPERVISOR_LISTENING && sv.nlisteners == 1, "listens on %s", addr);
+	service_preauth_identity(65534, &id);
+	ok(supervisor_start_preauth(&sv, &pc, &id, err, sizeof err) == 0,
+	    "the pre-auth process starts");
 	test_fork_and_reap();
-	test_refusal_slots();
+	test_preauth_restart();
 	test_signals();
+	old = sv.preauth_pid;
 	supervisor_stop_listening(&sv);
 	ok(sv.nlisteners == 0 && stat(path, &st) != 0,
 	    "stopping closes the listener and unlinks its socket");
+	for (int i = 0; i < 200 && kill(old, 0) == 0; i++) {
+		(void)supervisor_reaped(&sv);
+		usleep(10000);
+	}
+	ok(kill(old, 0) != 0 && sv.preauth_pid == old,
+	    "... and ends the pre-auth process for good");
 	supervisor_fini(&sv);
 	rmdir(dir);
 	return tap_done();

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""preauth_flood.py - unauthenticated peers for test/preauth.test and
+bench/handshake.sh, over TCP from chosen loopback source addresses.
+
+  hold HOST PORT SRC N      open N connections from SRC that never speak,
+                            print "ready", keep them until stdin closes
+  flood HOST PORT SECS SRC[,SRC...]
+                            for SECS seconds keep up to 64 connections per
+                            source open, each idle, slow (one byte of a
+                            msg1 header a second) or garbage (random
+                            bytes); reconnect as the runner closes them;
+                            print "connections=N" at the end
+"""
+import os
+import random
+import select
+import socket
+import sys
+import time
+
+
+def connect_from(host, port, src):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setblocking(False)
+    s.bind((src, 0))
+    try:
+        s.connect((host, port))
+    except BlockingIOError:
+        pass
+    return s
+
+
+def hold(host, port, src, n):
+    socks = [connect_from(host, port, src) for _ in range(n)]
+    time.sleep(0.3)
+    print("ready", flush=True)
+    sys.stdin.read()
+    for s in socks:
+        s.close()
+
+
+def flood(host, port, secs, sources):
+    per = 64
+    live = {}            # socket -> (kind, next send time)
+    count = 0
+    end = time.time() + secs
+    while time.time() < end:
+        for src in sources:
+            have = sum(1 for s, v in live.items() if v[2] == src)
+            for _ in range(per - have):
+                try:
+                    s = connect_from(host, port, src)
+                except OSError:
+                    break
+                kind = random.choice(("idle", "slow", "garbage"))
+                live[s] = [kind, time.time(), src]
+                count += 1
+        now = time.time()
+        for s, v in list(live.items()):
+            try:
+                if v[0] == "garbage":
+                    s.send(os.urandom(64))
+                    v[0] = "idle"
+                elif v[0] == "slow" and now >= v[1]:
+                    s.send(b"\x00")
+                    v[1] = now + 1.0
+            except OSError:
+                pass
+        r, _, _ = select.select(list(live), [], [], 0.05)
+        for s in r:
+            try:
+                if s.recv(4096):
+                    continue
+            except OSError:
+                pass
+            s.close()
+            del live[s]
+    for s in live:
+        s.close()
+    print("connections=%d" % count, flush=True)
+
+
+def main():
+    cmd, a = sys.argv[1], sys.argv[2:]
+    if cmd == "hold":
+        hold(a[0], int(a[1]), a[2], int(a[3]))
+    elif cmd == "flood":
+        flood(a[0], int(a[1]), float(a[2]), a[3].split(","))
+    else:
+        sys.exit("unknown mode " + cmd)
+
+
+if __name__ == "__main__":
+    main()

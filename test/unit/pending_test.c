@@ -1,0 +1,136 @@
+/* pending_test.c - the pending-handshake table: sources (IPv4, IPv4-mapped,
+ * IPv6 /64, unix uid), the per-source cap, fair eviction when full, and
+ * random early drop only for sources at their share. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <string.h>
+
+#include "common/pending.h"
+#include "tap.h"
+
+static struct pending_source
+v4(const char *a)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct pending_source s;
+
+	inet_pton(AF_INET, a, &sin.sin_addr);
+	pending_source_of(&s, (struct sockaddr *)&sin, sizeof sin, (uid_t)-1);
+	return s;
+}
+
+static struct pending_source
+v6(const char *a)
+{
+	struct sockaddr_in6 sin = { .sin6_family = AF_INET6 };
+	struct pending_source s;
+
+	inet_pton(AF_INET6, a, &sin.sin6_addr);
+	pending_source_of(&s, (struct sockaddr *)&sin, sizeof sin, (uid_t)-1);
+	return s;
+}
+
+static struct pending_source
+unix_uid(uid_t uid)
+{
+	struct sockaddr sa = { .sa_family = AF_UNIX };
+	struct pending_source s;
+
+	pending_source_of(&s, &sa, sizeof sa, uid);
+	return s;
+}
+
+static int
+same(struct pending_source a, struct pending_source b)
+{
+	return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static struct pending p;
+
+int
+main(void)
+{
+	struct pending_source a, b, c, heavy;
+	char text[64];
+	int early = 0, admitted = 0;
+
+	ok(same(v4("10.0.0.1"), v4("10.0.0.1")) &&
+	    !same(v4("10.0.0.1"), v4("10.0.0.2")),
+	    "IPv4: each address is a source");
+	ok(same(v4("10.0.0.1"), v6("::ffff:10.0.0.1")),
+	    "an IPv4-mapped IPv6 address is its IPv4 source");
+	ok(same(v6("2001:db8:1:2::1"), v6("2001:db8:1:2:ffff::9")) &&
+	    !same(v6("2001:db8:1:2::1"), v6("2001:db8:1:3::1")),
+	    "IPv6: one /64 is one source");
+	ok(same(unix_uid(1000), unix_uid(1000)) &&
+	    !same(unix_uid(1000), unix_uid(1001)),
+	    "unix: one peer uid is one source");
+	ok(!same(unix_uid(0x0a000001), v4("10.0.0.1")),
+	    "a uid never equals an IPv4 address with the same bits");
+	pending_source_text(&(struct pending_source){ 0 }, text, sizeof text);
+	a = v6("2001:db8:1:2::1");
+	pending_source_text(&a, text, sizeof text);
+	ok(strcmp(text, "2001:db8:1:2::/64") == 0, "a /64 is logged as one");
+
+	pending_init(&p, 8, 3);
+	a = v4("10.0.0.1");
+	b = v4("10.0.0.2");
+	c = v4("10.0.0.3");
+	for (int i = 0; i < 3; i++) {
+		ok(pending_decide(&p, &a, 0, &heavy) == PENDING_ADMIT,
+		    "a's handshake %d is admitted", i + 1);
+		pending_add(&p, &a);
+	}
+	ok(pending_decide(&p, &a, 0, &heavy) == PENDING_REFUSE_SOURCE,
+	    "a's fourth is refused: per_source 3");
+	ok(pending_decide(&p, &b, 0, &heavy) == PENDING_ADMIT,
+	    "another source is not");
+	pending_remove(&p, &a);
+	ok(pending_count(&p, &a) == 2 &&
+	    pending_decide(&p, &a, 0, &heavy) == PENDING_ADMIT,
+	    "a handshake that ended frees its place");
+
+	/* fill to 8: a 3, b 3, c 2 */
+	pending_add(&p, &a);
+	for (int i = 0; i < 3; i++)
+		pending_add(&p, &b);
+	pending_add(&p, &c);
+	pending_add(&p, &c);
+	ok(p.total == 8, "the table is full");
+	ok(pending_decide(&p, &c, 0, &heavy) == PENDING_DROP_FULL,
+	    "full: a source one short of the heaviest is dropped");
+	ok(pending_decide(&p, &(struct pending_source){ PENDING_IPV4,
+	    { 9, 9, 9, 9 } }, 0, &heavy) == PENDING_ADMIT_EVICT &&
+	    (same(heavy, a) || same(heavy, b)),
+	    "full: a new source evicts one of a heaviest source");
+
+	/* random early drop: past half, a source at its share only */
+	pending_init(&p, 8, 8);
+	for (int i = 0; i < 5; i++)
+		pending_add(&p, &a);
+	pending_add(&p, &b);	/* two sources: a share is 4 */
+	for (uint32_t r = 0; r < 400; r++)
+		early += pending_decide(&p, &a, r, &heavy) ==
+		    PENDING_DROP_EARLY;
+	ok(early > 0 && early < 400,
+	    "6 of 8: a source over its share is dropped sometimes (%d/400)",
+	    early);
+	for (uint32_t r = 0; r < 400; r++)
+		admitted += pending_decide(&p, &b, r, &heavy) == PENDING_ADMIT;
+	ok(admitted == 400, "... a source below its share never is");
+	pending_init(&p, 8, 8);
+	for (int i = 0; i < 3; i++)
+		pending_add(&p, &a);
+	early = 0;
+	for (uint32_t r = 0; r < 400; r++)
+		early += pending_decide(&p, &a, r, &heavy) ==
+		    PENDING_DROP_EARLY;
+	ok(early == 0, "below half nothing is dropped early");
+	for (int i = 0; i < 3; i++)
+		pending_remove(&p, &a);
+	ok(p.total == 0 && p.nsources == 0, "the table empties");
+	pending_remove(&p, &a);
+	ok(p.total == 0, "removing what is not there changes nothing");
+	return tap_done();
+}
