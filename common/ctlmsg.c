@@ -24,7 +24,8 @@ ctlmsg_status_text(enum ctlmsg_status s)
 	return "unknown";
 }
 
-static size_t
+/* The payload size of type, or -1 for an unknown type. */
+static long
 payload_len(unsigned type)
 {
 	switch (type) {
@@ -32,8 +33,9 @@ payload_len(unsigned type)
 	case CTLMSG_ADMIT: return CTLMSG_ADMIT_LEN;
 	case CTLMSG_VERDICT: return CTLMSG_VERDICT_LEN;
 	case CTLMSG_DONE: return CTLMSG_DONE_LEN;
+	case CTLMSG_READY: return 0;
 	}
-	return 0;
+	return -1;
 }
 
 static void
@@ -46,11 +48,12 @@ put_cipher(struct wr *w, const struct noise_cipher *c)
 long
 ctlmsg_encode(uint8_t *out, size_t cap, const struct ctlmsg *m)
 {
-	size_t plen = payload_len(m->type), tl;
+	long plen = payload_len(m->type);
 	struct wr w = wr_init(out, cap);
 	static const uint8_t zeros[PROTO_ID_MAX];
+	size_t tl;
 
-	if (plen == 0)
+	if (plen < 0)
 		return -1;
 	wr_u16(&w, (uint16_t)m->type);
 	wr_u16(&w, (uint16_t)plen);
@@ -73,6 +76,8 @@ ctlmsg_encode(uint8_t *out, size_t cap, const struct ctlmsg *m)
 		break;
 	case CTLMSG_DONE:
 		wr_u64(&w, m->u.done_cpu_ms);
+		break;
+	case CTLMSG_READY:
 		break;
 	}
 	if (w.bad) {
@@ -123,6 +128,8 @@ decode_payload(struct ctlmsg *m, struct rd *r)
 	case CTLMSG_DONE:
 		return rd_u64(r, &m->u.done_cpu_ms) ? CTLMSG_BAD_LENGTH :
 		    CTLMSG_OK;
+	case CTLMSG_READY:
+		return CTLMSG_OK;
 	}
 	return CTLMSG_BAD_TYPE;
 }
@@ -137,7 +144,7 @@ ctlmsg_decode(struct ctlmsg *m, const uint8_t *p, size_t n, int has_fd)
 	memset(m, 0, sizeof *m);
 	if (rd_u16(&r, &type) || rd_u16(&r, &len))
 		return CTLMSG_BAD_LENGTH;
-	if (payload_len(type) == 0)
+	if (payload_len(type) < 0)
 		return CTLMSG_BAD_TYPE;
 	if (len != payload_len(type) || rd_left(&r) != len)
 		return CTLMSG_BAD_LENGTH;

@@ -13,6 +13,7 @@
  *            applet's refusal code)
  *   DONE     handler -> supervisor    my request is over but for its final
  *            frame; stop counting it: cpu_used_ms:u64
+ *   READY    pre-auth -> supervisor   confined and serving (no payload)
  *
  * A datagram whose length is not exactly 4 + the type's size, an unknown
  * type, a CONN without its one fd or any other message with an fd is
@@ -30,7 +31,8 @@ enum ctlmsg_type {
 	CTLMSG_CONN = 1,
 	CTLMSG_ADMIT = 2,
 	CTLMSG_VERDICT = 3,
-	CTLMSG_DONE = 4
+	CTLMSG_DONE = 4,
+	CTLMSG_READY = 5
 };
 
 #define CTLMSG_HEADER_LEN 4
@@ -55,7 +57,7 @@ struct ctlmsg {
 
 enum ctlmsg_status {
 	CTLMSG_OK = 0,
-	CTLMSG_BAD_TYPE,	/* not one of the four */
+	CTLMSG_BAD_TYPE,	/* not one of the five */
 	CTLMSG_BAD_LENGTH,	/* not exactly the type's size */
 	CTLMSG_BAD_FIELD,	/* a tenant that is no id, padding not zero,
 				 * a transport key of all zeros */

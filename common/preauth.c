@@ -414,6 +414,7 @@ int
 preauth_serve(const struct preauth_config *cfg)
 {
 	static struct loop l;
+	struct ctlmsg ready;
 	size_t cap = 1 + cfg->nlisteners + PENDING_MAX;
 
 	memset(&l, 0, sizeof l);
@@ -426,6 +427,10 @@ preauth_serve(const struct preauth_config *cfg)
 		return -1;
 	for (uint32_t i = 0; i < l.table.max; i++)
 		l.slots[i].fd = -1;
+	memset(&ready, 0, sizeof ready);
+	ready.type = CTLMSG_READY;
+	if (ctlmsg_send(cfg->ctl, &ready, -1, 0) != CTLMSG_OK)
+		return -1;
 	l.last_summary = mono_ms() - PREAUTH_SUMMARY_MS;
 	for (;;) {
 		int64_t now = mono_ms();

@@ -57,8 +57,9 @@ int preauth_confine(const struct preauth_identity *id,
     const struct sock_fprog *filter, unsigned nofile, char *err,
     size_t errlen);
 
-/* The event loop. Returns when the supervisor is gone (its control
- * socket closed) or a hand-off failed: the process then exits. */
+/* The event loop: says READY on cfg->ctl, then serves. Returns when the
+ * supervisor is gone (its control socket closed) or a hand-off failed:
+ * the process then exits. */
 int preauth_serve(const struct preauth_config *cfg);
 
 #endif

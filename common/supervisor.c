@@ -138,23 +138,6 @@ spawn_preauth(struct supervisor *sv)
 	return 0;
 }
 
-int
-supervisor_start_preauth(struct supervisor *sv,
-    const struct preauth_config *cfg, const struct preauth_identity *id,
-    char *err, size_t errlen)
-{
-	if (preauth_filter(&sv->preauth_filter, err, errlen) != 0)
-		return -1;
-	sv->preauth = *cfg;
-	sv->preauth_id = *id;
-	sv->preauth_on = 1;
-	if (spawn_preauth(sv) != 0) {
-		snprintf(err, errlen, "cannot start the pre-auth process");
-		return -1;
-	}
-	return 0;
-}
-
 static void
 stop_preauth(struct supervisor *sv)
 {
@@ -164,6 +147,39 @@ stop_preauth(struct supervisor *sv)
 		sv->preauth_ctl = -1;
 	}
 }
+
+int
+supervisor_start_preauth(struct supervisor *sv,
+    const struct preauth_config *cfg, const struct preauth_identity *id,
+    char *err, size_t errlen)
+{
+	if (preauth_filter(&sv->preauth_filter, err, errlen) != 0)
+		return -1;
+	struct pollfd pf;
+	struct ctlmsg m;
+	int fd;
+
+	sv->preauth = *cfg;
+	sv->preauth_id = *id;
+	sv->preauth_on = 1;
+	if (spawn_preauth(sv) != 0) {
+		snprintf(err, errlen, "cannot start the pre-auth process");
+		return -1;
+	}
+	/* a process that cannot confine itself (no CAP_SETUID for its uid,
+	 * say) fails the start, not a restart loop */
+	pf = (struct pollfd){ sv->preauth_ctl, POLLIN, 0 };
+	if (poll(&pf, 1, 10000) != 1 || ctlmsg_recv(sv->preauth_ctl, &m, &fd,
+	    MSG_DONTWAIT) != CTLMSG_OK || m.type != CTLMSG_READY) {
+		sv->preauth_on = 0;
+		stop_preauth(sv);
+		snprintf(err, errlen, "the pre-auth process could not start "
+		    "(its reason is logged above)");
+		return -1;
+	}
+	return 0;
+}
+
 
 void
 supervisor_stop_listening(struct supervisor *sv)
@@ -232,6 +248,8 @@ from_preauth(struct supervisor *sv,
 		on_conn(ctx, fd, &m.u.conn);
 	else if (fd >= 0)
 		close(fd);
+	if (st == CTLMSG_OK && m.type == CTLMSG_READY)
+		return;		/* a restarted one */
 	if (st != CTLMSG_OK && st != CTLMSG_IO && st != CTLMSG_CLOSED)
 		log_msg(LOG_ERROR, "pre-auth process sent a bad message: %s",
 		    ctlmsg_status_text(st));

@@ -34,14 +34,14 @@ main(int argc, char **argv)
 		return 64;
 	}
 	procs = atoi(argv[4]);
-	until = clock_ms() + 1000 * atol(argv[3]);
+	until = mono_ms() + 1000 * atol(argv[3]);
 	counts = mmap(NULL, 2 * sizeof(long) * (size_t)procs, PROT_READ |
 	    PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (counts == MAP_FAILED)
 		return 71;
 	for (int p = 0; p < procs; p++)
 		if (fork() == 0) {
-			while (clock_ms() < until) {
+			while (mono_ms() < until) {
 				struct channel ch;
 				int fd = netaddr_connect(&a, err, sizeof err);
 

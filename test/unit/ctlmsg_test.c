@@ -110,6 +110,9 @@ main(void)
 	ok(ctlmsg_decode(&out, buf, (size_t)n, 0) == CTLMSG_BAD_TYPE,
 	    "an unknown type is refused");
 	ok(enc(buf, 5, &m) == -1, "a buffer too small encodes nothing");
+	memset(&m, 0, sizeof m);
+	m.type = CTLMSG_READY;
+	check_lengths(&m, "READY");
 
 	/* over a real socketpair: the fd travels with CONN only */
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sp) != 0 ||
