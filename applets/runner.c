@@ -809,7 +809,7 @@ setup(struct runner *r)
 	if (service_start_preauth(&r->sv, r->psk,
 	    (uint32_t)r->cfg.handshake_ms, (uint32_t)r->cfg.max_per_peer,
 	    (uint32_t)r->cfg.preauth_uid, err, sizeof err) != 0)
-		die(EXIT_OSERR, "%s", err);
+		die(EXIT_CONFIG, "%s", err);
 	r->lease = (struct lease_config){
 		.psk = r->psk,
 		.handshake_ms = (uint32_t)r->cfg.handshake_ms,

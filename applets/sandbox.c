@@ -1869,7 +1869,7 @@ serve_main(int argc, char **argv)
 	if (service_start_preauth(&s.sv, s.psk, (uint32_t)s.cfg.handshake_ms,
 	    (uint32_t)s.cfg.max_per_peer, (uint32_t)s.cfg.preauth_uid, err,
 	    sizeof err) != 0)
-		die(EXIT_OSERR, "%s", err);
+		die(EXIT_CONFIG, "%s", err);
 	return serve_loop(&s);
 }
 

@@ -5,14 +5,18 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "ctlmsg.h"
+#include "fileio.h"
+#include "idfile.h"
 #include "log.h"
 #include "proto.h"
+#include "uidpool.h"
 
 #define NOBODY 65534
 
@@ -30,6 +34,54 @@ service_preauth_identity(uint32_t uid, struct preauth_identity *id)
 		    "(--preauth-uid)", NOBODY);
 }
 
+/* A uid of the pre-auth process's own: no account of passwd or group has
+ * it, no live process holds it. 0, or -1 with err naming the holder. */
+static int
+uid_is_free(uint32_t uid, char *err, size_t errlen)
+{
+	static const char *const files[] = { "/etc/passwd", "/etc/group" };
+	uint8_t *buf;
+	size_t len;
+	uint32_t id;
+	char name[64];
+	int found;
+
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		if (file_read(files[i], 16u << 20, &buf, &len) != 0) {
+			if (errno == ENOENT)
+				continue;	/* FROM scratch */
+			snprintf(err, errlen, "pre-auth uid %u: cannot check "
+			    "%s: %s", uid, files[i], strerror(errno));
+			return -1;
+		}
+		found = idfile_find_in_range((const char *)buf, len, uid, uid,
+		    &id, name, sizeof name);
+		free(buf);
+		if (found) {
+			log_escape(name, sizeof name, name, strlen(name));
+			snprintf(err, errlen, "pre-auth uid %u is '%s' in %s: "
+			    "the pre-auth process needs a uid no account uses "
+			    "(--preauth-uid, or a --uid-range whose first uid "
+			    "is free)", uid, name, files[i]);
+			return -1;
+		}
+	}
+	switch (uid_has_process(uid, -1)) {
+	case 0:
+		return 0;
+	case 1:
+		snprintf(err, errlen, "pre-auth uid %u is held by a running "
+		    "process: the pre-auth process needs a uid of its own "
+		    "(--preauth-uid, or a --uid-range whose first uid is "
+		    "free)", uid);
+		return -1;
+	default:
+		snprintf(err, errlen, "pre-auth uid %u: /proc is unreadable, "
+		    "so whether a process holds it is unknown", uid);
+		return -1;
+	}
+}
+
 int
 service_start_preauth(struct supervisor *sv, const uint8_t *psk,
     uint32_t handshake_ms, uint32_t per_peer, uint32_t uid, char *err,
@@ -45,6 +97,8 @@ service_start_preauth(struct supervisor *sv, const uint8_t *psk,
 	struct preauth_identity id;
 
 	service_preauth_identity(uid, &id);
+	if (id.change && uid && uid_is_free(uid, err, errlen) != 0)
+		return -1;
 	return supervisor_start_preauth(sv, &pc, &id, err, errlen);
 }
 

@@ -34,8 +34,9 @@ void service_preauth_identity(uint32_t uid, struct preauth_identity *id);
 /* Start sv's pre-auth process (supervisor_start_preauth) on the listeners
  * given so far: handshakes keyed by psk (which must outlive sv) within
  * handshake_ms, PREAUTH_PENDING_DEFAULT pending, per_peer of one source
- * (--max-conns-per-peer), as uid (service_preauth_identity). 0, or -1
- * with err set. */
+ * (--max-conns-per-peer), as uid (service_preauth_identity), which must
+ * be no account of /etc/passwd or /etc/group and held by no process. 0,
+ * or -1 with err set. */
 int service_start_preauth(struct supervisor *sv, const uint8_t *psk,
     uint32_t handshake_ms, uint32_t per_peer, uint32_t uid, char *err,
     size_t errlen);
