@@ -808,7 +808,8 @@ setup(struct runner *r)
 	/* handshakes run in the pre-auth process, as its own uid */
 	if (service_start_preauth(&r->sv, r->psk,
 	    (uint32_t)r->cfg.handshake_ms, (uint32_t)r->cfg.max_per_peer,
-	    (uint32_t)r->cfg.preauth_uid, err, sizeof err) != 0)
+	    (uint32_t)r->cfg.preauth_uid, r->cfg.jail_cfg.check_only, err,
+	    sizeof err) != 0)
 		die(EXIT_CONFIG, "%s", err);
 	r->lease = (struct lease_config){
 		.psk = r->psk,

@@ -1867,8 +1867,8 @@ serve_main(int argc, char **argv)
 	}
 	/* handshakes run in the pre-auth process, as its own uid */
 	if (service_start_preauth(&s.sv, s.psk, (uint32_t)s.cfg.handshake_ms,
-	    (uint32_t)s.cfg.max_per_peer, (uint32_t)s.cfg.preauth_uid, err,
-	    sizeof err) != 0)
+	    (uint32_t)s.cfg.max_per_peer, (uint32_t)s.cfg.preauth_uid, 0,
+	    err, sizeof err) != 0)
 		die(EXIT_CONFIG, "%s", err);
 	return serve_loop(&s);
 }

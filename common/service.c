@@ -37,7 +37,7 @@ service_preauth_identity(uint32_t uid, struct preauth_identity *id)
 /* A uid of the pre-auth process's own: no account of passwd or group has
  * it, no live process holds it. 0, or -1 with err naming the holder. */
 static int
-uid_is_free(uint32_t uid, char *err, size_t errlen)
+uid_is_free(uint32_t uid, int preflight, char *err, size_t errlen)
 {
 	static const char *const files[] = { "/etc/passwd", "/etc/group" };
 	uint8_t *buf;
@@ -66,7 +66,7 @@ uid_is_free(uint32_t uid, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	switch (uid_has_process(uid, -1)) {
+	switch (preflight ? 0 : uid_has_process(uid, -1)) {
 	case 0:
 		return 0;
 	case 1:
@@ -84,8 +84,8 @@ uid_is_free(uint32_t uid, char *err, size_t errlen)
 
 int
 service_start_preauth(struct supervisor *sv, const uint8_t *psk,
-    uint32_t handshake_ms, uint32_t per_peer, uint32_t uid, char *err,
-    size_t errlen)
+    uint32_t handshake_ms, uint32_t per_peer, uint32_t uid, int preflight,
+    char *err, size_t errlen)
 {
 	struct preauth_config pc = {
 		.psk = psk,
@@ -97,7 +97,7 @@ service_start_preauth(struct supervisor *sv, const uint8_t *psk,
 	struct preauth_identity id;
 
 	service_preauth_identity(uid, &id);
-	if (id.change && uid && uid_is_free(uid, err, errlen) != 0)
+	if (id.change && uid && uid_is_free(uid, preflight, err, errlen) != 0)
 		return -1;
 	return supervisor_start_preauth(sv, &pc, &id, err, errlen);
 }

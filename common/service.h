@@ -35,11 +35,12 @@ void service_preauth_identity(uint32_t uid, struct preauth_identity *id);
  * given so far: handshakes keyed by psk (which must outlive sv) within
  * handshake_ms, PREAUTH_PENDING_DEFAULT pending, per_peer of one source
  * (--max-conns-per-peer), as uid (service_preauth_identity), which must
- * be no account of /etc/passwd or /etc/group and held by no process. 0,
- * or -1 with err set. */
+ * be no account of /etc/passwd or /etc/group and, unless preflight (a
+ * check beside the live service, whose pre-auth process holds it), held
+ * by no process. 0, or -1 with err set. */
 int service_start_preauth(struct supervisor *sv, const uint8_t *psk,
-    uint32_t handshake_ms, uint32_t per_peer, uint32_t uid, char *err,
-    size_t errlen);
+    uint32_t handshake_ms, uint32_t per_peer, uint32_t uid, int preflight,
+    char *err, size_t errlen);
 
 /* Send ERROR code/msg on an authenticated channel and close it lingering
  * (SERVICE_FINAL_FRAME_MS, CHANNEL_LINGER_BYTES): stdin the peer is
