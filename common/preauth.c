@@ -20,6 +20,7 @@
 #include "ctlmsg.h"
 #include "frame.h"
 #include "log.h"
+#include "metrics.h"
 #include "noise.h"
 #include "pending.h"
 #include "seccomp_policy.h"
@@ -241,6 +242,7 @@ step(struct loop *l, struct slot *s)
 	if (s->have >= FRAME_HEADER_LEN &&
 	    (s->msg[0] != 0 || s->msg[1] != NOISE_MSG1_LEN)) {
 		l->t.bad_record++;	/* not airlock/1, or garbage */
+		metric_add(M_HANDSHAKE_FAILURES, 0, 1);
 		slot_free(l, s);
 		return 0;
 	}
@@ -256,6 +258,7 @@ step(struct loop *l, struct slot *s)
 		    s->msg + FRAME_HEADER_LEN, NOISE_MSG2_LEN, &len);
 	if (st != NOISE_OK || frame_header(s->msg, NOISE_MSG2_LEN) != 0) {
 		l->t.auth_failed++;	/* wrong secret or other version */
+		metric_add(M_HANDSHAKE_FAILURES, 0, 1);
 		slot_free(l, s);
 		return 0;
 	}
@@ -294,6 +297,15 @@ evict(struct loop *l, const struct pending_source *src)
 	}
 }
 
+/* A connection closed unread: past its source's cap, or the table's. */
+static void
+dropped(int fd, uint64_t *counter)
+{
+	(*counter)++;
+	metric_add(M_CONNECTIONS_DROPPED, 0, 1);
+	close(fd);
+}
+
 static void
 accept_burst(struct loop *l, int lfd)
 {
@@ -322,24 +334,20 @@ accept_burst(struct loop *l, int lfd)
 		case PENDING_ADMIT:
 			break;
 		case PENDING_REFUSE_SOURCE:
-			l->t.refused_source++;
 			pending_source_text(&src, l->t.last_refused,
 			    sizeof l->t.last_refused);
-			close(fd);
+			dropped(fd, &l->t.refused_source);
 			continue;
 		case PENDING_DROP_FULL:
-			l->t.dropped_full++;
-			close(fd);
+			dropped(fd, &l->t.dropped_full);
 			continue;
 		case PENDING_DROP_EARLY:
-			l->t.dropped_early++;
-			close(fd);
+			dropped(fd, &l->t.dropped_early);
 			continue;
 		}
 		s = free_slot(l);
 		if (!s) {		/* cannot happen: the table bounds it */
-			l->t.dropped_full++;
-			close(fd);
+			dropped(fd, &l->t.dropped_full);
 			continue;
 		}
 		memset(s, 0, sizeof *s);
@@ -358,6 +366,7 @@ expire(struct loop *l, int64_t now)
 
 		if (s->fd >= 0 && now >= s->deadline) {
 			l->t.timed_out++;
+			metric_add(M_HANDSHAKE_FAILURES, 0, 1);
 			slot_free(l, s);
 		}
 	}
@@ -466,6 +475,7 @@ preauth_serve(const struct preauth_config *cfg)
 		for (size_t i = 0; i < cfg->nlisteners; i++)
 			if (l.pf[1 + i].revents & POLLIN)
 				accept_burst(&l, cfg->listeners[i]);
+		metric_set(M_HANDSHAKES_PENDING, 0, l.table.total);
 		summary(&l, now);
 	}
 }
