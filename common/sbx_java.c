@@ -126,7 +126,8 @@ run_javac(char **argv, struct compile *c)
 }
 
 /* The JVM may write only where the tool may: its work directory,
- * $TMPDIR, $HOME and /dev. Not /proc above all: a process may write its
+ * $TMPDIR, $HOME, /dev/shm and the harmless device files. Not /proc
+ * above all: a process may write its
  * own memory through /proc/self/mem, code pages included, and a tool
  * that rewrites its JVM's code runs anything, past every reference
  * check. The jail's Landlock (when on) refuses that too; this layer is
@@ -135,6 +136,8 @@ run_javac(char **argv, struct compile *c)
 static int
 confine_writes(void)
 {
+	static const char *const dev[] = { "/dev/null", "/dev/zero",
+		"/dev/full", "/dev/random", "/dev/urandom", "/dev/shm" };
 	static struct landlock_spec s;
 	static char cwd[PATH_MAX];
 	const char *step, *tmp = getenv("TMPDIR"), *home = getenv("HOME");
@@ -150,7 +153,8 @@ confine_writes(void)
 	if (!getcwd(cwd, sizeof cwd))
 		return -1;
 	s.rw[s.nrw++] = cwd;
-	s.rw[s.nrw++] = "/dev";
+	for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
+		s.rw[s.nrw++] = dev[i];
 	if (tmp && tmp[0] == '/')
 		s.rw[s.nrw++] = tmp;
 	if (home && home[0] == '/')
