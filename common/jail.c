@@ -1737,8 +1737,9 @@ mount_tmpfs(const char *root, const char *dst, const char *opts,
 }
 
 /* A copy of the file src at root+dst, mode 0555: the service's binary
- * for the sandbox's Java stage, under a name that says nothing of where
- * it lives on the host (a bind would show that path in mountinfo). */
+ * for the sandbox's Java stage (src /proc/self/exe: the binary running,
+ * even if its file was replaced since), under a name that says nothing
+ * of where it lives on the host (a bind would show that in mountinfo). */
 static int
 copy_into(const char *root, const char *src, const char *dst)
 {
@@ -1832,7 +1833,7 @@ build_root(struct jail_lease *l, const char **step)
 		    j->view.ro[i], 0));
 	}
 	if (j->cfg.self_exe)
-		STEP("mount-self", copy_into(root, j->cfg.self_exe, NS_SELF));
+		STEP("mount-self", copy_into(root, "/proc/self/exe", NS_SELF));
 	STEP("mount-proc", join(to, sizeof to, root, "/proc") ||
 	    mkdir_p(to) || mount_proc(to));
 	STEP("mount-dev", mount_tmpfs(root, "/dev", "mode=0755,size=64k",

@@ -182,19 +182,21 @@ resolve(struct jail_view *v, const char *path, char *real)
 
 enum { RUN_DIRECT, RUN_LOADER, RUN_SCRIPT };
 
-/* What runs path: an ELF file's loader (PT_INTERP, into out), a script's
- * #! interpreter (into out), or nothing else (a static binary, data, a
- * directory). */
+/* What runs path: a 64-bit ELF file's loader (PT_INTERP, into out), a
+ * script's #! interpreter (into out), or nothing else (a static binary,
+ * data, a directory). Only a regular file is opened: opening a device
+ * can act (a watchdog). */
 static int
 runner_of(const char *path, char *out, size_t len)
 {
 	unsigned char h[256];
 	Elf64_Ehdr eh;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
 	ssize_t n;
-	int kind = RUN_DIRECT;
+	int fd, kind = RUN_DIRECT;
 
-	if (fd < 0)
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
 		return RUN_DIRECT;
 	n = read(fd, h, sizeof h);
 	if (n > 2 && h[0] == '#' && h[1] == '!') {
