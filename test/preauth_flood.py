@@ -10,6 +10,9 @@ bench/handshake.sh, over TCP from chosen loopback source addresses.
                             msg1 header a second) or garbage (random
                             bytes); reconnect as the runner closes them;
                             print "connections=N" at the end
+  unix-hold PATH N          as hold, on a unix socket
+  unix-probe PATH           connect, send nothing; print "closed" if the
+                            runner closes it within 1.5 s, else "pending"
 """
 import os
 import random
@@ -80,10 +83,37 @@ def flood(host, port, secs, sources):
     print("connections=%d" % count, flush=True)
 
 
+def unix_hold(path, n):
+    socks = []
+    for _ in range(n):
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(path)
+        socks.append(s)
+    time.sleep(0.3)
+    print("ready", flush=True)
+    sys.stdin.read()
+
+
+def unix_probe(path):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(path)
+    s.settimeout(1.5)
+    try:
+        print("closed" if s.recv(1) == b"" else "data")
+    except socket.timeout:
+        print("pending")
+    except OSError:
+        print("closed")
+
+
 def main():
     cmd, a = sys.argv[1], sys.argv[2:]
     if cmd == "hold":
         hold(a[0], int(a[1]), a[2], int(a[3]))
+    elif cmd == "unix-hold":
+        unix_hold(a[0], int(a[1]))
+    elif cmd == "unix-probe":
+        unix_probe(a[0])
     elif cmd == "flood":
         flood(a[0], int(a[1]), float(a[2]), a[3].split(","))
     else:
