@@ -60,9 +60,9 @@ enum {
 
 #define EXIT_CODES \
 "Exit status: the tool's own (a signal N gives 128+N); 124 wall-clock\n" \
-"timeout; 125 another limit (memory, cpu, output, pids); 65 verify_failed\n" \
-"or compile_failed (or an unreadable input); 64 usage; 71 jail_failed or\n" \
-"a system error; 78 configuration.\n"
+"timeout; 125 another limit (memory, cpu, output, pids, disk); 65\n" \
+"verify_failed or compile_failed (or an unreadable input); 64 usage; 71\n" \
+"jail_failed or a system error; 78 configuration.\n"
 
 static const char usage_main[] =
 "usage: airlock sandbox run|serve|call|verify|denylist|check [OPTIONS] ...\n"
@@ -90,15 +90,19 @@ static const char usage_main[] =
 
 #define JAIL_HELP \
 "  --jail ns|uid|none  jail mode (default ns: user, pid, mount, ipc, uts,\n" \
-"                    cgroup and an empty network namespace; none is for\n" \
-"                    development only)\n" \
+"                    cgroup and an empty network namespace; uid: a uid of\n" \
+"                    the range in an empty network namespace, needs\n" \
+"                    CAP_SYS_ADMIN and Landlock; none is for development\n" \
+"                    only)\n" \
 "  --uid-range FIRST-LAST  uids of executions (default 300000-300999;\n" \
 "                    --uids is its old name)\n" \
 "  --state-dir DIR   per-execution state (default /tmp/airlock-sandbox)\n" \
 "  --cgroup DIR      a delegated cgroup v2 directory (default: cgroup v1\n" \
 "                    hierarchies when writable)\n" \
 "  --landlock auto|require|off  (default auto)\n" \
-"  --tmpfs SIZE      size of the working directory and /tmp (default 64M)\n" \
+"  --disk SIZE       the tool's writable space: HOME, work dir, /tmp and\n" \
+"                    /dev/shm together, on one tmpfs that counts against\n" \
+"                    --memory (default: half the memory limit)\n" \
 "  --python PATH     python3 (default /usr/bin/python3)\n" \
 "  --java-home DIR   the JDK (default: from javac on PATH)\n" \
 "  --java-denylist FILE  replaces the built-in Java denylist\n"
@@ -112,7 +116,7 @@ static const char usage_run[] =
 "class file checked against the denylist before anything runs, then the\n"
 "JVM's only class path; the first file names the main class),\n"
 "or COMMAND for exec. The sources are copied into the jail's working\n"
-"directory (a size-capped tmpfs, the only writable place); the input is\n"
+"directory (on the --disk tmpfs, the only writable space); the input is\n"
 "the tool's stdin. The tool's stdout is passed through when it exited\n"
 "by itself; its stderr always (capped, with a truncation marker); then\n"
 "one result line on stderr, or with --json one JSON object on stdout\n"
@@ -148,6 +152,7 @@ static const char usage_serve[] =
 "  --max-timeout DUR         (default 30s)  --max-cpu DUR (default 10s)\n"
 "  --max-memory SIZE         (default 1G)   --max-pids N (default 256)\n"
 "  --max-output SIZE         (default 16M)\n"
+"  --max-disk SIZE           caps --disk and its default (default 512M)\n"
 LIMIT_HELP
 "                            (the defaults for requests that give 0)\n"
 "  --tenant-concurrency N    executions of one tenant at once (default 4)\n"
@@ -214,7 +219,7 @@ struct jail_opts {
 	const char *state_dir;
 	const char *cgroup;
 	enum jail_landlock landlock;
-	uint64_t tmpfs;
+	uint64_t disk;		/* 0: half the execution's memory limit */
 	const char *python;
 	const char *java_home;
 	const char *denylist;
@@ -228,7 +233,6 @@ jail_opts_default(struct jail_opts *o)
 	o->uid_first = 300000;
 	o->uid_last = 300999;
 	o->state_dir = "/tmp/airlock-sandbox";
-	o->tmpfs = 64u << 20;
 	o->python = "/usr/bin/python3";
 }
 
@@ -245,14 +249,14 @@ limits_default(struct sbx_limits *l)
 enum {
 	OPT_LANG = 256, OPT_INPUT, OPT_TIMEOUT, OPT_CPU, OPT_MEMORY,
 	OPT_PIDS, OPT_OUTPUT, OPT_JSON, OPT_JAIL, OPT_UIDS, OPT_STATE,
-	OPT_CGROUP, OPT_LANDLOCK, OPT_TMPFS, OPT_PYTHON, OPT_JAVA_HOME,
+	OPT_CGROUP, OPT_LANDLOCK, OPT_DISK, OPT_PYTHON, OPT_JAVA_HOME,
 	OPT_DENYLIST, OPT_LOG, OPT_LISTEN, OPT_SECRET,
 	OPT_MAX_TIMEOUT, OPT_MAX_CPU, OPT_MAX_MEMORY, OPT_MAX_PIDS,
 	OPT_MAX_OUTPUT, OPT_T_CONC, OPT_T_QUEUE, OPT_T_CPU, OPT_WINDOW,
 	OPT_MAX_CONC, OPT_MAX_QUEUE, OPT_QUEUE_TIMEOUT, OPT_HS_TIMEOUT,
 	OPT_EXEC, OPT_CHECK, OPT_METRICS, OPT_CONNECT, OPT_TENANT, OPT_REQID,
 	OPT_CONNECT_TIMEOUT, OPT_HEAP, OPT_JAVA_UNCONFINED, OPT_PER_PEER,
-	OPT_PREAUTH_UID
+	OPT_PREAUTH_UID, OPT_MAX_DISK
 };
 
 #define JAIL_OPTIONS \
@@ -262,7 +266,7 @@ enum {
 	{ "state-dir", required_argument, NULL, OPT_STATE }, \
 	{ "cgroup", required_argument, NULL, OPT_CGROUP }, \
 	{ "landlock", required_argument, NULL, OPT_LANDLOCK }, \
-	{ "tmpfs", required_argument, NULL, OPT_TMPFS }, \
+	{ "disk", required_argument, NULL, OPT_DISK }, \
 	{ "python", required_argument, NULL, OPT_PYTHON }, \
 	{ "java-home", required_argument, NULL, OPT_JAVA_HOME }, \
 	{ "java-denylist", required_argument, NULL, OPT_DENYLIST }, \
@@ -345,7 +349,10 @@ jail_opt(int opt, const char *v, struct jail_opts *o)
 		if (jail_landlock_parse(v, &o->landlock) != 0)
 			die(EXIT_USAGE, "--landlock: auto, require or off");
 		return 1;
-	case OPT_TMPFS: o->tmpfs = size_arg("tmpfs", v); return 1;
+	case OPT_DISK:
+		if ((o->disk = size_arg("disk", v)) < (1u << 20))
+			die(EXIT_USAGE, "--disk: at least 1M");
+		return 1;
 	case OPT_PYTHON: o->python = v; return 1;
 	case OPT_JAVA_HOME: o->java_home = v; return 1;
 	case OPT_DENYLIST: o->denylist = v; return 1;
@@ -470,6 +477,19 @@ read_denylist(struct sandbox *s, const char *path)
 	s->deny_len = (size_t)n;
 }
 
+/* The writable space of an execution with this memory limit: --disk,
+ * or half the limit (tmpfs pages count against it: the tool keeps the
+ * other half, and a full disk ends as disk, not as an OOM kill); at most
+ * max_disk, at least 1 MiB. */
+static uint64_t
+disk_for(const struct jail_opts *o, uint64_t memory, uint64_t max_disk)
+{
+	uint64_t d = o->disk ? o->disk : memory / 2;
+
+	d = d > max_disk ? max_disk : d;
+	return d < (1u << 20) ? (1u << 20) : d;
+}
+
 /* The jail of every execution: fixed at start-up, limits at their
  * maxima (an execution's own are applied to its copy). one_shot: run's
  * single execution is its own trial (see struct jail_config). The view
@@ -477,8 +497,8 @@ read_denylist(struct sandbox *s, const char *path)
  * NULL: none) and the JDK. */
 static void
 sandbox_setup(struct sandbox *s, const struct jail_opts *o,
-    const struct sbx_limits *max, int sigfd, int one_shot, int check_only,
-    const char *exec_cmd)
+    const struct sbx_limits *max, uint64_t max_disk, int sigfd,
+    int one_shot, int check_only, const char *exec_cmd)
 {
 	struct jail_config cfg;
 	char err[768];
@@ -506,9 +526,9 @@ sandbox_setup(struct sandbox *s, const struct jail_opts *o,
 	cfg.cgroup_dir = o->cgroup;
 	cfg.limits = (struct jail_limits){
 		.memory = max->memory, .pids = max->pids,
-		.nproc = max->pids, .nofile = 1024, .fsize = o->tmpfs,
+		.nproc = max->pids, .nofile = 1024,
 		.cpu_seconds = (max->cpu_ms + 999) / 1000 + 1,
-		.tmpfs = o->tmpfs,
+		.disk = disk_for(o, max->memory, max_disk),
 	};
 	cfg.new_net = 1;
 	cfg.landlock = o->landlock;
@@ -605,11 +625,12 @@ capture_emit(void *ctx, int stream, const uint8_t *p, size_t n)
 	return 0;
 }
 
-static int
-never_busy(void *ctx)
+/* run keeps what it captures in memory: it always has room */
+static size_t
+capture_room(void *ctx)
 {
 	(void)ctx;
-	return 0;
+	return SIZE_MAX;
 }
 
 /* Bytes as a JSON string: valid UTF-8 kept, anything else as U+FFFD. */
@@ -880,6 +901,7 @@ run_main(int argc, char **argv)
 	job.tenant = "cli";
 	job.lang = lang;
 	job.lim = lim;
+	job.disk = disk_for(&jo, lim.memory, UINT64_MAX);
 	if (lang == SBX_LANG_EXEC) {
 		job.exec_argv = argv + optind;
 	} else {
@@ -896,7 +918,7 @@ run_main(int argc, char **argv)
 	 * for a container init that may not reap */
 	if (spawn_become_subreaper() != 0)
 		die_errno(EXIT_OSERR, "cannot become a subreaper");
-	sandbox_setup(&sb, &jo, &lim, sigfd, 1, 0,
+	sandbox_setup(&sb, &jo, &lim, UINT64_MAX, sigfd, 1, 0,
 	    lang == SBX_LANG_EXEC ? argv[optind] : NULL);
 	sb.env.java_unconfined = unconfined;
 	if (unconfined)
@@ -905,7 +927,7 @@ run_main(int argc, char **argv)
 		    "nobody checked) and may write /proc (a test hook: never "
 		    "use it for real tools)");
 	capture_init(&cap, lim.output, !json);
-	out = (struct sbx_output){ &cap, capture_emit, never_busy, -1, NULL,
+	out = (struct sbx_output){ &cap, capture_emit, capture_room, -1, NULL,
 		NULL };
 	if (sbx_exec(&sb.env, &job, &out, &res) != 0) {
 		log_msg(LOG_WARN, "stopped by a signal");
@@ -1065,6 +1087,7 @@ check_main(int argc, char **argv)
 	cfg.state_dir = jo.state_dir;
 	cfg.cgroup_dir = jo.cgroup;
 	cfg.new_net = 1;
+	cfg.limits.disk = disk_for(&jo, 256u << 20, UINT64_MAX);
 	cfg.landlock = jo.landlock;
 	seccomp_policy_program(&prog);
 	cfg.seccomp = &prog;
@@ -1110,6 +1133,7 @@ struct serve_config {
 	size_t nlisten;
 	const char *secret_file;
 	struct sbx_limits max, def;
+	uint64_t max_disk;		/* caps --disk and its default */
 	struct sbx_budget_config budget;
 	uint64_t queue_timeout_ms, handshake_ms, max_per_peer, preauth_uid;
 	const char *exec_interpreter;
@@ -1355,35 +1379,30 @@ conn_admit(struct conn *c, uint64_t cpu_ms)
 	return rc == -2 ? SBX_ERR_SHUTDOWN : rc;	/* supervisor gone */
 }
 
-/* The execution's output goes out as STDOUT/STDERR frames. */
+/* The execution's output goes out as STDOUT/STDERR frames: queued,
+ * never waited for (conn_room said it fits; the loop flushes on POLLOUT
+ * while the limits' clocks run). */
 static int
 conn_emit(void *ctx, int stream, const uint8_t *p, size_t n)
 {
 	struct conn *c = ctx;
 
-	while (n > 0) {
-		size_t k = n < FRAME_PAYLOAD_MAX ? n : FRAME_PAYLOAD_MAX;
-
-		if (!channel_can_queue(&c->ch) &&
-		    channel_flush_wait(&c->ch, 10000) != 0) {
-			c->why = "the client stopped reading";
-			return -1;
-		}
-		if (channel_queue(&c->ch, stream == 1 ? FRAME_STDOUT :
-		    FRAME_STDERR, p, k) != 0)
-			return -1;
-		p += k;
-		n -= k;
+	if (n > FRAME_PAYLOAD_MAX || channel_queue(&c->ch, stream == 1 ?
+	    FRAME_STDOUT : FRAME_STDERR, p, n) != 0) {
+		c->why = "internal: the output queue overflowed";
+		return -1;
 	}
 	return 0;
 }
 
-static int
-conn_busy(void *ctx)
+/* One frame's worth while the queue has room for a record, else 0: the
+ * tool then blocks on its pipe until the client reads. */
+static size_t
+conn_room(void *ctx)
 {
 	struct conn *c = ctx;
 
-	return !channel_can_queue(&c->ch);
+	return channel_can_queue(&c->ch) ? FRAME_PAYLOAD_MAX : 0;
 }
 
 static short
@@ -1540,6 +1559,7 @@ handler_run(struct server *s, int fd, struct noise_transport *t, int ctl,
 	    s->cfg.max.output);
 	job.lim.pids = (uint32_t)clamp(c.req.lim.pids, s->cfg.def.pids,
 	    s->cfg.max.pids);
+	job.disk = disk_for(&s->cfg.jo, job.lim.memory, s->cfg.max_disk);
 	job.files = c.files;
 	job.nfiles = c.req.nfiles;
 	job.input = c.body + (sbx_request_body_len(&c.req) - c.req.input_size);
@@ -1582,7 +1602,7 @@ handler_run(struct server *s, int fd, struct noise_transport *t, int ctl,
 	n = sbx_started_encode(buf, sizeof buf, &started);
 	if (n < 0 || channel_queue(&c.ch, FRAME_STARTED, buf, (size_t)n) != 0)
 		_exit(EXIT_SOFTWARE);
-	out = (struct sbx_output){ &c, conn_emit, conn_busy, c.ch.fd,
+	out = (struct sbx_output){ &c, conn_emit, conn_room, c.ch.fd,
 		conn_events, conn_ready };
 	rc = sbx_exec(&env, &job, &out, &res);
 	service_done(ctl, res.cpu_ms);
@@ -1675,6 +1695,7 @@ serve_args(struct serve_config *c, int argc, char **argv)
 		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 		{ "max-pids", required_argument, NULL, OPT_MAX_PIDS },
 		{ "max-output", required_argument, NULL, OPT_MAX_OUTPUT },
+		{ "max-disk", required_argument, NULL, OPT_MAX_DISK },
 		{ "tenant-concurrency", required_argument, NULL, OPT_T_CONC },
 		{ "tenant-queue", required_argument, NULL, OPT_T_QUEUE },
 		{ "tenant-cpu", required_argument, NULL, OPT_T_CPU },
@@ -1700,6 +1721,7 @@ serve_args(struct serve_config *c, int argc, char **argv)
 	limits_default(&c->def);
 	c->max = (struct sbx_limits){ 30000, 10000, 1ull << 30, 16u << 20,
 		256 };
+	c->max_disk = 512u << 20;
 	c->budget = (struct sbx_budget_config){ 4, 8, 0, 60000, 16, 64 };
 	c->queue_timeout_ms = 30000;
 	c->handshake_ms = 10000;
@@ -1732,6 +1754,11 @@ serve_args(struct serve_config *c, int argc, char **argv)
 			break;
 		case OPT_MAX_OUTPUT:
 			c->max.output = size_arg("max-output", optarg);
+			break;
+		case OPT_MAX_DISK:
+			if ((c->max_disk = size_arg("max-disk", optarg)) <
+			    (1u << 20))
+				die(EXIT_USAGE, "--max-disk: at least 1M");
 			break;
 		case OPT_T_CONC:
 			c->budget.tenant_concurrent = (uint32_t)count_arg(
@@ -1809,6 +1836,10 @@ serve_args(struct serve_config *c, int argc, char **argv)
 		c->def.pids = c->max.pids;
 	if (c->def.output > c->max.output)
 		c->def.output = c->max.output;
+	if (c->jo.disk > c->max_disk)
+		die(EXIT_USAGE, "--disk %llu is over --max-disk %llu",
+		    (unsigned long long)c->jo.disk,
+		    (unsigned long long)c->max_disk);
 }
 
 /* serve --check, past every start-up step: report, undo, succeed. */
@@ -1842,8 +1873,8 @@ serve_main(int argc, char **argv)
 		die(EXIT_CONFIG, "%s", err);
 	if (sbx_budget_init(&s.budgets, &s.cfg.budget) != 0)
 		die(EXIT_USAGE, "the budget options do not fit together");
-	sandbox_setup(&s.sb, &s.cfg.jo, &s.cfg.max, -1, 0, s.cfg.check,
-	    s.cfg.exec_interpreter);
+	sandbox_setup(&s.sb, &s.cfg.jo, &s.cfg.max, s.cfg.max_disk, -1, 0,
+	    s.cfg.check, s.cfg.exec_interpreter);
 	for (size_t i = 0; i < s.cfg.nlisten; i++) {
 		switch (supervisor_listen(&s.sv, s.cfg.listen[i], err,
 		    sizeof err)) {

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <linux/magic.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -19,14 +20,17 @@
 #include <sys/resource.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "fileio.h"
 #include "fsutil.h"
 #include "seccomp_policy.h"
+#include "spawn.h"
 
 #define NS_HOME "/home/airlock"
 #define NS_CACHE "/cache"
@@ -518,6 +522,52 @@ probe_userns(const struct jail_config *c, struct jail_host *h)
 	    "");
 }
 
+/* The sandbox's uid mode: namespaces and mounts as root, before the
+ * uid change (CAP_SYS_ADMIN). */
+static int
+uid_private_flags(const struct jail_config *c)
+{
+	return (c->new_net ? CLONE_NEWNET : 0) |
+	    (c->limits.disk ? CLONE_NEWNS : 0);
+}
+
+/* Can uid mode build its private namespaces here? A real trial in a
+ * child unless one_shot (then the capability alone). */
+static void
+probe_uid_private(const struct jail_config *c, struct jail_host *h)
+{
+	pid_t pid;
+	int code;
+
+	if (!h->cap_sysadmin) {
+		snprintf(h->uid_private_why, sizeof h->uid_private_why,
+		    "no CAP_SYS_ADMIN");
+		return;
+	}
+	if (c->one_shot) {
+		h->uid_private_ok = 1;
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		if (unshare(uid_private_flags(c)) != 0)
+			_exit(1);
+		if (c->limits.disk && (mount(NULL, "/", NULL, MS_REC |
+		    MS_PRIVATE, NULL) != 0 || mount("tmpfs", "/tmp", "tmpfs",
+		    MS_NOSUID | MS_NODEV, "size=64k") != 0))
+			_exit(2);
+		_exit(0);
+	}
+	code = pid < 0 ? -1 : child_status(pid);
+	if (code == 0)
+		h->uid_private_ok = 1;
+	else
+		snprintf(h->uid_private_why, sizeof h->uid_private_why, "%s",
+		    code == 1 ? "unshare of the network and mount namespaces "
+		    "failed" : code == 2 ? "cannot mount a tmpfs" :
+		    "the probe died");
+}
+
 static void
 probe_seccomp(const struct jail_config *c, struct jail_host *h)
 {
@@ -633,6 +683,17 @@ jail_probe(const struct jail_config *c, struct jail_host *h)
 		    "user namespaces: %s", h->userns_why);
 	else
 		h->mode_ok[JAIL_NS] = 1;
+	/* ns mode makes these namespaces without CAP_SYS_ADMIN */
+	if (h->mode_ok[JAIL_UID] && uid_private_flags(c)) {
+		probe_uid_private(c, h);
+		if (!h->uid_private_ok) {
+			h->mode_ok[JAIL_UID] = 0;
+			snprintf(why, sizeof h->mode_why[0], "each execution "
+			    "needs an empty network namespace and a size-capped "
+			    "tmpfs of its own, made as root before the uid "
+			    "change (CAP_SYS_ADMIN): %s", h->uid_private_why);
+		}
+	}
 }
 
 static unsigned
@@ -829,8 +890,11 @@ jail_init(struct jail *j, const struct jail_config *cfg, char *err,
 	}
 	jail_probe(cfg, &j->host);
 	if (!h->mode_ok[cfg->mode]) {
-		snprintf(err, errlen, "--jail %s cannot run here: %s; %s",
+		/* the sandbox names no other mode: none has network and an
+		 * unbounded disk, uid is weaker than ns */
+		snprintf(err, errlen, "--jail %s cannot run here: %s%s%s",
 		    jail_mode_name(cfg->mode), h->mode_why[cfg->mode],
+		    cfg->new_net ? "" : "; ", cfg->new_net ? "" :
 		    h->mode_ok[JAIL_NS] ? "--jail ns would work" :
 		    h->mode_ok[JAIL_UID] ? "--jail uid would work" :
 		    "only --jail none (no isolation) would run");
@@ -863,6 +927,18 @@ jail_init(struct jail *j, const struct jail_config *cfg, char *err,
 			j->landlock_lacking = lack;
 		} else if (cfg->landlock != JAIL_LANDLOCK_OFF) {
 			j->landlock_lacking = want;
+		}
+		/* uid mode shares the host's file system: Landlock is what
+		 * keeps a tool's writes on its capped disk */
+		if (cfg->mode == JAIL_UID && cfg->limits.disk &&
+		    !(j->landlock_features & LANDLOCK_FEAT_FS)) {
+			snprintf(err, errlen, "--jail uid keeps a tool's writes "
+			    "on its size-capped disk with Landlock file-system "
+			    "rules, which are not in force here (%s)",
+			    cfg->landlock == JAIL_LANDLOCK_OFF ? "--landlock "
+			    "off" : h->landlock_why ? h->landlock_why :
+			    "the kernel offers none");
+			return -1;
 		}
 	}
 	j->proc_private = cfg->mode == JAIL_NS ||
@@ -1265,6 +1341,7 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 	memset(l, 0, sizeof *l);
 	l->j = j;
 	l->hold.fd = -1;
+	l->disk_sock[0] = l->disk_sock[1] = l->disk_fd = -1;
 	if (!valid_id(rq->id) || rq->nfiles > JAIL_FILES_MAX) {
 		snprintf(err, errlen, "bad jail request (id or files)");
 		return -1;
@@ -1383,11 +1460,127 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 		return -1;
 	}
 	l->cg_made = j->cfg.mode != JAIL_NONE;
+	if (j->cfg.mode != JAIL_NONE && l->limits.disk &&
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0,
+	    l->disk_sock) != 0) {
+		l->disk_sock[0] = l->disk_sock[1] = -1;
+		return open_fail(l, err, errlen, "socketpair");
+	}
 	landlock_prepare(l);
 	return 0;
 }
 
+int
+jail_lease_pass_fd(const struct jail_lease *l)
+{
+	return l->disk_sock[1] > STDERR_FILENO ? l->disk_sock[1] : 0;
+}
+
+int
+jail_lease_started(struct jail_lease *l, char *err, size_t errlen)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	char b;
+	struct iovec iov = { &b, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof u.buf };
+	struct cmsghdr *c;
+	struct statfs sf;
+	int fd = -1;
+
+	if (l->disk_sock[0] < 0)
+		return 0;
+	close(l->disk_sock[1]);
+	l->disk_sock[1] = -1;
+	/* sent before the exec that ended spawn_start's wait: there now */
+	if (recvmsg(l->disk_sock[0], &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) == 1 &&
+	    (c = CMSG_FIRSTHDR(&m)) && c->cmsg_level == SOL_SOCKET &&
+	    c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof fd))
+		memcpy(&fd, CMSG_DATA(c), sizeof fd);
+	close(l->disk_sock[0]);
+	l->disk_sock[0] = -1;
+	if (fd < 0 || fstatfs(fd, &sf) != 0 || sf.f_type != TMPFS_MAGIC) {
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errlen, "the jail did not report its disk (a "
+		    "tmpfs)");
+		return -1;
+	}
+	l->disk_fd = fd;
+	return 0;
+}
+
 /* ---- the child -------------------------------------------------------- */
+
+/* The disk's tmpfs options: owner, size, inodes (hard links count too). */
+static void
+disk_opts(const struct jail_lease *l, const char *owner, char *out,
+    size_t cap)
+{
+	uint64_t inodes = l->limits.disk / JAIL_DISK_INODE_BYTES;
+
+	if (inodes < JAIL_DISK_INODES_MIN)
+		inodes = JAIL_DISK_INODES_MIN;
+	snprintf(out, cap, "%s,size=%llu,nr_inodes=%llu", owner,
+	    (unsigned long long)l->limits.disk, (unsigned long long)inodes);
+}
+
+/* Hand the disk (an O_PATH fd of its root) to the service, which measures
+ * it and keeps it until the lease is closed; then close the channel, so
+ * nothing the tool runs inherits it. */
+static int
+send_disk(const char *path)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	char b = 'd';
+	struct iovec iov = { &b, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof u.buf };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof fd);
+	memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	rc = sendmsg(SPAWN_PASS_FD, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+	close(fd);
+	close(SPAWN_PASS_FD);
+	return rc;
+}
+
+/* uid mode, as root in the child's own mount namespace: the disk over
+ * the lease directory, HOME, TMPDIR and the work dir in it (made as the
+ * lease: no CAP_CHOWN). Nothing else is writable: Landlock (required
+ * with a disk) keeps the host's /tmp and /dev/shm out of reach. */
+static int
+uid_disk(struct jail_lease *l)
+{
+	char opts[160], owner[64];
+	int rc;
+
+	snprintf(owner, sizeof owner, "mode=0730,uid=%u,gid=%u",
+	    (unsigned)geteuid(), (unsigned)l->gid);
+	disk_opts(l, owner, opts, sizeof opts);
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("tmpfs", l->dir, "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0 ||
+	    fs_as(l->uid, l->gid) != 0)
+		return -1;
+	rc = mkdir(l->host_home, 0700) || mkdir(l->host_tmp, 0700) ||
+	    (l->workdir[0] && mkdir(l->host_work, 0700));
+	fs_back();
+	if (rc || chmod(l->dir, 0710) != 0)
+		return -1;
+	return send_disk(l->dir);
+}
 
 static int
 set_rlimits(const struct jail_limits *lim)
@@ -1497,6 +1690,12 @@ enter_uid(struct jail_lease *l, const char **step)
 	STEP("cgroup", cgroup_lease_attach(&l->cg));
 	if (j->proc_private)
 		STEP("mount-proc", private_proc());
+	/* the sandbox: no network, a capped disk (CAP_SYS_ADMIN, probed) */
+	STEP("unshare", (j->cfg.new_net || l->limits.disk) ?
+	    unshare((j->cfg.new_net ? CLONE_NEWNET : 0) |
+	    (l->limits.disk ? CLONE_NEWNS : 0)) : 0);
+	if (l->limits.disk)
+		STEP("mount-disk", uid_disk(l));
 	/* keep CAP_SETPCAP across the uid change to drop the bounding set
 	 * afterwards; everything else goes with the change */
 	STEP("keepcaps", setpcap ? prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) : 0);
@@ -1786,6 +1985,43 @@ write_into(const char *root, const char *path, const char *text)
 	return close(fd);
 }
 
+/* The sandbox's disk at root/.disk, its directories made (0700 the
+ * tool's own, 1777 the shared kinds, as the usual mounts are). */
+static int
+ns_disk(const struct jail_lease *l, const char *root)
+{
+	static const struct { const char *name; mode_t mode; } dirs[] = {
+		{ "home", 0700 }, { "work", 0700 }, { "tmp", 01777 },
+		{ "shm", 01777 },
+	};
+	char opts[160], path[PATH_MAX];
+	int fd;
+
+	disk_opts(l, "mode=0700", opts, sizeof opts);
+	if (mount_tmpfs(root, "/.disk", opts, 0) != 0 ||
+	    join(path, sizeof path, root, "/.disk") != 0 ||
+	    (fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+		if (mkdirat(fd, dirs[i].name, 0700) != 0 ||
+		    fchmodat(fd, dirs[i].name, dirs[i].mode, 0) != 0) {
+			close(fd);
+			return -1;
+		}
+	return close(fd);
+}
+
+/* disk+sub bound read-write at root+dst. */
+static int
+bind_sub(const char *root, const char *disk, const char *sub,
+    const char *dst)
+{
+	char src[PATH_MAX];
+
+	return join(src, sizeof src, disk, sub) || bind_into(root, src, dst,
+	    1);
+}
+
 /* The new root: a small tmpfs with the system paths bound read-only,
  * fresh /proc, minimal /dev, tmpfs /tmp (and /work), the lease's HOME
  * and cache read-write; then pivot_root into it and seal it read-only. */
@@ -1795,25 +2031,35 @@ build_root(struct jail_lease *l, const char **step)
 	const struct jail *j = l->j;
 	const char *root = l->host_root;
 	uint64_t size = l->limits.tmpfs ? l->limits.tmpfs : DEFAULT_TMPFS;
-	char opts[96], text[512], to[PATH_MAX];
+	char opts[96], text[512], to[PATH_MAX], disk[PATH_MAX];
 
 	STEP("mount-private", mount(NULL, "/", NULL, MS_REC | MS_PRIVATE,
 	    NULL));
 	STEP("mount-root", mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV,
 	    "mode=0755,size=8m,nr_inodes=4096"));
-	snprintf(opts, sizeof opts, "mode=1777,size=%llu",
-	    (unsigned long long)size);
-	STEP("mount-tmp", mount_tmpfs(root, "/tmp", opts, 0));
-	if (l->workdir[0]) {
+	if (l->limits.disk) {
+		STEP("mount-disk", join(disk, sizeof disk, root, "/.disk") ||
+		    ns_disk(l, root));
+		STEP("mount-tmp", bind_sub(root, disk, "/tmp", "/tmp"));
+		if (l->workdir[0])
+			STEP("mount-work", bind_sub(root, disk, "/work",
+			    NS_WORK));
+		STEP("mount-home", bind_sub(root, disk, "/home", NS_HOME));
+	} else {
+		snprintf(opts, sizeof opts, "mode=1777,size=%llu",
+		    (unsigned long long)size);
+		STEP("mount-tmp", mount_tmpfs(root, "/tmp", opts, 0));
+		if (l->workdir[0]) {
+			snprintf(opts, sizeof opts, "mode=0700,size=%llu",
+			    (unsigned long long)size);
+			STEP("mount-work", mount_tmpfs(root, NS_WORK, opts, 0));
+		}
+		/* HOME is a tmpfs of its own: a bind of the host directory
+		 * would show the state directory's path in mountinfo */
 		snprintf(opts, sizeof opts, "mode=0700,size=%llu",
 		    (unsigned long long)size);
-		STEP("mount-work", mount_tmpfs(root, NS_WORK, opts, 0));
+		STEP("mount-home", mount_tmpfs(root, NS_HOME, opts, 0));
 	}
-	/* HOME is a tmpfs of its own: a bind of the host directory would
-	 * show the state directory's path in mountinfo */
-	snprintf(opts, sizeof opts, "mode=0700,size=%llu",
-	    (unsigned long long)size);
-	STEP("mount-home", mount_tmpfs(root, NS_HOME, opts, 0));
 	if (l->host_cache[0]) {
 		STEP("mount-cache", bind_into(root, l->host_cache, NS_CACHE,
 		    1));
@@ -1851,7 +2097,18 @@ build_root(struct jail_lease *l, const char **step)
 	    symlink("/proc/self/fd/2", to));
 	snprintf(opts, sizeof opts, "mode=1777,size=%llu",
 	    (unsigned long long)size);
-	STEP("mount-dev", mount_tmpfs(root, "/dev/shm", opts, MS_NOEXEC));
+	if (l->limits.disk)
+		STEP("mount-dev", bind_sub(root, disk, "/shm", "/dev/shm") ||
+		    join(to, sizeof to, root, "/dev/shm") || mount(NULL, to,
+		    NULL, MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV |
+		    MS_NOEXEC, NULL));
+	else
+		STEP("mount-dev", mount_tmpfs(root, "/dev/shm", opts,
+		    MS_NOEXEC));
+	/* the disk lives on in its binds (and the service's fd) */
+	if (l->limits.disk)
+		STEP("mount-disk", send_disk(disk) || umount2(disk, MNT_DETACH)
+		    || rmdir(disk));
 	STEP("mount-etc", join(to, sizeof to, root, "/etc") || mkdir_p(to));
 	snprintf(text, sizeof text, "airlock:x:%u:%u:airlock lease:%s:"
 	    "/usr/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:"
@@ -1942,6 +2199,8 @@ enter_ns(struct jail_lease *l, const char **step)
 	}
 	close(st[1]);
 	close(alive[0]);
+	if (l->disk_sock[1] >= 0)
+		close(SPAWN_PASS_FD);	/* pid 1 reports the disk; not us */
 	run_proxy(pid, st[0]);
 }
 
@@ -1995,6 +2254,17 @@ jail_lease_stats(const struct jail_lease *l, struct jail_stats *st)
 	struct cgroup_stats cs;
 
 	memset(st, 0, sizeof *st);
+	if (l->disk_fd >= 0) {
+		struct statfs sf;
+
+		if (fstatfs(l->disk_fd, &sf) == 0) {
+			st->has_disk = 1;
+			st->disk_full = sf.f_bfree == 0 || sf.f_ffree == 0;
+			st->disk_used = (uint64_t)(sf.f_blocks - sf.f_bfree) *
+			    (uint64_t)sf.f_bsize;
+			st->disk_files = (uint64_t)(sf.f_files - sf.f_ffree);
+		}
+	}
 	if (!l->cg_made)
 		return;
 	cgroup_lease_stats(&l->cg, &cs);
@@ -2016,6 +2286,13 @@ jail_lease_close(struct jail_lease *l, pid_t watch, int *status, int *found,
 	if (!l->j)
 		return 0;
 	jail_lease_kill(l, watch, status, found);
+	/* the last reference to the tmpfs: its memory goes back now */
+	for (int i = 0; i < 2; i++)
+		if (l->disk_sock[i] >= 0)
+			close(l->disk_sock[i]);
+	if (l->disk_fd >= 0)
+		close(l->disk_fd);
+	l->disk_sock[0] = l->disk_sock[1] = l->disk_fd = -1;
 	if (l->cg_made && cgroup_lease_remove(&l->cg) != 0) {
 		rc = -1;
 		if (err)

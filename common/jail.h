@@ -83,8 +83,16 @@ struct jail_limits {
 	uint64_t fsize;		/* RLIMIT_FSIZE, bytes; 0 = unchanged */
 	uint64_t cpu_seconds;	/* RLIMIT_CPU; 0 = unchanged */
 	uint64_t tmpfs;		/* ns: size of /tmp and of /work, bytes;
-				 * 0 = 64 MiB */
+				 * 0 = 64 MiB (without disk) */
+	uint64_t disk;		/* the sandbox: HOME, TMPDIR, /tmp, /dev/shm
+				 * and the work dir on one tmpfs of this many
+				 * bytes and disk / JAIL_DISK_INODE_BYTES
+				 * inodes, charged to the lease's memory
+				 * cgroup; 0: the runner's layout */
 };
+
+#define JAIL_DISK_INODE_BYTES 4096	/* one file (or link) per page */
+#define JAIL_DISK_INODES_MIN 1024
 
 /* One service's jail, fixed at start-up. Strings and arrays are borrowed:
  * they must outlive the struct jail. */
@@ -99,7 +107,9 @@ struct jail_config {
 					 * need (no CPU time counter without a
 					 * CPU limit); saves ~1 ms a lease */
 	struct jail_limits limits;
-	int new_net;			/* ns: an empty network namespace */
+	int new_net;			/* an empty network namespace (uid
+					 * mode: needs CAP_SYS_ADMIN, as does
+					 * limits.disk there) */
 	enum jail_landlock landlock;
 	int allow_bind;			/* Landlock: allow TCP bind */
 	const uint16_t *egress_ports;	/* Landlock: TCP connect only to
@@ -133,6 +143,10 @@ struct jail_config {
 struct jail_host {
 	uint32_t uid;			/* our own */
 	int cap_setuid, cap_setgid, cap_kill, cap_setpcap, cap_sysadmin;
+	int uid_private_ok;		/* uid mode can unshare net and mount
+					 * namespaces and mount a tmpfs (asked
+					 * only with new_net or limits.disk) */
+	char uid_private_why[160];
 	int max_userns;			/* /proc/sys/user/max_user_namespaces */
 	int userns_clone_sysctl;	/* kernel.unprivileged_userns_clone,
 					 * -1 when absent */
@@ -216,6 +230,9 @@ struct jail_lease {
 	const struct jail_file *files;
 	size_t nfiles;
 	int dirs_made, cg_made;
+	int disk_sock[2];		/* limits.disk: the child sends its
+					 * tmpfs on [1]; -1 otherwise */
+	int disk_fd;			/* that tmpfs's root (O_PATH), -1 */
 	int swept;			/* every process of the uid killed */
 };
 
@@ -225,6 +242,10 @@ struct jail_stats {
 	uint64_t oom_kills;		/* processes killed by the limit */
 	uint64_t cpu_usec;		/* CPU time of the whole lease */
 	uint64_t pids_max_hits;		/* forks refused by the pids limit */
+	int has_disk;			/* limits.disk: measured */
+	int disk_full;			/* no block or no inode left */
+	uint64_t disk_used;		/* bytes in use */
+	uint64_t disk_files;		/* inodes in use (files, dirs, links) */
 };
 
 /* "none" "uid" "ns"; parse returns -1 for anything else. */
@@ -284,6 +305,14 @@ int jail_lease_cgroup_fd(const struct jail_lease *l);
  * message (everything made so far is undone). */
 int jail_lease_open(const struct jail *j, const struct jail_request *rq,
     struct jail_lease *l, char *err, size_t errlen);
+
+/* For spawn_spec.pass_fd: what the child reports its disk on (0 without
+ * limits.disk). */
+int jail_lease_pass_fd(const struct jail_lease *l);
+
+/* After spawn_start succeeded: take the disk the child reported (fail
+ * closed: -1 with a message when it did not). 0 without limits.disk. */
+int jail_lease_started(struct jail_lease *l, char *err, size_t errlen);
 
 /* The child side: a spawn_jail_fn with ctx = struct jail_lease *. In ns
  * mode it forks twice (a proxy stays outside, pid 1 inside); only the

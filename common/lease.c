@@ -717,8 +717,9 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 	if (check_guard(&l) || check_approval(&l) || open_jail(&l) ||
 	    build_env(&l, envp, ENV_ENVP_CAP, envbuf, sizeof envbuf))
 		goto out;
-	spec = (struct spawn_spec){ l.req.argv, envp, jail_lease_enter,
-		&l.jl, 0, jail_lease_cgroup_fd(&l.jl) };
+	spec = (struct spawn_spec){ .argv = l.req.argv, .envp = envp,
+		.jail = jail_lease_enter, .jail_ctx = &l.jl,
+		.cgroup_fd = jail_lease_cgroup_fd(&l.jl) };
 	spec.into_cgroup = spec.cgroup_fd >= 0;
 	if (spawn_start(&spec, &l.child, err, sizeof err) != 0) {
 		refuse(&l, strncmp(err, "jail", 4) == 0 ? LERR_JAIL : LERR_SPAWN,

@@ -186,15 +186,28 @@ stage_take(struct run *r, const uint8_t *p, size_t n)
 	return used;
 }
 
-/* Read what one output pipe has; closes it at EOF. */
+/* The tool is stopped (a limit, or abandoned): what it wrote is read and
+ * dropped, never held. */
+static int
+stopped(const struct run *r)
+{
+	return r->stop >= 0;
+}
+
+/* Read what one output pipe has, at most what the receiver takes now;
+ * closes it at EOF. */
 static void
 pump_out(struct run *r, int stream)
 {
 	int fd = stream == 1 ? r->ch.out : r->ch.err;
+	size_t room = stopped(r) ? sizeof r->buf : r->out->room(r->out->ctx);
 	ssize_t n;
 
+	if (room == 0)
+		return;
 	do
-		n = read(fd, r->buf, sizeof r->buf);
+		n = read(fd, r->buf, room < sizeof r->buf ? room :
+		    sizeof r->buf);
 	while (n < 0 && errno == EINTR);
 	if (n < 0 && errno == EAGAIN)
 		return;
@@ -202,8 +215,8 @@ pump_out(struct run *r, int stream)
 		r->open[stream] = 0;
 		return;
 	}
-	if (r->stop >= 0 && r->stop != SBX_EXITED)
-		return;		/* stopped: what remains is discarded */
+	if (stopped(r))
+		return;		/* what remains is discarded */
 	if (stream == 1 && r->stage_pending) {
 		size_t used = stage_take(r, r->buf, (size_t)n);
 
@@ -252,6 +265,8 @@ tick(struct run *r)
 		stop(r, SBX_MEMORY);
 	else if (st.pids_max_hits > 0)
 		stop(r, SBX_PIDS);
+	else if (st.disk_full)
+		stop(r, SBX_DISK);
 	else if (st.has_cpu && st.cpu_usec > r->job->lim.cpu_ms * 1000) {
 		if (r->stage_pending)
 			set_detail(r, "the Java compiler ran past the CPU "
@@ -277,29 +292,51 @@ on_exit_seen(struct run *r)
 	}
 }
 
+/* After the end, what the tool wrote before it is still forwarded while
+ * the receiver takes it: DRAIN_MS from the end or from the last bytes
+ * forwarded, never past the tool's deadline plus DRAIN_MS. What is left
+ * then is marked truncated. */
+static int64_t
+drain_bound(const struct run *r, int64_t last_progress)
+{
+	int64_t cap = r->t_start + (int64_t)r->job->lim.timeout_ms + DRAIN_MS;
+	int64_t until = last_progress + DRAIN_MS;
+
+	return until < cap ? until : cap;
+}
+
 /* The loop: until the child is gone and both pipes are at EOF. */
 static void
 loop(struct run *r)
 {
-	int64_t drain_until = -1;
+	int64_t end_seen = -1, progress = -1;
 
 	while (!r->exited || r->open[1] || r->open[2]) {
 		struct pollfd pf[8];
 		int slot_in = -1, slot_out = -1, slot_err = -1, slot_rx = -1,
 		    slot_sig = -1, timeout = -1;
-		int busy = r->out->busy && r->out->busy(r->out->ctx);
+		int busy = !stopped(r) && r->out->room(r->out->ctx) == 0;
+		uint64_t before = r->bytes[1] + r->bytes[2];
 		nfds_t n = 0;
 
-		if (r->exited || (r->stop >= 0 && r->stop != SBX_EXITED)) {
+		if (r->exited || stopped(r)) {
 			/* the end: the pipes must close soon (everything
 			 * holding them is dead); never wait forever */
-			int64_t now = mono_ms();
+			int64_t now = mono_ms(), until;
 
-			if (drain_until < 0)
-				drain_until = now + DRAIN_MS;
-			if (now >= drain_until)
+			if (end_seen < 0)
+				end_seen = progress = now;
+			until = stopped(r) ? end_seen + DRAIN_MS :
+			    drain_bound(r, progress);
+			if (now >= until) {
+				for (int s = 1; s <= 2 && !stopped(r); s++)
+					if (r->open[s])
+						r->res->flags |= s == 1 ?
+						    SBX_F_STDOUT_TRUNCATED :
+						    SBX_F_STDERR_TRUNCATED;
 				break;
-			timeout = (int)(drain_until - now);
+			}
+			timeout = (int)(until - now);
 		}
 		pf[n++] = (struct pollfd){ r->exited ? -1 : r->ch.pidfd, POLLIN,
 		    0 };
@@ -364,6 +401,8 @@ loop(struct run *r)
 			pump_out(r, 1);
 		if (slot_err >= 0 && pf[slot_err].revents)
 			pump_out(r, 2);
+		if (r->bytes[1] + r->bytes[2] != before)
+			progress = mono_ms();
 		if (r->exited && r->stop < 0 && !r->rest_killed) {
 			/* the main process is gone: nothing of the jail may
 			 * outlive it (reason stays exited) */
@@ -425,6 +464,8 @@ finish(struct run *r)
 		res->reason = SBX_MEMORY;	/* killed between two ticks */
 	} else if (st.pids_max_hits > 0) {
 		res->reason = SBX_PIDS;
+	} else if (st.disk_full) {
+		res->reason = SBX_DISK;		/* full when the tool ended */
 	} else if (r->stage_pending && r->job->lang == SBX_LANG_JAVA) {
 		res->reason = SBX_JAIL_FAILED;
 		set_detail(r, "the Java stage ended before its record");
@@ -586,6 +627,7 @@ job_jail(struct run *r)
 	 * failed to fork (the cgroup's refusals are what names the reason) */
 	jl->nproc = r->jcopy.cg.kind != CGROUP_NONE ? l->pids + 16 : l->pids;
 	jl->cpu_seconds = (l->cpu_ms + 999) / 1000 + 1;
+	jl->disk = r->job->disk;
 	r->jcopy.cg.lim.memory = l->memory;
 	r->jcopy.cg.lim.pids = l->pids;
 }
@@ -647,8 +689,10 @@ sbx_exec(const struct sbx_exec_env *env, const struct sbx_job *job,
 		set_detail(&r, err);
 		goto close;
 	}
-	spec = (struct spawn_spec){ c.argv, c.envp, jail_lease_enter,
-	    &r.lease, 0, jail_lease_cgroup_fd(&r.lease) };
+	spec = (struct spawn_spec){ .argv = c.argv, .envp = c.envp,
+		.jail = jail_lease_enter, .jail_ctx = &r.lease,
+		.cgroup_fd = jail_lease_cgroup_fd(&r.lease),
+		.pass_fd = jail_lease_pass_fd(&r.lease) };
 	spec.into_cgroup = spec.cgroup_fd >= 0;
 	r.t_start = mono_ms();
 	if (none_prepare(&r, err, sizeof err) != 0 ||
@@ -660,6 +704,11 @@ sbx_exec(const struct sbx_exec_env *env, const struct sbx_job *job,
 	none_restore(&r);
 	r.spawned = 1;
 	r.in_open = r.open[1] = r.open[2] = 1;
+	if (jail_lease_started(&r.lease, err, sizeof err) != 0) {
+		set_detail(&r, err);
+		stop(&r, SBX_JAIL_FAILED);
+		goto close;
+	}
 	r.stage_pending = job->lang == SBX_LANG_JAVA;
 	sbx_stage_init(&r.stage);
 	{
@@ -686,6 +735,10 @@ close:
 		close(r.ch.err);
 		close(r.ch.pidfd);
 	}
+	/* every process of the execution is dead: reap the last of them
+	 * (pid 1 of a pid namespace may come back to us as a zombie) */
+	if (r.spawned)
+		(void)spawn_kill_all(0);
 	if (r.lease_open && jail_lease_close(&r.lease, r.spawned ? r.ch.pid :
 	    -1, &st, &found, err, sizeof err) != 0 && r.res->detail[0] ==
 	    '\0')

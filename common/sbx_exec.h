@@ -39,6 +39,9 @@ struct sbx_job {
 	const char *tenant;
 	unsigned lang;			/* enum sbx_lang */
 	struct sbx_limits lim;		/* final: clamped, no zeros */
+	uint64_t disk;			/* bytes: HOME, TMPDIR, /tmp, /dev/shm
+					 * and the work dir together, on one
+					 * tmpfs charged to the memory limit */
 	const struct sbx_file_data *files;	/* files[0] runs */
 	size_t nfiles;
 	const uint8_t *input;
@@ -47,14 +50,16 @@ struct sbx_job {
 };
 
 /* Where the tool's output goes. emit gets every byte within the caps, in
- * order; it returns -1 when the receiver is gone (the execution is then
- * stopped). While busy() says 1 the loop stops reading the tool (which
- * then blocks on its pipe: backpressure). fd, when >= 0, is polled with
- * events(); ready() handles what came (-1: receiver gone). */
+ * order, never more than room() said, and must not wait: the limits'
+ * clocks run in the same loop. It returns -1 when the receiver is gone
+ * (the execution is then stopped). While room() says 0 the loop stops
+ * reading the tool, which then blocks on its pipe (backpressure) while
+ * the clocks keep running. fd, when >= 0, is polled with events();
+ * ready() handles what came (-1: receiver gone). */
 struct sbx_output {
 	void *ctx;
 	int (*emit)(void *ctx, int stream, const uint8_t *p, size_t n);
-	int (*busy)(void *ctx);
+	size_t (*room)(void *ctx);
 	int fd;
 	short (*events)(void *ctx);
 	int (*ready)(void *ctx, short revents);
@@ -77,7 +82,10 @@ struct sbx_exec_env {
 /* Run job; fills res (always, also on failure: reason jail_failed with
  * the step in detail). Returns 0 when the tool ran or was refused for a
  * reason res names; -1 when the execution was abandoned (a signal on
- * sigfd, the receiver gone): res then says what was known. */
+ * sigfd, the receiver gone): res then says what was known. The caller
+ * is a subreaper whose only children are this execution's: every one of
+ * them is killed and reaped before sbx_exec returns (no zombie holds the
+ * execution's uid). */
 int sbx_exec(const struct sbx_exec_env *env, const struct sbx_job *job,
     const struct sbx_output *out, struct sbx_result *res);
 

@@ -59,6 +59,7 @@ static const char *const reason_names[] = {
 	[SBX_VERIFY_FAILED] = "verify_failed",
 	[SBX_COMPILE_FAILED] = "compile_failed",
 	[SBX_JAIL_FAILED] = "jail_failed", [SBX_CPU] = "cpu",
+	[SBX_DISK] = "disk",
 };
 
 const char *

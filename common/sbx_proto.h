@@ -110,7 +110,8 @@ enum sbx_reason {
 	SBX_COMPILE_FAILED = 6,	/* Java: javac failed */
 	SBX_JAIL_FAILED = 7,	/* the jail could not be built */
 	SBX_CPU = 8,		/* CPU-time limit */
-	SBX_REASON_MAX_ = 9
+	SBX_DISK = 9,		/* the writable space (--disk) is full */
+	SBX_REASON_MAX_ = 10
 };
 
 const char *sbx_reason_name(unsigned reason);

@@ -83,6 +83,9 @@ child_run(const struct spawn_spec *spec, int pin[2], int pout[2],
 	struct sigaction sa;
 	sigset_t none;
 	const char *step = "exec";
+	/* out of the way of the low fds the dups below overwrite */
+	int pass = spec->pass_fd > STDERR_FILENO ?
+	    fcntl(spec->pass_fd, F_DUPFD_CLOEXEC, SPAWN_PASS_FD + 1) : -1;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
@@ -100,7 +103,11 @@ child_run(const struct spawn_spec *spec, int pin[2], int pout[2],
 		child_fail("parent-gone");
 	if (dup2(pin[0], 0) < 0 || dup2(pout[1], 1) < 0 || dup2(perr[1], 2) < 0)
 		child_fail("stdio");
-	if (syscall(SYS_close_range, REPORT_FD + 1, ~0U, 0) != 0)
+	if (spec->pass_fd > STDERR_FILENO && (pass < 0 ||
+	    dup3(pass, SPAWN_PASS_FD, O_CLOEXEC) < 0))
+		child_fail("pass-fd");
+	if (syscall(SYS_close_range, pass >= 0 ? SPAWN_PASS_FD + 1 :
+	    REPORT_FD + 1, ~0U, 0) != 0)
 		child_fail("close-fds");
 	if (spec->jail && spec->jail(spec->jail_ctx, &step) != 0)
 		child_fail(step);

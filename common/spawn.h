@@ -3,7 +3,8 @@
  *
  * In the child, in order: default signal state; setsid; PR_SET_PDEATHSIG
  * (SIGKILL) and a check that the parent is still there; stdio onto the
- * pipes; every other fd closed; the jail hook (see common/jail); execve.
+ * pipes; spec->pass_fd as SPAWN_PASS_FD; every other fd closed; the jail
+ * hook (see common/jail); execve.
  * A failed step is reported to the parent by name over a CLOEXEC pipe, so
  * spawn_start() can say "jail step setresuid failed: ...". */
 #ifndef AIRLOCK_SPAWN_H
@@ -26,7 +27,12 @@ struct spawn_spec {
 	int into_cgroup;	/* start the child inside the cgroup v2 group
 				 * cgroup_fd (clone3 CLONE_INTO_CGROUP) */
 	int cgroup_fd;
+	int pass_fd;		/* > 2: the child keeps it as SPAWN_PASS_FD
+				 * for its jail hook (a socket to report on);
+				 * 0: nothing passed */
 };
+
+#define SPAWN_PASS_FD 4
 
 struct spawn_child {
 	pid_t pid;

@@ -192,9 +192,10 @@ main(int argc, char **argv)
 		envp[1] = home;
 		envp[2] = tmp;
 		envp[3] = NULL;
-		spec = (struct spawn_spec){ argv + optind, envp,
-			raw ? NULL : jail_lease_enter, raw ? NULL : &l, 0,
-			raw ? -1 : jail_lease_cgroup_fd(&l) };
+		spec = (struct spawn_spec){ .argv = argv + optind,
+			.envp = envp, .jail = raw ? NULL : jail_lease_enter,
+			.jail_ctx = raw ? NULL : &l,
+			.cgroup_fd = raw ? -1 : jail_lease_cgroup_fd(&l) };
 		spec.into_cgroup = spec.cgroup_fd >= 0;
 		if (spawn_start(&spec, &c, err, sizeof err) != 0) {
 			fprintf(stderr, "jailrun: %s\n", err);

@@ -69,7 +69,8 @@ spawn_where(int into, int fd)
 {
 	static char *const argv[] = { "/bin/cat", NULL };
 	static char *const envp[] = { "PATH=/bin:/usr/bin", NULL };
-	struct spawn_spec spec = { argv, envp, NULL, NULL, into, fd };
+	struct spawn_spec spec = { .argv = argv, .envp = envp,
+		.into_cgroup = into, .cgroup_fd = fd };
 	struct spawn_child c;
 	char err[256];
 	int where, st;
