@@ -620,8 +620,11 @@ probe_proc(const struct jail_config *c, struct jail_host *h)
 		h->proc_ok = 1;
 	else
 		snprintf(h->proc_why, sizeof h->proc_why, "a private /proc "
-		    "with hidepid=invisible failed: %s (needs Linux 5.8)",
-		    code > 0 && code < 126 ? strerror(code) : "the trial died");
+		    "with hidepid=invisible failed: %s%s",
+		    code > 0 && code < 126 ? strerror(code) : "the trial died",
+		    code == EINVAL ? " (hidepid=invisible needs Linux 5.8)" :
+		    code == EPERM || code == EACCES ? " (mount refused: a "
+		    "seccomp or AppArmor profile?)" : "");
 }
 
 void
@@ -812,10 +815,11 @@ jail_host_print(FILE *out, const struct jail_config *c,
 	    "absent" : h->apparmor_userns ? "1" : "0");
 	fprintf(out, "seccomp: %s%s\n", h->seccomp_ok ? "yes" : "no: ",
 	    h->seccomp_why);
-	fprintf(out, "other leases' /proc/PID: %s%s\n", h->proc_ok ?
+	fprintf(out, "other leases' /proc/PID: %s%s%s\n", h->proc_ok ?
 	    "hidden in uid and ns modes (a private /proc, hidepid=invisible)"
-	    : "hidden in ns mode only; uid mode: READABLE (command lines, "
-	    "status): ", h->proc_ok ? "" : h->proc_why);
+	    : h->userns_ok ? "hidden in ns mode only; " : "",
+	    h->proc_ok ? "" : "uid mode: READABLE (command lines, status): ",
+	    h->proc_ok ? "" : h->proc_why);
 	if (h->landlock_abi)
 		fprintf(out, "landlock: ABI %u; applies: %s%s%s\n",
 		    h->landlock_abi, feat, lack ? "; lacks: " : "",
