@@ -198,6 +198,7 @@ test_names_json(void)
 
 	ok(strcmp(sbx_reason_name(SBX_COMPILE_FAILED), "compile_failed") == 0 &&
 	    strcmp(sbx_reason_name(SBX_PIDS), "pids") == 0 &&
+	    strcmp(sbx_reason_name(SBX_DISK), "disk") == 0 &&
 	    strcmp(sbx_reason_name(99), "unknown") == 0, "reason names");
 	ok(strcmp(sbx_error_name(SBX_ERR_BUDGET_CPU), "budget_cpu") == 0 &&
 	    strcmp(sbx_error_name(0), "unknown") == 0, "error names");
