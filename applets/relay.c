@@ -15,6 +15,7 @@
 
 #include "common/channel.h"
 #include "common/cli.h"
+#include "common/clock.h"
 #include "common/envlist.h"
 #include "common/errstream.h"
 #include "common/log.h"
@@ -306,15 +307,6 @@ struct relay {
 	int violated;		/* the runner broke the protocol */
 	int signalled;		/* SIGTERM, SIGINT or SIGHUP arrived */
 };
-
-static int64_t
-mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static uint32_t
 clamp_u32(uint32_t v, uint32_t lo, uint32_t hi)

@@ -1161,12 +1161,6 @@ struct server {
 /* Supervisor <-> handler: ADMIT (tenant, CPU asked), VERDICT (0: run now,
  * else the refusal code), DONE (CPU used): common/service.h. */
 
-static int64_t
-now_ms(void)
-{
-	return mono_ms();
-}
-
 static struct handler *
 handler_by_pid(struct server *s, uint64_t pid)
 {
@@ -1180,7 +1174,7 @@ start_queued(struct server *s)
 	uint64_t ids[64];
 	size_t n;
 
-	while ((n = sbx_budget_next(&s->budgets, (uint64_t)now_ms(), ids,
+	while ((n = sbx_budget_next(&s->budgets, (uint64_t)mono_ms(), ids,
 	    sizeof ids / sizeof ids[0])) > 0)
 		for (size_t i = 0; i < n; i++) {
 			struct handler *h = handler_by_pid(s, ids[i]);
@@ -1194,7 +1188,7 @@ static void
 expire_queued(struct server *s)
 {
 	uint64_t ids[64];
-	size_t n = sbx_budget_expire(&s->budgets, (uint64_t)now_ms(),
+	size_t n = sbx_budget_expire(&s->budgets, (uint64_t)mono_ms(),
 	    s->cfg.queue_timeout_ms, ids, sizeof ids / sizeof ids[0]);
 
 	for (size_t i = 0; i < n; i++) {
@@ -1222,7 +1216,7 @@ on_ctl(void *ctx, void *handler)
 			return;
 		}
 		rc = sbx_budget_admit(&s->budgets, (uint64_t)h->sv.pid,
-		    m.u.admit.tenant, m.u.admit.cpu_ms, (uint64_t)now_ms());
+		    m.u.admit.tenant, m.u.admit.cpu_ms, (uint64_t)mono_ms());
 		if (rc == SBX_ADMIT_RUN || rc == SBX_ADMIT_QUEUED)
 			h->admitted = 1;
 		if (rc == SBX_ADMIT_RUN)
@@ -1232,7 +1226,7 @@ on_ctl(void *ctx, void *handler)
 	} else if (m.type == CTLMSG_DONE && h->admitted && !h->done) {
 		h->done = 1;
 		sbx_budget_finish(&s->budgets, (uint64_t)h->sv.pid,
-		    m.u.done_cpu_ms, (uint64_t)now_ms());
+		    m.u.done_cpu_ms, (uint64_t)mono_ms());
 		start_queued(s);
 	}
 }
@@ -1257,7 +1251,7 @@ reap(struct server *s)
 			sbx_budget_finish(&s->budgets, pid,
 			    i < s->budgets.nentries ?
 			    s->budgets.entries[i].cpu_ms : 0,
-			    (uint64_t)now_ms());
+			    (uint64_t)mono_ms());
 		}
 		supervisor_remove(&s->sv, h);
 		start_queued(s);
@@ -1305,7 +1299,7 @@ conn_request(struct conn *c, int64_t deadline)
 	enum channel_next nx;
 
 	nx = channel_recv_wait(&c->ch, &type, &p, &len,
-	    (int)(deadline - now_ms()), &why);
+	    (int)(deadline - mono_ms()), &why);
 	if (nx == CHANNEL_NEED) {
 		conn_error(c, SBX_ERR_UPLOAD_TIMEOUT, "no request in time");
 		return -1;
@@ -1327,7 +1321,7 @@ conn_request(struct conn *c, int64_t deadline)
 		return -1;
 	}
 	for (;;) {
-		int left = (int)(deadline - now_ms());
+		int left = (int)(deadline - mono_ms());
 
 		if (left <= 0 || (nx = channel_recv_wait(&c->ch, &type, &p,
 		    &len, left, &why)) == CHANNEL_NEED) {
@@ -1511,7 +1505,7 @@ handler_run(struct server *s, int fd, struct noise_transport *t, int ctl,
 	struct sbx_job job;
 	struct sbx_exec_env env = s->sb.env;
 	uint8_t buf[SBX_DETAIL_MAX + 256];
-	int64_t deadline = now_ms() + (int64_t)s->cfg.handshake_ms;
+	int64_t deadline = mono_ms() + (int64_t)s->cfg.handshake_ms;
 	long n;
 	int rc;
 

@@ -7,26 +7,17 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "secmem.h"
 
 #define SAY(...) snprintf(err, errlen, __VA_ARGS__)
 
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int
 left_ms(int64_t deadline)
 {
-	int64_t d = deadline - now_ms();
+	int64_t d = deadline - mono_ms();
 
 	return d < 0 ? 0 : d > 1000000 ? 1000000 : (int)d;
 }
@@ -105,7 +96,7 @@ channel_handshake(struct channel *c, int fd, enum channel_role role,
 {
 	struct noise_handshake hs;
 	uint8_t msg[NOISE_MSG1_LEN];
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = mono_ms() + timeout_ms;
 	const char *why = "";
 	enum noise_status st;
 	size_t len, plen;
@@ -266,7 +257,7 @@ channel_send_wait(struct channel *c, uint8_t type, const void *payload,
 int
 channel_flush_wait(struct channel *c, int timeout_ms)
 {
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = mono_ms() + timeout_ms;
 
 	while (channel_pending(c) > 0) {
 		struct pollfd pf = { c->fd, POLLOUT, 0 };
@@ -346,7 +337,7 @@ enum channel_next
 channel_recv_wait(struct channel *c, uint8_t *type, const uint8_t **payload,
     size_t *len, int timeout_ms, const char **why)
 {
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = mono_ms() + timeout_ms;
 
 	for (;;) {
 		enum channel_next r = channel_next(c, type, payload, len, why);
@@ -385,7 +376,7 @@ channel_close(struct channel *c)
 int
 channel_close_lingering(struct channel *c, int timeout_ms)
 {
-	int64_t deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	int64_t deadline = mono_ms() + (timeout_ms > 0 ? timeout_ms : 0);
 	size_t left = CHANNEL_LINGER_BYTES;
 	int rc = -1;
 

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "sbx_stage.h"
 #include "spawn.h"
 
@@ -61,15 +62,6 @@ struct run {
 	size_t tail_len;
 	uint8_t buf[CHUNK];
 };
-
-static int64_t
-mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void
 set_detail(struct run *r, const char *s)
