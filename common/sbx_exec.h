@@ -5,7 +5,8 @@
  * The loop waits on: the child's pidfd (exit), a timerfd at the wall-clock
  * deadline (absolute, CLOCK_MONOTONIC: millisecond precision, no drift
  * from the loop's own work), a periodic timerfd that reads the cgroup's
- * counters (CPU time, OOM kills, forks refused by pids.max), the stdout
+ * counters (CPU time, OOM kills, forks refused by pids.max) and the
+ * disk's free blocks and inodes (a full disk ends it), the stdout
  * and stderr pipes (byte caps: the excess is never read into memory; the
  * tool is stopped the moment a stream passes its cap), stdin (the input,
  * written as the tool takes it), an optional receiver fd (the service's
