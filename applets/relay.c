@@ -547,8 +547,8 @@ flush_outputs(struct relay *r, int64_t err_deadline)
 		if (!out_busy && !err_busy)
 			return 0;
 		pf[0] = (struct pollfd){ r->sigfd, POLLIN, 0 };
-		pf[1] = (struct pollfd){ r->out.fd, out_busy ? POLLOUT : 0, 0 };
-		pf[2] = (struct pollfd){ r->err.q.fd, err_busy ? POLLOUT : 0,
+		pf[1] = (struct pollfd){ out_busy ? r->out.fd : -1, POLLOUT, 0 };
+		pf[2] = (struct pollfd){ err_busy ? r->err.q.fd : -1, POLLOUT,
 		    0 };
 		if (poll(pf, 3, err_busy ? (int)(err_deadline - now) : -1) < 0 &&
 		    errno != EINTR)
@@ -641,10 +641,13 @@ relay_loop(struct relay *r)
 		    (short)((full ? 0 : POLLIN) |
 		    (channel_pending(&r->ch) ? POLLOUT : 0)), 0 };
 		pf[n++] = (struct pollfd){ r->sigfd, POLLIN, 0 };
-		pf[n++] = (struct pollfd){ r->out.fd,
-		    outq_busy(&r->out) ? POLLOUT : 0, 0 };
-		pf[n++] = (struct pollfd){ r->err.q.fd,
-		    errstream_busy(&r->err) ? POLLOUT : 0, 0 };
+		/* an output is watched only while it holds bytes: poll reports
+		 * POLLERR even unasked, and a stdout whose reader is gone
+		 * would wake us for nothing, forever */
+		pf[n++] = (struct pollfd){ outq_busy(&r->out) ? r->out.fd : -1,
+		    POLLOUT, 0 };
+		pf[n++] = (struct pollfd){ errstream_busy(&r->err) ?
+		    r->err.q.fd : -1, POLLOUT, 0 };
 		if (r->stdin_open && channel_can_queue(&r->ch)) {
 			stdin_slot = (int)n;
 			pf[n++] = (struct pollfd){ STDIN_FILENO, POLLIN, 0 };

@@ -9,6 +9,7 @@ their file status flags (fcntl F_GETFL) are read before the start and
 after the end. stdin is held open unless --stdin-eof.
 
   --hold-out / --hold-err  never read that pipe (a reader that stalls)
+  --close-out              close stdout's read end at once (a reader gone)
   --term-after SEC         send a signal SEC seconds after the start
   --signal NAME            which: TERM (default), INT or HUP
   --bound SEC              give up (SIGKILL) after SEC seconds (default 30)
@@ -53,7 +54,10 @@ def main():
     proc = subprocess.Popen(cmd, stdin=r_in, stdout=w_out, stderr=w_err)
     if stdin_eof:
         os.close(w_in)
-    sinks = {r_out: open(out_file, "wb") if out_file else None,
+    if "--close-out" in opts:
+        os.close(r_out)
+        hold_out = True
+    sinks = {r_out: open(out_file, "wb") if out_file and not hold_out else None,
              r_err: open(err_file, "wb") if err_file else None}
     watch = [fd for fd, hold in ((r_out, hold_out), (r_err, hold_err)) if not hold]
     start = time.monotonic()
