@@ -1462,9 +1462,10 @@ count_execution(unsigned lang, const struct sbx_result *r)
 
 /* One JSON record per execution: never the source or the input. */
 static void
-log_execution(const struct conn *c, const struct sbx_limits *lim,
+log_execution(const struct conn *c, const struct sbx_job *job,
     const struct sbx_result *r)
 {
+	const struct sbx_limits *lim = &job->lim;
 	/* a compiler message quotes source lines: not in the log */
 	const char *detail = r->reason == SBX_COMPILE_FAILED ?
 	    "(compiler message sent to the client only)" : r->detail;
@@ -1480,6 +1481,7 @@ log_execution(const struct conn *c, const struct sbx_limits *lim,
 	    LF_NUM("memory_limit", lim->memory),
 	    LF_NUM("pids_limit", lim->pids),
 	    LF_NUM("output_limit", lim->output),
+	    LF_NUM("disk_limit", job->disk),
 	    LF_STR("reason", sbx_reason_name(r->reason)),
 	    LF_STR("status_kind", r->kind == SBX_KIND_CODE ? "exit" :
 	    r->kind == SBX_KIND_SIGNAL ? "signal" : "none"),
@@ -1490,7 +1492,7 @@ log_execution(const struct conn *c, const struct sbx_limits *lim,
 	    LF_NUM("stderr_bytes", r->stderr_bytes),
 	    LF_NUM("truncated", r->flags & (SBX_F_STDOUT_TRUNCATED |
 	    SBX_F_STDERR_TRUNCATED)),
-	    LF_STR("detail", detail) }, 19);
+	    LF_STR("detail", detail) }, 20);
 }
 
 static _Noreturn void
@@ -1600,7 +1602,7 @@ handler_run(struct server *s, int fd, struct noise_transport *t, int ctl,
 		conn_events, conn_ready };
 	rc = sbx_exec(&env, &job, &out, &res);
 	service_done(ctl, res.cpu_ms);
-	log_execution(&c, &job.lim, &res);
+	log_execution(&c, &job, &res);
 	if (rc != 0) {
 		log_event(LOG_WARN, "execution abandoned", (struct log_field[]){
 		    LF_STR("exec", c.exec_id), LF_STR("reason", c.why ? c.why :
