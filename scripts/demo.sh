@@ -45,29 +45,48 @@ echo "   48 random bytes in $tmp/secret, mode $(umask 077; head -c 48 /dev/urand
 echo "   (the runner refuses to start without one; it never crosses the wire)"
 
 step "2. the runner: where MCP servers run (here: loopback, no jail)"
-RUNNER_LOG_FORMAT=human runner_start "$AIRLOCK" "$tmp" || {
+# The server is a script (node FILE): the runner runs scripts only below a
+# --script-dir, by their canonical path, and never from a package
+# directory; so a copy of it, finding its dependencies through a link.
+scripts=$tmp/mcp
+mkdir -p "$scripts"
+cp -R "${server%/dist/index.js}" "$scripts/server-everything"
+ln -s "$top/build/node/node_modules" "$scripts/node_modules"
+server=$scripts/server-everything/dist/index.js
+RUNNER_LOG_FORMAT=human runner_start "$AIRLOCK" "$tmp" --script-dir "$scripts" || {
 	sed 's/^/   | /' "$RUNNER_LOG" >&2
 	die "the runner did not start listening"
 }
 echo "   airlock runner --listen 127.0.0.1:$RUNNER_PORT --listen unix:$RUNNER_SOCK \\"
-echo "       --secret-file $RUNNER_SECRET --state-dir $tmp/state --jail none"
+echo "       --secret-file $RUNNER_SECRET --state-dir $tmp/state --jail none \\"
+echo "       --script-dir $scripts"
 echo "   running as pid $RUNNER_PID"
 
 step "3. an MCP client spawns the relay instead of the server"
-echo "   The host's server config, e.g. in an MCP client's settings file:"
-echo "     command: $AIRLOCK"
-echo "     args:    relay -- node .../server-everything/dist/index.js stdio"
-echo "     env:     AIRLOCK_RUNNER=tcp://127.0.0.1:$RUNNER_PORT"
-echo "              AIRLOCK_SECRET_FILE=$RUNNER_SECRET"
-echo "              AIRLOCK_ENV=DEMO_API_KEY   (the only keys the server gets;"
-echo "              DEMO_API_KEY=demo-key       everything else stays in the host)"
+# The host's server config: printed, then used as it is by the client.
+cat >"$tmp/mcp.json" <<EOF
+{
+  "mcpServers": {
+    "everything": {
+      "command": "$AIRLOCK",
+      "args": ["relay", "--", "node", "$server", "stdio"],
+      "env": {
+        "AIRLOCK_RUNNER": "tcp://127.0.0.1:$RUNNER_PORT",
+        "AIRLOCK_SECRET_FILE": "$RUNNER_SECRET",
+        "AIRLOCK_TENANT": "demo",
+        "AIRLOCK_REGISTRATION": "everything"
+      }
+    }
+  }
+}
+EOF
+echo "   The host's server config (an MCP client's JSON; this client reads it):"
+sed 's/^/     /' "$tmp/mcp.json"
 echo "   (@modelcontextprotocol/server-everything $version; in production the"
-echo "    args would be: relay -- npx -y @modelcontextprotocol/server-everything@$version)"
+echo "    args would be: relay -- npx -y @modelcontextprotocol/server-everything@$version stdio,"
+echo "    with AIRLOCK_APPROVAL and AIRLOCK_ENV too: docs/INTEGRATION.md)"
 echo
-AIRLOCK_RUNNER=tcp://127.0.0.1:$RUNNER_PORT AIRLOCK_SECRET_FILE=$RUNNER_SECRET \
-AIRLOCK_TENANT=demo AIRLOCK_REGISTRATION=everything \
-AIRLOCK_ENV=DEMO_API_KEY DEMO_API_KEY=demo-key \
-	node test/e2e/demo_client.mjs -- "$AIRLOCK" relay -- node "$server" stdio ||
+node test/e2e/demo_client.mjs --config "$tmp/mcp.json" ||
 	die "the client failed; runner log: $(tail -n 5 "$RUNNER_LOG")"
 
 step "4. what the runner logged (one line per lease event; --log-format json for machines)"

@@ -11,6 +11,7 @@
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
+import { readFileSync } from "node:fs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const nodeDir = process.env.AIRLOCK_E2E_NODE_DIR || resolve(here, "..", "..", "build", "node");
@@ -19,15 +20,22 @@ const { Client } = await import(pathToFileURL(join(sdk, "client", "index.js")).h
 const { StdioClientTransport } = await import(pathToFileURL(join(sdk, "client", "stdio.js")).href);
 
 const dd = process.argv.indexOf("--");
-const cmd = dd >= 0 ? process.argv.slice(dd + 1) : [];
+let cmd = dd >= 0 ? process.argv.slice(dd + 1) : [];
+let env = {};
+if (process.argv[2] === "--config" && process.argv[3]) {
+	const servers = JSON.parse(readFileSync(process.argv[3], "utf8")).mcpServers;
+	const entry = Object.values(servers)[0];
+	cmd = [entry.command, ...entry.args];
+	env = { ...entry.env };
+} else {
+	for (const [k, v] of Object.entries(process.env))
+		if (k.startsWith("AIRLOCK_") && k !== "AIRLOCK_E2E_NODE_DIR")
+			env[k] = v;
+}
 if (cmd.length === 0) {
-	process.stderr.write("usage: node demo_client.mjs -- COMMAND [ARGS...]\n");
+	process.stderr.write("usage: node demo_client.mjs -- COMMAND [ARGS...] | --config FILE\n");
 	process.exit(2);
 }
-const env = {};
-for (const [k, v] of Object.entries(process.env))
-	if (k.startsWith("AIRLOCK_") && k !== "AIRLOCK_E2E_NODE_DIR")
-		env[k] = v;
 for (const k of (process.env.AIRLOCK_ENV || "").split(",").filter(Boolean))
 	if (process.env[k] !== undefined)
 		env[k] = process.env[k];
