@@ -23,7 +23,7 @@ import yaml
 
 KNOWN = {"image", "command", "environment", "secrets", "cap_drop", "cap_add",
          "security_opt", "read_only", "tmpfs", "mem_limit", "pids_limit",
-         "volumes", "networks", "init", "profiles"}
+         "volumes", "networks", "init", "profiles", "stop_grace_period"}
 
 
 def fail(msg):
@@ -72,6 +72,11 @@ def main():
         out += ["--tmpfs", t]
     if "mem_limit" in svc:
         out += ["--memory", str(svc["mem_limit"])]
+    if "stop_grace_period" in svc:
+        g = str(svc["stop_grace_period"])
+        if not g.endswith("s") or not g[:-1].isdigit():
+            fail("stop_grace_period %s: only whole seconds (30s) are translated" % g)
+        out += ["--stop-timeout", g[:-1]]
     if "pids_limit" in svc:
         out += ["--pids-limit", str(svc["pids_limit"])]
     for v in svc.get("volumes", []):
