@@ -97,6 +97,11 @@ static const char usage[] =
 "  --allow-bind              let leases bind TCP ports (Landlock)\n"
 "  --egress-ports LIST       TCP connect only to these ports, e.g. 443,80\n"
 "                            (Landlock ABI 4; UDP is not governed)\n"
+"  --egress-allow LIST|none  ns: each lease gets its own network namespace\n"
+"                            with only loopback; its way out is the\n"
+"                            runner's HTTP CONNECT proxy, to exactly these\n"
+"                            host:port pairs (and its approval's), e.g.\n"
+"                            registry.npmjs.org:443 (needs CAP_SYS_ADMIN)\n"
 "  --ro-path DIR             also readable+executable (repeatable); the\n"
 "                            system dirs, PATH dirs, launcher prefixes,\n"
 "                            --script-dirs and STATE/launchers are always\n"
@@ -156,6 +161,7 @@ struct runner_config {
 	uint16_t ports[JAIL_PORTS_MAX];
 	int check, check_json;
 	const char *metrics;		/* --metrics ADDR, or NULL */
+	const char *egress_allow;	/* --egress-allow, or NULL */
 	uint64_t drain_ms;		/* --drain-timeout */
 	int limits_given;		/* a limit flag was used */
 };
@@ -173,6 +179,7 @@ struct runner {
 	struct eckey_pub review_key;
 	struct revocation_set revoked;
 	struct jail jail;
+	struct egress_config egress;
 	struct sock_fprog seccomp;
 	uint8_t psk[32];
 	struct supervisor sv;
@@ -251,7 +258,7 @@ parse_args(struct runner_config *c, int argc, char **argv)
 		O_UIDS, O_UNIT, O_LANDLOCK, O_BIND, O_EGRESS, O_RO, O_CGROUP,
 		O_MEM, O_PIDS, O_CPU, O_NPROC, O_NOFILE, O_FSIZE, O_TMPFS,
 		O_CHECK, O_JSON, O_SCRIPTS, O_INDEX, O_MODULE, O_METRICS,
-		O_DRAIN, O_PREAUTH };
+		O_DRAIN, O_PREAUTH, O_EGRESS_ALLOW };
 	static const struct option opts[] = {
 		{ "listen", required_argument, NULL, 'l' },
 		{ "secret-file", required_argument, NULL, O_SECRET },
@@ -277,6 +284,7 @@ parse_args(struct runner_config *c, int argc, char **argv)
 		{ "landlock", required_argument, NULL, O_LANDLOCK },
 		{ "allow-bind", no_argument, NULL, O_BIND },
 		{ "egress-ports", required_argument, NULL, O_EGRESS },
+		{ "egress-allow", required_argument, NULL, O_EGRESS_ALLOW },
 		{ "ro-path", required_argument, NULL, O_RO },
 		{ "cgroup", required_argument, NULL, O_CGROUP },
 		{ "memory", required_argument, NULL, O_MEM },
@@ -397,6 +405,7 @@ parse_args(struct runner_config *c, int argc, char **argv)
 		case O_TMPFS: size_opt("tmpfs", optarg, &lim->tmpfs); break;
 		case O_CHECK: c->check = 1; break;
 		case O_METRICS: c->metrics = optarg; break;
+		case O_EGRESS_ALLOW: c->egress_allow = optarg; break;
 		case O_DRAIN: duration_opt("drain-timeout", optarg, &c->drain_ms);
 			break;
 		case O_JSON: c->check_json = 1; break;
@@ -797,6 +806,9 @@ setup(struct runner *r)
 	guard_setup(r, path);
 	if (jail_init(&r->jail, &r->cfg.jail_cfg, err, sizeof err) != 0)
 		die(EXIT_CONFIG, "%s", err);
+	if (r->cfg.egress_allow && egress_config_init(&r->egress,
+	    r->cfg.egress_allow, &r->jail, err, sizeof err) != 0)
+		die(EXIT_CONFIG, "%s", err);
 	for (size_t i = 0; i < r->cfg.nlisten; i++)
 		switch (supervisor_listen(&r->sv, r->cfg.listen[i], err,
 		    sizeof err)) {
@@ -827,6 +839,7 @@ setup(struct runner *r)
 		.state_dir = r->cfg.state_dir,
 		.review_key = r->cfg.review_pubkey ? &r->review_key : NULL,
 		.revoked = r->cfg.revocations ? &r->revoked : NULL,
+		.egress = r->cfg.egress_allow ? &r->egress : NULL,
 	};
 }
 

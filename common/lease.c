@@ -57,6 +57,7 @@ struct lease {
 	const char *end_reason;
 	char approval_id[APPROVAL_ID_TEXT];	/* the verified token's id
 					 * (keys the package cache); "" none */
+	struct egress_lease eg;		/* the proxy, with cfg->egress */
 };
 
 static void
@@ -594,6 +595,28 @@ open_jail(struct lease *l)
 	return 0;
 }
 
+/* With --egress-allow: the lease's own network namespace, the proxy its
+ * only way out, and the variables that point clients at it. */
+static int
+open_egress(struct lease *l, char **envp)
+{
+	char err[512];
+
+	if (!l->cfg->egress)
+		return 0;
+	if (egress_lease_start(l->cfg->egress, NULL, 0, l->id, l->jl.uid,
+	    l->jl.gid, &l->eg, err, sizeof err) != 0)
+		return refuse(l, LERR_JAIL, err);
+	if (egress_env(envp, ENV_ENVP_CAP) != 0)
+		return refuse(l, LERR_ENV, "no room left in the environment "
+		    "for the egress proxy's variables");
+	log_event(LOG_INFO, "lease egress", (struct log_field[]){
+	    LF_STR("lease", l->id), LF_STR("proxy", EGRESS_LEASE_URL),
+	    LF_NUM("rules", l->eg.nrules), LF_NUM("proxy_pid", l->eg.pid) },
+	    4);
+	return 0;
+}
+
 /* The env policy; on success envp is the child's environment. */
 static int
 build_env(struct lease *l, char **envp, size_t envp_cap, char *buf,
@@ -715,7 +738,8 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 		    "the tenant is at its lease limit" : code == LERR_SHUTDOWN ?
 		    "the runner is shutting down" : "admission failed");
 	if (check_guard(&l) || check_approval(&l) || open_jail(&l) ||
-	    build_env(&l, envp, ENV_ENVP_CAP, envbuf, sizeof envbuf))
+	    build_env(&l, envp, ENV_ENVP_CAP, envbuf, sizeof envbuf) ||
+	    open_egress(&l, envp))
 		goto out;
 	spec = (struct spawn_spec){ .argv = l.req.argv, .envp = envp,
 		.jail = jail_lease_enter, .jail_ctx = &l.jl,
@@ -762,6 +786,7 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 	}
 out:
 	channel_close(&l.ch);
+	egress_lease_stop(&l.eg);
 	if (l.jl_open && jail_lease_close(&l.jl, -1, NULL, NULL, err,
 	    sizeof err) != 0)
 		log_event(LOG_WARN, "lease cleanup incomplete", (struct

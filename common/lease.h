@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "eckey.h"
+#include "egress_lease.h"
 #include "guard.h"
 #include "jail.h"
 #include "noise.h"
@@ -35,6 +36,9 @@ struct lease_config {
 	int control_fd;			/* SEQPACKET to the supervisor */
 	uint16_t refuse_code;		/* non-zero: refuse after handshake */
 	const char *refuse_message;
+	const struct egress_config *egress;	/* ns: a network namespace
+					 * per lease, the egress proxy its only
+					 * way out; NULL: the runner's network */
 };
 
 /* Serve the authenticated connection conn_fd with its transport state *t
