@@ -142,7 +142,8 @@ static const char usage[] =
 struct runner_config {
 	const char *listen[SUPERVISOR_LISTEN_MAX];
 	size_t nlisten;
-	const char *secret_file;
+	const char *secret_files[SECRET_RING_MAX + 1];
+	size_t nsecret;
 	const char *jail;
 	char *allow;
 	uint64_t max_leases, max_per_tenant, max_per_peer, preauth_uid;
@@ -181,7 +182,7 @@ struct runner {
 	struct jail jail;
 	struct egress_config egress;
 	struct sock_fprog seccomp;
-	uint8_t psk[32];
+	struct secret_ring ring;	/* the secrets accepted */
 	struct supervisor sv;
 	int draining;
 };
@@ -326,7 +327,12 @@ parse_args(struct runner_config *c, int argc, char **argv)
 				    SUPERVISOR_LISTEN_MAX);
 			c->listen[c->nlisten++] = optarg;
 			break;
-		case O_SECRET: c->secret_file = optarg; break;
+		case O_SECRET:
+			if (c->nsecret == SECRET_RING_MAX)
+				die(EXIT_USAGE, "--secret-file: at most %d "
+				    "secrets at once", SECRET_RING_MAX);
+			c->secret_files[c->nsecret++] = optarg;
+			break;
 		case O_JAIL: c->jail = optarg; break;
 		case O_ALLOW: c->allow = optarg; break;
 		case O_SCRIPTS: case O_INDEX: case O_MODULE:
@@ -421,7 +427,7 @@ parse_args(struct runner_config *c, int argc, char **argv)
 	if (c->jail && jail_mode_parse(c->jail, &j->mode))
 		die(EXIT_USAGE, "--jail %s: unknown mode (uid, ns or none)",
 		    c->jail);
-	if (c->check && c->nlisten == 0 && !c->secret_file)
+	if (c->check && c->nlisten == 0 && !c->nsecret)
 		return;		/* the host report alone */
 	j->check_only = c->check;
 	if (c->nlisten == 0)
@@ -514,7 +520,7 @@ handler_run(struct runner *r, int conn, struct noise_transport *t, int ctl,
  * SUPERVISOR_REFUSAL_SLOTS); each lives at most the SPAWN deadline, then
  * the linger of service_refuse. */
 static void
-take_conn(void *ctx, int conn, struct noise_transport *t)
+take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key)
 {
 	struct runner *r = ctx;
 	char peer[96], id[17];
@@ -536,7 +542,8 @@ take_conn(void *ctx, int conn, struct noise_transport *t)
 	if (random_id(id) != 0)
 		die_errno(EXIT_OSERR, "getrandom");
 	log_event(LOG_INFO, "lease accepted", (struct log_field[]){
-	    LF_STR("lease", id), LF_STR("peer", peer) }, 2);
+	    LF_STR("lease", id), LF_STR("peer", peer),
+	    LF_STR("key", key < r->ring.n ? r->ring.id[key] : "?") }, 3);
 	pid = supervisor_fork(&r->sv, conn, &ctl);
 	if (pid == 0)
 		handler_run(r, conn, t, ctl, peer, id, refuse);
@@ -630,6 +637,49 @@ drain(struct runner *r, int now)
 	return EXIT_OK;
 }
 
+/* SIGHUP: re-read what lives in files (the secrets, the reviewer key, the
+ * revocation list) for new leases; live leases are not touched. All or
+ * nothing: a file that does not load keeps the whole old configuration,
+ * and the log says why. */
+static void
+reload(struct runner *r)
+{
+	struct secret_ring ring;
+	struct eckey_pub key;
+	const char *why = NULL;
+	char err[512], ids[SECRET_RING_MAX * (SECRET_KEY_ID_LEN + 1)] = "";
+
+	if (secret_ring_load(&ring, r->cfg.secret_files, r->cfg.nsecret, err,
+	    sizeof err) != 0)
+		why = err;
+	else if (r->cfg.review_pubkey &&
+	    eckey_pub_load(r->cfg.review_pubkey, &key, &why) != 0)
+		snprintf(err, sizeof err, "--review-pubkey %s: %s",
+		    r->cfg.review_pubkey, why), why = err;
+	else if (r->cfg.revocations &&
+	    revocation_reload(&r->revoked, &why) != 0)
+		snprintf(err, sizeof err, "--revocations %s: %s",
+		    r->cfg.revocations, why), why = err;
+	if (why) {
+		secret_ring_wipe(&ring);
+		log_event(LOG_ERROR, "reload refused: the configuration in "
+		    "force stays", (struct log_field[]){
+		    LF_STR("reason", why) }, 1);
+		return;
+	}
+	r->ring = ring;
+	secret_ring_wipe(&ring);
+	if (r->cfg.review_pubkey)
+		r->review_key = key;
+	supervisor_replace_preauth(&r->sv);
+	for (size_t i = 0; i < r->ring.n; i++) {
+		strcat(ids, i ? "," : "");
+		strcat(ids, r->ring.id[i]);
+	}
+	log_event(LOG_INFO, "reloaded", (struct log_field[]){
+	    LF_STR("keys", ids) }, 1);
+}
+
 static int
 serve(struct runner *r)
 {
@@ -641,7 +691,9 @@ serve(struct runner *r)
 		if (rc < 0 && errno != EINTR)
 			die_errno(EXIT_OSERR, "poll");
 		if (rc > 0) {
-			if ((sig = supervisor_signals(&r->sv)) != 0) {
+			if ((sig = supervisor_signals(&r->sv)) == SIGHUP) {
+				reload(r);
+			} else if (sig != 0) {
 				metric_set(M_READY, 0, 0);
 				return drain(r, sig == SIGINT);
 			}
@@ -794,8 +846,12 @@ setup(struct runner *r)
 	const char *path = getenv("PATH") ? getenv("PATH") :
 	    "/usr/local/bin:/usr/bin:/bin";
 
-	if (secret_load_psk(r->cfg.secret_file, r->psk, err, sizeof err) != 0)
+	if (secret_ring_load(&r->ring, r->cfg.secret_files, r->cfg.nsecret,
+	    err, sizeof err) != 0)
 		die(EXIT_CONFIG, "%s", err);
+	for (size_t i = 0; i < r->ring.n; i++)
+		log_event(LOG_INFO, "secret accepted", (struct log_field[]){
+		    LF_STR("key", r->ring.id[i]) }, 1);
 	guard_policy_default(&r->guard);
 	if (r->cfg.allow && guard_policy_parse(&r->guard, r->cfg.allow) != 0)
 		die(EXIT_USAGE, "--allow: '%s' is not a list of launchers the "
@@ -819,13 +875,13 @@ setup(struct runner *r)
 		}
 	load_review(r);
 	/* handshakes run in the pre-auth process, as its own uid */
-	if (service_start_preauth(&r->sv, r->psk,
+	if (service_start_preauth(&r->sv, &r->ring,
 	    (uint32_t)r->cfg.handshake_ms, (uint32_t)r->cfg.max_per_peer,
 	    (uint32_t)r->cfg.preauth_uid, r->cfg.jail_cfg.check_only, err,
 	    sizeof err) != 0)
 		die(EXIT_CONFIG, "%s", err);
 	r->lease = (struct lease_config){
-		.psk = r->psk,
+		.ring = &r->ring,
 		.handshake_ms = (uint32_t)r->cfg.handshake_ms,
 		.kill_grace_ms = (uint32_t)r->cfg.grace_ms,
 		.ping_ms = (uint32_t)r->cfg.ping_ms,

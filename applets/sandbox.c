@@ -1131,7 +1131,8 @@ sandbox_main(int argc, char **argv)
 struct serve_config {
 	const char *listen[SUPERVISOR_LISTEN_MAX];
 	size_t nlisten;
-	const char *secret_file;
+	const char *secret_files[SECRET_RING_MAX + 1];
+	size_t nsecret;
 	struct sbx_limits max, def;
 	uint64_t max_disk;		/* caps --disk and its default */
 	struct sbx_budget_config budget;
@@ -1153,7 +1154,7 @@ struct server {
 	struct serve_config cfg;
 	struct sandbox sb;
 	struct sbx_budgets budgets;
-	uint8_t psk[32];
+	struct secret_ring ring;	/* the secrets accepted */
 	struct supervisor sv;
 	int draining;
 };
@@ -1265,6 +1266,7 @@ struct conn {
 	struct channel ch;
 	int ctl;
 	const char *peer;
+	char key_id[SECRET_KEY_ID_LEN + 1];	/* the secret it used */
 	char exec_id[17];
 	struct sbx_request req;
 	struct sbx_file_data files[SBX_FILES_MAX];
@@ -1474,7 +1476,7 @@ log_execution(const struct conn *c, const struct sbx_job *job,
 	log_event(r->reason == SBX_EXITED ? LOG_INFO : LOG_WARN, "execution",
 	    (struct log_field[]){
 	    LF_STR("exec", c->exec_id), LF_STR("tenant", c->req.tenant),
-	    LF_STR("request", c->req.request_id),
+	    LF_STR("request", c->req.request_id), LF_STR("key", c->key_id),
 	    LF_STR("language", sbx_lang_name(c->req.lang)),
 	    LF_NUM("timeout_ms", lim->timeout_ms),
 	    LF_NUM("cpu_limit_ms", lim->cpu_ms),
@@ -1497,7 +1499,7 @@ log_execution(const struct conn *c, const struct sbx_job *job,
 
 static _Noreturn void
 handler_run(struct server *s, int fd, struct noise_transport *t, int ctl,
-    const char *peer)
+    const char *peer, unsigned key)
 {
 	static struct conn c;
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
@@ -1526,10 +1528,12 @@ handler_run(struct server *s, int fd, struct noise_transport *t, int ctl,
 	c.s = s;
 	c.ctl = ctl;
 	c.peer = peer;
+	memcpy(c.key_id, key < s->ring.n ? s->ring.id[key] : "?",
+	    key < s->ring.n ? sizeof c.key_id : 2);
 	exec_id(c.exec_id);
 	/* the handshake ran in the pre-auth process: the inherited copy of
 	 * the secret serves nothing here */
-	secure_wipe(s->psk, sizeof s->psk);
+	secret_ring_wipe(&s->ring);
 	channel_adopt(&c.ch, fd, t);
 	netaddr_keepalive(c.ch.fd, 15, 5, 3);
 	if (conn_request(&c, deadline) != 0)
@@ -1622,7 +1626,7 @@ handler_run(struct server *s, int fd, struct noise_transport *t, int ctl,
  * up to the executions and queue places in all plus the refusal slots
  * (the budgets refuse past the first two); past them it is closed. */
 static void
-take_conn(void *ctx, int conn, struct noise_transport *t)
+take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key)
 {
 	struct server *s = ctx;
 	char peer[96];
@@ -1638,7 +1642,7 @@ take_conn(void *ctx, int conn, struct noise_transport *t)
 		return;
 	}
 	if (supervisor_fork(&s->sv, conn, &ctl) == 0)
-		handler_run(s, conn, t, ctl, peer);
+		handler_run(s, conn, t, ctl, peer, key);
 }
 
 static void
@@ -1646,6 +1650,27 @@ reap_all(void *ctx)
 {
 	reap(ctx);
 	metric_set(M_LEASES_ACTIVE, 0, ((struct server *)ctx)->sv.nh);
+}
+
+/* SIGHUP: re-read the secrets for new connections (rotation); a file
+ * that does not load keeps the ones in force, and the log says why. */
+static void
+reload_secrets(struct server *s)
+{
+	struct secret_ring ring;
+	char err[512];
+
+	if (secret_ring_load(&ring, s->cfg.secret_files, s->cfg.nsecret, err,
+	    sizeof err) != 0) {
+		log_event(LOG_ERROR, "reload refused: the secrets in force stay",
+		    (struct log_field[]){ LF_STR("reason", err) }, 1);
+		return;
+	}
+	s->ring = ring;
+	secret_ring_wipe(&ring);
+	supervisor_replace_preauth(&s->sv);
+	log_event(LOG_INFO, "reloaded", (struct log_field[]){
+	    LF_NUM("secrets", s->ring.n) }, 1);
 }
 
 static int
@@ -1657,10 +1682,13 @@ serve_loop(struct server *s)
 	for (;;) {
 		int rc = supervisor_poll(sv, s->budgets.queued ? 50 : -1,
 		    on_ctl, take_conn, s);
+		int sig = 0;
 
 		if (rc < 0 && errno != EINTR)
 			die_errno(EXIT_OSERR, "poll");
-		if (rc > 0 && supervisor_signals(sv))
+		if (rc > 0 && (sig = supervisor_signals(sv)) == SIGHUP)
+			reload_secrets(s);
+		else if (rc > 0 && sig)
 			break;
 		reap(s);
 		expire_queued(s);
@@ -1732,7 +1760,12 @@ serve_args(struct serve_config *c, int argc, char **argv)
 				    SUPERVISOR_LISTEN_MAX);
 			c->listen[c->nlisten++] = optarg;
 			break;
-		case OPT_SECRET: c->secret_file = optarg; break;
+		case OPT_SECRET:
+			if (c->nsecret == SECRET_RING_MAX)
+				die(EXIT_USAGE, "--secret-file: at most %d "
+				    "secrets at once", SECRET_RING_MAX);
+			c->secret_files[c->nsecret++] = optarg;
+			break;
 		case OPT_CHECK: c->check = 1; break;
 		case OPT_METRICS: c->metrics = optarg; break;
 		case OPT_MAX_TIMEOUT:
@@ -1865,7 +1898,8 @@ serve_main(int argc, char **argv)
 		s.cfg.jo.java_home = find_java_home();
 	supervisor_init(&s.sv, signals_fd(sigs, sizeof sigs / sizeof sigs[0]),
 	    sizeof(struct handler));
-	if (secret_load_psk(s.cfg.secret_file, s.psk, err, sizeof err) != 0)
+	if (secret_ring_load(&s.ring, s.cfg.secret_files, s.cfg.nsecret, err,
+	    sizeof err) != 0)
 		die(EXIT_CONFIG, "%s", err);
 	if (sbx_budget_init(&s.budgets, &s.cfg.budget) != 0)
 		die(EXIT_USAGE, "the budget options do not fit together");
@@ -1894,7 +1928,7 @@ serve_main(int argc, char **argv)
 		    LF_NUM("tenant_queue", s.cfg.budget.tenant_queue) }, 6);
 	}
 	/* handshakes run in the pre-auth process, as its own uid */
-	if (service_start_preauth(&s.sv, s.psk, (uint32_t)s.cfg.handshake_ms,
+	if (service_start_preauth(&s.sv, &s.ring, (uint32_t)s.cfg.handshake_ms,
 	    (uint32_t)s.cfg.max_per_peer, (uint32_t)s.cfg.preauth_uid, 0,
 	    err, sizeof err) != 0)
 		die(EXIT_CONFIG, "%s", err);

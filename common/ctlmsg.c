@@ -61,6 +61,7 @@ ctlmsg_encode(uint8_t *out, size_t cap, const struct ctlmsg *m)
 	case CTLMSG_CONN:
 		put_cipher(&w, &m->u.conn.tx);
 		put_cipher(&w, &m->u.conn.rx);
+		wr_u8(&w, m->conn_key);
 		break;
 	case CTLMSG_ADMIT:
 		tl = strnlen(m->u.admit.tenant, sizeof m->u.admit.tenant);
@@ -110,7 +111,9 @@ decode_payload(struct ctlmsg *m, struct rd *r)
 
 	switch (m->type) {
 	case CTLMSG_CONN:
-		if (get_cipher(r, &m->u.conn.tx) || get_cipher(r, &m->u.conn.rx))
+		if (get_cipher(r, &m->u.conn.tx) ||
+		    get_cipher(r, &m->u.conn.rx) || rd_u8(r, &m->conn_key) ||
+		    m->conn_key >= SECRET_RING_MAX)
 			return CTLMSG_BAD_FIELD;
 		m->u.conn.ready = 1;
 		return CTLMSG_OK;

@@ -724,7 +724,7 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 	 * shared secret (inherited from the supervisor) serves nothing here,
 	 * and nothing forked from here on (the jail's init in ns mode never
 	 * execs) may carry it */
-	secure_wipe((void *)(uintptr_t)cfg->psk, 32);
+	secret_ring_wipe(cfg->ring);
 	if ((l.sigfd = lease_signals()) < 0) {
 		secure_wipe(t, sizeof *t);
 		close(conn_fd);

@@ -18,7 +18,7 @@
 #include "revocation.h"
 
 struct lease_config {
-	const uint8_t *psk;		/* the supervisor's copy: wiped */
+	struct secret_ring *ring;	/* the supervisor's copy: wiped */
 	uint32_t handshake_ms;		/* hand-off to SPAWN deadline */
 	uint32_t kill_grace_ms;		/* SIGTERM -> SIGKILL */
 	uint32_t ping_ms;		/* the relay's PING interval */

@@ -130,6 +130,7 @@ struct slot {
 	struct pending_source src;
 	int64_t deadline;
 	int replying;			/* msg1 read, msg2 being written */
+	size_t key;			/* which secret of the ring matched */
 	size_t have;			/* bytes of msg read or written */
 	uint8_t msg[FRAME_HEADER_LEN + NOISE_MSG1_LEN];
 	struct noise_handshake hs;
@@ -186,6 +187,7 @@ hand_off(struct loop *l, struct slot *s)
 
 	memset(&m, 0, sizeof m);
 	m.type = CTLMSG_CONN;
+	m.conn_key = (uint8_t)s->key;
 	if (noise_split(&s->hs, &m.u.conn) != NOISE_OK) {
 		l->t.auth_failed++;
 		slot_free(l, s);
@@ -248,11 +250,21 @@ step(struct loop *l, struct slot *s)
 	}
 	if (s->have < sizeof s->msg)
 		return 0;
-	st = noise_handshake_init(&s->hs, NOISE_RESPONDER, l->cfg->psk,
-	    NOISE_PROLOGUE, NOISE_PROLOGUE_LEN);
-	if (st == NOISE_OK)
-		st = noise_read_message(&s->hs, s->msg + FRAME_HEADER_LEN,
-		    NOISE_MSG1_LEN, NULL, 0, &plen);
+	/* each accepted secret in turn: a failed one costs a hash and a
+	 * tag check, never a DH (msg1 is "psk, e" with an empty payload) */
+	st = NOISE_ERR_AUTH;
+	for (s->key = 0; s->key < l->cfg->ring->n && st != NOISE_OK;
+	    s->key++) {
+		st = noise_handshake_init(&s->hs, NOISE_RESPONDER,
+		    l->cfg->ring->psk[s->key], NOISE_PROLOGUE,
+		    NOISE_PROLOGUE_LEN);
+		if (st == NOISE_OK)
+			st = noise_read_message(&s->hs, s->msg +
+			    FRAME_HEADER_LEN, NOISE_MSG1_LEN, NULL, 0, &plen);
+		if (st != NOISE_OK)
+			noise_handshake_destroy(&s->hs);
+	}
+	s->key--;	/* the one that matched */
 	if (st == NOISE_OK)
 		st = noise_write_message(&s->hs, NULL, 0,
 		    s->msg + FRAME_HEADER_LEN, NOISE_MSG2_LEN, &len);

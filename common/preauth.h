@@ -21,11 +21,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "secret.h"
+
 #define PREAUTH_SUMMARY_MS 10000
 #define PREAUTH_PENDING_DEFAULT 256	/* MaxStartups' "full" */
 
 struct preauth_config {
-	const uint8_t *psk;		/* 32 bytes, the service's */
+	const struct secret_ring *ring;	/* the secrets accepted: each is
+					 * tried in turn (at most
+					 * SECRET_RING_MAX tag checks) */
 	const int *listeners;		/* non-blocking listening sockets */
 	size_t nlisteners;
 	int ctl;			/* SEQPACKET to the supervisor */

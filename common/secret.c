@@ -238,3 +238,62 @@ secret_load_psk(const char *path, uint8_t psk[SECRET_PSK_LEN], char *err,
 	}
 	return rc;
 }
+
+void
+secret_key_id(const uint8_t psk[SECRET_PSK_LEN],
+    char id[SECRET_KEY_ID_LEN + 1])
+{
+	static const char hex[] = "0123456789abcdef";
+	br_sha256_context h;
+	uint8_t d[32];
+
+	br_sha256_init(&h);
+	br_sha256_update(&h, SECRET_KEY_ID_CONTEXT,
+	    sizeof SECRET_KEY_ID_CONTEXT - 1);
+	br_sha256_update(&h, psk, SECRET_PSK_LEN);
+	br_sha256_out(&h, d);
+	for (int i = 0; i < SECRET_KEY_ID_LEN / 2; i++) {
+		id[2 * i] = hex[d[i] >> 4];
+		id[2 * i + 1] = hex[d[i] & 15];
+	}
+	id[SECRET_KEY_ID_LEN] = '\0';
+	secure_wipe(&h, sizeof h);
+}
+
+void
+secret_ring_wipe(struct secret_ring *ring)
+{
+	secure_wipe(ring, sizeof *ring);
+}
+
+int
+secret_ring_load(struct secret_ring *ring, const char *const *files,
+    size_t nfiles, char *err, size_t errlen)
+{
+	size_t want = nfiles ? nfiles : 1;
+
+	secret_ring_wipe(ring);
+	if (nfiles > SECRET_RING_MAX) {
+		snprintf(err, errlen, "at most %d secrets at once (--secret-file"
+		    " given %zu times)", SECRET_RING_MAX, nfiles);
+		return -1;
+	}
+	for (size_t i = 0; i < want; i++) {
+		if (secret_load_psk(nfiles ? files[i] : NULL, ring->psk[i], err,
+		    errlen) != 0) {
+			secret_ring_wipe(ring);
+			return -1;
+		}
+		for (size_t k = 0; k < i; k++)
+			if (ct_equal(ring->psk[k], ring->psk[i],
+			    SECRET_PSK_LEN)) {
+				snprintf(err, errlen, "--secret-file %s holds the "
+				    "same secret as %s", files[i], files[k]);
+				secret_ring_wipe(ring);
+				return -1;
+			}
+		secret_key_id(ring->psk[i], ring->id[i]);
+		ring->n = i + 1;
+	}
+	return 0;
+}

@@ -70,4 +70,32 @@ void secret_wipe(struct secret *s);
 int secret_load_psk(const char *path, uint8_t psk[SECRET_PSK_LEN],
     char *err, size_t errlen);
 
+/* The secrets a service accepts at once (rotation: the new one is added
+ * to every runner, the relays switch, the old one is removed), each kept
+ * as its PSK and known in logs by its key id: the first 8 bytes of
+ * SHA-256(SECRET_KEY_ID_CONTEXT || psk) in hex, which names the secret
+ * without revealing it or anything that would help guess it. */
+#define SECRET_RING_MAX 8
+#define SECRET_KEY_ID_LEN 16
+#define SECRET_KEY_ID_CONTEXT "airlock/1 key id"
+
+struct secret_ring {
+	size_t n;
+	uint8_t psk[SECRET_RING_MAX][SECRET_PSK_LEN];
+	char id[SECRET_RING_MAX][SECRET_KEY_ID_LEN + 1];
+};
+
+/* Load the secrets of files[0..nfiles) (nfiles 0: the environment's one,
+ * as secret_load_psk(NULL)) into ring. Refused: more than
+ * SECRET_RING_MAX, a file that does not load (its reason), or the same
+ * secret twice. 0, or -1 with ring wiped and a reason in err. */
+int secret_ring_load(struct secret_ring *ring, const char *const *files,
+    size_t nfiles, char *err, size_t errlen);
+
+/* The key id of psk, NUL-terminated. */
+void secret_key_id(const uint8_t psk[SECRET_PSK_LEN],
+    char id[SECRET_KEY_ID_LEN + 1]);
+
+void secret_ring_wipe(struct secret_ring *ring);
+
 #endif

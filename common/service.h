@@ -32,13 +32,15 @@
 void service_preauth_identity(uint32_t uid, struct preauth_identity *id);
 
 /* Start sv's pre-auth process (supervisor_start_preauth) on the listeners
- * given so far: handshakes keyed by psk (which must outlive sv) within
+ * given so far: handshakes keyed by any secret of ring (which must
+ * outlive sv, or be replaced by supervisor_restart_preauth) within
  * handshake_ms, PREAUTH_PENDING_DEFAULT pending, per_peer of one source
  * (--max-conns-per-peer), as uid (service_preauth_identity), which must
  * be no account of /etc/passwd or /etc/group and, unless preflight (a
  * check beside the live service, whose pre-auth process holds it), held
  * by no process. 0, or -1 with err set. */
-int service_start_preauth(struct supervisor *sv, const uint8_t *psk,
+int service_start_preauth(struct supervisor *sv,
+    const struct secret_ring *ring,
     uint32_t handshake_ms, uint32_t per_peer, uint32_t uid, int preflight,
     char *err, size_t errlen);
 

@@ -182,6 +182,18 @@ supervisor_start_preauth(struct supervisor *sv,
 
 
 void
+supervisor_replace_preauth(struct supervisor *sv)
+{
+	pid_t old = sv->preauth_pid;
+
+	if (!sv->preauth_on || sv->preauth_ctl < 0)
+		return;
+	stop_preauth(sv);
+	sv->preauth_replaced = old;
+	(void)spawn_preauth(sv);
+}
+
+void
 supervisor_stop_listening(struct supervisor *sv)
 {
 	sv->preauth_on = 0;
@@ -236,8 +248,8 @@ supervisor_kill_all(struct supervisor *sv, int sig)
  * on_conn, or (a bad message, its end) nothing; SIGCHLD restarts it. */
 static void
 from_preauth(struct supervisor *sv,
-    void (*on_conn)(void *ctx, int fd, struct noise_transport *t),
-    void *ctx)
+    void (*on_conn)(void *ctx, int fd, struct noise_transport *t,
+    unsigned key), void *ctx)
 {
 	struct ctlmsg m;
 	int fd;
@@ -245,7 +257,7 @@ from_preauth(struct supervisor *sv,
 	    MSG_DONTWAIT);
 
 	if (st == CTLMSG_OK && m.type == CTLMSG_CONN && on_conn)
-		on_conn(ctx, fd, &m.u.conn);
+		on_conn(ctx, fd, &m.u.conn, m.conn_key);
 	else if (fd >= 0)
 		close(fd);
 	if (st == CTLMSG_OK && m.type == CTLMSG_READY)
@@ -261,7 +273,8 @@ from_preauth(struct supervisor *sv,
 int
 supervisor_poll(struct supervisor *sv, int timeout_ms,
     void (*on_ctl)(void *ctx, void *handler),
-    void (*on_conn)(void *ctx, int fd, struct noise_transport *t),
+    void (*on_conn)(void *ctx, int fd, struct noise_transport *t,
+    unsigned key),
     void *ctx)
 {
 	size_t n = 0, nh = sv->nh, need = 2 + nh;
@@ -298,9 +311,11 @@ supervisor_signals(struct supervisor *sv)
 	struct signalfd_siginfo si;
 	int stop = 0;
 
-	/* SIGINT outranks: it means "now" to a draining service */
+	/* SIGINT outranks SIGTERM ("now" to a draining service), which
+	 * outranks SIGHUP (a reload) */
 	while (read(sv->sigfd, &si, sizeof si) == sizeof si)
-		if (si.ssi_signo != SIGCHLD && stop != SIGINT)
+		if (si.ssi_signo == SIGINT || (si.ssi_signo == SIGTERM &&
+		    stop != SIGINT) || (si.ssi_signo == SIGHUP && !stop))
 			stop = (int)si.ssi_signo;
 	return stop;
 }
@@ -416,6 +431,10 @@ supervisor_reaped(struct supervisor *sv)
 	void *h;
 
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (pid == sv->preauth_replaced) {
+			sv->preauth_replaced = 0;	/* reloaded: expected */
+			continue;
+		}
 		if (pid == sv->preauth_pid) {
 			restart_preauth(sv, status);
 			continue;

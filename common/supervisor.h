@@ -45,6 +45,7 @@ struct supervisor {
 	struct preauth_config preauth;
 	struct preauth_identity preauth_id;
 	struct sock_fprog preauth_filter;
+	pid_t preauth_replaced;		/* stopped on purpose: not restarted */
 };
 
 enum supervisor_listen_result {
@@ -66,6 +67,11 @@ enum supervisor_listen_result supervisor_listen(struct supervisor *sv,
  * it runs handshakes under cfg (psk, deadline, pending bounds; the
  * listeners and ctl fields are filled here) as id, and is restarted
  * whenever it dies. psk must outlive sv. 0, or -1 with err set. */
+/* Replace the pre-auth process with a new one that reads cfg's pointees
+ * afresh (a reload: the secrets it accepts). Handshakes in flight in the
+ * old one are lost; leases are not. */
+void supervisor_replace_preauth(struct supervisor *sv);
+
 int supervisor_start_preauth(struct supervisor *sv,
     const struct preauth_config *cfg, const struct preauth_identity *id,
     char *err, size_t errlen);
@@ -90,19 +96,20 @@ void supervisor_kill_all(struct supervisor *sv, int sig);
 
 /* Poll the signalfd, the pre-auth process and every handler's control
  * socket (timeout_ms as for poll), then call on_ctl(ctx, handler) for
- * each readable control socket and on_conn(ctx, fd, transport) for each
- * authenticated connection the pre-auth process handed over (fd and the
+ * each readable control socket and on_conn(ctx, fd, transport, key) for
+ * each authenticated connection the pre-auth process handed over (key:
+ * the index of the secret it used in the ring; fd and the
  * transport state are on_conn's; the supervisor wipes its copy of the
  * state after the call), in that order. Returns 1 when signals are
  * pending (see supervisor_signals), 0 when not, -1 with errno when poll
  * failed (EINTR: nothing was called). */
 int supervisor_poll(struct supervisor *sv, int timeout_ms,
     void (*on_ctl)(void *ctx, void *handler),
-    void (*on_conn)(void *ctx, int fd, struct noise_transport *t),
-    void *ctx);
+    void (*on_conn)(void *ctx, int fd, struct noise_transport *t,
+    unsigned key), void *ctx);
 
-/* Read every pending signal: the one that asks to stop (any but SIGCHLD;
- * SIGINT when it is among them, else the last), or 0. */
+/* Read every pending signal: of SIGINT, SIGTERM and SIGHUP the first
+ * in that order that is among them, or 0 (SIGCHLD alone). */
 int supervisor_signals(struct supervisor *sv);
 
 /* Fork a handler for conn, which the supervisor closes in every case.

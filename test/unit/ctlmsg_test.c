@@ -52,15 +52,21 @@ main(void)
 	memset(m.u.conn.rx.k, 0x22, sizeof m.u.conn.rx.k);
 	m.u.conn.tx.n = 0;
 	m.u.conn.rx.n = 7;
+	m.conn_key = 3;
 	check_lengths(&m, "CONN");
 	n = enc(buf, sizeof buf, &m);
 	ok(n == CTLMSG_HEADER_LEN + CTLMSG_CONN_LEN && buf[0] == 0 &&
 	    buf[1] == CTLMSG_CONN && buf[2] == 0 && buf[3] == CTLMSG_CONN_LEN,
-	    "CONN is type 1, length 80, big-endian");
+	    "CONN is type 1, length 81, big-endian");
 	ok(ctlmsg_decode(&out, buf, (size_t)n, 1) == CTLMSG_OK &&
 	    out.u.conn.ready && out.u.conn.tx.has_key &&
-	    out.u.conn.rx.n == 7 && out.u.conn.tx.k[31] == 0x11,
-	    "CONN decodes into a ready transport");
+	    out.u.conn.rx.n == 7 && out.u.conn.tx.k[31] == 0x11 &&
+	    out.conn_key == 3,
+	    "CONN decodes into a ready transport and its secret's index");
+	buf[n - 1] = SECRET_RING_MAX;
+	ok(ctlmsg_decode(&out, buf, (size_t)n, 1) == CTLMSG_BAD_FIELD,
+	    "a secret index past the ring is refused");
+	n = enc(buf, sizeof buf, &m);
 	memset(buf + 4, 0, NOISE_KEY_LEN);
 	ok(ctlmsg_decode(&out, buf, (size_t)n, 1) == CTLMSG_BAD_FIELD,
 	    "an all-zero key is refused");

@@ -29,6 +29,9 @@ static char path[108];
 static int accepted;
 static const uint8_t psk[32] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 static const uint8_t other_psk[32] = { 9 };
+static const uint8_t next_psk[32] = { 7, 7 };	/* a rotation's new one */
+static struct secret_ring ring;
+static unsigned last_key = 99;
 
 static int
 connect_unix(void)
@@ -47,7 +50,7 @@ connect_unix(void)
 /* An authenticated connection: a handler that says one byte on its
  * control socket, then waits there until it is killed. */
 static void
-on_conn(void *ctx, int conn, struct noise_transport *t)
+on_conn(void *ctx, int conn, struct noise_transport *t, unsigned key)
 {
 	struct channel ch;
 	char b;
@@ -55,6 +58,7 @@ on_conn(void *ctx, int conn, struct noise_transport *t)
 	pid_t pid;
 
 	(void)ctx;
+	last_key = key;
 	pid = supervisor_fork(&sv, conn, &ctl);
 	if (pid == 0) {
 		channel_adopt(&ch, conn, t);
@@ -156,6 +160,18 @@ test_fork_and_reap(void)
 		supervisor_remove(&sv, h);
 	ok(sv.nh == 0, "and removed");
 	close(c);
+	ok(last_key == 0, "the first secret of the ring was the one used");
+	c = handshake(next_psk);
+	ok(c >= 0 && settle(1) == 0 && accepted == 2 && last_key == 1,
+	    "a peer with the ring's second secret is served, its index said");
+	supervisor_kill_all(&sv, SIGKILL);
+	for (int i = 0; i < 200 && sv.nh; i++) {
+		if ((h = supervisor_reaped(&sv)) != NULL)
+			supervisor_remove(&sv, h);
+		usleep(10000);
+	}
+	if (c >= 0)
+		close(c);
 }
 
 static void
@@ -172,7 +188,7 @@ test_preauth_restart(void)
 	ok(sv.preauth_pid != old && kill(old, 0) != 0,
 	    "a killed pre-auth process is replaced");
 	c = handshake(psk);
-	ok(c >= 0 && settle(1) == 0 && accepted == 2,
+	ok(c >= 0 && settle(1) == 0 && accepted == 3,
 	    "the new one hands over authenticated connections");
 	supervisor_kill_all(&sv, SIGKILL);
 	for (int i = 0; i < 200 && sv.nh > 0; i++) {
@@ -207,13 +223,16 @@ main(void)
 {
 	static const int sigs[] = { SIGCHLD, SIGTERM, SIGINT };
 	char dir[] = "/tmp/supervisor_test.XXXXXX", addr[128], err[256];
-	struct preauth_config pc = { .psk = psk, .handshake_ms = 5000,
+	struct preauth_config pc = { .ring = &ring, .handshake_ms = 5000,
 		.max_pending = 16, .max_per_source = 16,
 		.per_source_flag = "--max-conns-per-peer" };
 	struct preauth_identity id;
 	struct stat st;
 	pid_t old;
 
+	ring.n = 2;
+	memcpy(ring.psk[0], psk, 32);
+	memcpy(ring.psk[1], next_psk, 32);
 	log_init("supervisor_test");
 	log_set_level(LOG_ERROR);	/* the failed handshake is expected */
 	if (!mkdtemp(dir))
