@@ -592,12 +592,12 @@ static int
 keepalive(struct relay *r, int64_t now)
 {
 	uint8_t p[PROTO_PING_LEN];
+	struct wr w = wr_init(p, sizeof p);
 
 	if (now - r->last_ping_ms < r->ping_ms || !channel_can_queue(&r->ch))
 		return 0;
 	r->pings++;
-	for (int i = 0; i < PROTO_PING_LEN; i++)
-		p[i] = (uint8_t)(r->pings >> (56 - 8 * i));
+	wr_u64(&w, r->pings);
 	r->last_ping_ms = now;
 	return channel_queue(&r->ch, FRAME_PING, p, sizeof p);
 }

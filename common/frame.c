@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "rd.h"
+
 static const char *const type_names[] = {
 	[FRAME_SPAWN] = "spawn", [FRAME_STARTED] = "started",
 	[FRAME_STDIN] = "stdin", [FRAME_STDIN_EOF] = "stdin_eof",
@@ -45,6 +47,8 @@ frame_feed(struct frame_decoder *d, const uint8_t *in, size_t len,
 		d->have = 0;
 		d->want = 0;
 	}
+	/* the header a byte at a time, big-endian: it may arrive split
+	 * across reads, which struct rd does not resume */
 	while (!d->in_body && off < len) {
 		d->want = d->want << 8 | in[off++];
 		if (++d->have == FRAME_HEADER_LEN) {
@@ -73,9 +77,10 @@ frame_feed(struct frame_decoder *d, const uint8_t *in, size_t len,
 int
 frame_header(uint8_t out[FRAME_HEADER_LEN], size_t n)
 {
+	struct wr w = wr_init(out, FRAME_HEADER_LEN);
+
 	if (n == 0 || n > FRAME_RECORD_MAX)
 		return -1;
-	out[0] = (uint8_t)(n >> 8);
-	out[1] = (uint8_t)n;
-	return 0;
+	wr_u16(&w, (uint16_t)n);
+	return w.bad ? -1 : 0;
 }

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rd.h"
+
 void
 pending_init(struct pending *p, uint32_t max, uint32_t per_source)
 {
@@ -21,7 +23,7 @@ pending_source_of(struct pending_source *s, const struct sockaddr *sa,
 {
 	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 		0xff, 0xff };
-	uint32_t u = (uint32_t)uid;
+	struct wr w = wr_init(s->key, sizeof s->key);
 
 	memset(s, 0, sizeof *s);
 	if (sa && sa->sa_family == AF_INET &&
@@ -45,10 +47,7 @@ pending_source_of(struct pending_source *s, const struct sockaddr *sa,
 		return;
 	}
 	s->kind = PENDING_UNIX;
-	s->key[0] = (uint8_t)(u >> 24);
-	s->key[1] = (uint8_t)(u >> 16);
-	s->key[2] = (uint8_t)(u >> 8);
-	s->key[3] = (uint8_t)u;
+	wr_u32(&w, (uint32_t)uid);
 }
 
 void
@@ -56,6 +55,7 @@ pending_source_text(const struct pending_source *s, char *out, size_t cap)
 {
 	char a[INET6_ADDRSTRLEN];
 	uint8_t v6[16] = { 0 };
+	struct rd r = rd_init(s->key, sizeof s->key);
 	uint32_t u;
 
 	switch (s->kind) {
@@ -69,9 +69,7 @@ pending_source_text(const struct pending_source *s, char *out, size_t cap)
 		snprintf(out, cap, "%s/64", a);
 		return;
 	default:
-		u = (uint32_t)s->key[0] << 24 | (uint32_t)s->key[1] << 16 |
-		    (uint32_t)s->key[2] << 8 | s->key[3];
-		if (u == UINT32_MAX)
+		if (rd_u32(&r, &u) != 0 || u == UINT32_MAX)
 			snprintf(out, cap, "unix (uid unknown)");
 		else
 			snprintf(out, cap, "unix uid %u", u);

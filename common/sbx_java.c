@@ -15,6 +15,7 @@
 #include "fileio.h"
 #include "javacheck.h"
 #include "landlock.h"
+#include "rd.h"
 #include "sbx_exec.h"
 #include "sbx_jar.h"
 #include "sbx_stage.h"
@@ -28,25 +29,19 @@
  * factories), which no reference check of the tool's classes sees. */
 #define MODULES "java.base"
 
-static void
-put_be(uint8_t *p, uint64_t v, int n)
-{
-	for (int i = n - 1; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
 /* The stage record on stdout: the first bytes the sandbox reads. */
 static int
 record(int status, const char *detail, size_t len)
 {
 	uint8_t hdr[SBX_STAGE_HEADER_LEN];
+	struct wr w = wr_init(hdr, sizeof hdr);
 
 	if (len > SBX_DETAIL_MAX)
 		len = SBX_DETAIL_MAX;
-	memcpy(hdr, SBX_STAGE_MAGIC, SBX_STAGE_MAGIC_LEN);
-	hdr[SBX_STAGE_MAGIC_LEN] = (uint8_t)status;
-	put_be(hdr + SBX_STAGE_MAGIC_LEN + 1, len, 4);
-	return file_write_all(STDOUT_FILENO, hdr, sizeof hdr) != 0 ||
+	wr_bytes(&w, SBX_STAGE_MAGIC, SBX_STAGE_MAGIC_LEN);
+	wr_u8(&w, (uint8_t)status);
+	wr_u32(&w, (uint32_t)len);
+	return w.bad || file_write_all(STDOUT_FILENO, hdr, sizeof hdr) != 0 ||
 	    file_write_all(STDOUT_FILENO, detail, len) != 0 ? -1 : 0;
 }
 

@@ -3,15 +3,7 @@
 
 #include <string.h>
 
-static uint64_t
-be(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
-}
+#include "rd.h"
 
 void
 sbx_stage_init(struct sbx_stage *s)
@@ -24,6 +16,8 @@ enum sbx_stage_rc
 sbx_stage_feed(struct sbx_stage *s, const uint8_t *p, size_t n, size_t *used)
 {
 	size_t take, off = 0;
+	struct rd r;
+	const uint8_t *magic;
 
 	*used = 0;
 	if (s->state != SBX_STAGE_NEED)
@@ -38,11 +32,12 @@ sbx_stage_feed(struct sbx_stage *s, const uint8_t *p, size_t n, size_t *used)
 		*used = off;
 		if (s->have < SBX_STAGE_HEADER_LEN)
 			return SBX_STAGE_NEED;
-		s->len = (uint32_t)be(s->hdr + SBX_STAGE_MAGIC_LEN + 1, 4);
-		s->status = s->hdr[SBX_STAGE_MAGIC_LEN];
+		r = rd_init(s->hdr, SBX_STAGE_HEADER_LEN);
 		/* the length is checked here, before any detail byte is
 		 * copied into detail[SBX_DETAIL_MAX] */
-		if (memcmp(s->hdr, SBX_STAGE_MAGIC, SBX_STAGE_MAGIC_LEN) != 0 ||
+		if (rd_bytes(&r, SBX_STAGE_MAGIC_LEN, &magic) ||
+		    rd_u8(&r, &s->status) || rd_u32(&r, &s->len) ||
+		    memcmp(magic, SBX_STAGE_MAGIC, SBX_STAGE_MAGIC_LEN) != 0 ||
 		    s->status > SBX_STAGE_ERROR || s->len > SBX_DETAIL_MAX) {
 			s->state = SBX_STAGE_BAD;
 			return SBX_STAGE_BAD;
