@@ -34,6 +34,18 @@ struct egress_conn {
 	int64_t t0;
 };
 
+/* Set by SIGTERM in a connection's process: its proxy ended (its
+ * parent-death signal), so it stops, still writing its log line. */
+static volatile sig_atomic_t stopping;
+
+static void
+on_term(int sig)
+{
+	(void)sig;
+	stopping = 1;
+	alarm(5);	/* a step that ignores EINTR cannot hold it longer */
+}
+
 const char *
 egress_verdict_name(enum egress_verdict v)
 {
@@ -71,7 +83,7 @@ write_all(int fd, const char *p, size_t n, int64_t deadline)
 		int64_t left = deadline - mono_ms();
 		ssize_t w;
 
-		if (left <= 0)
+		if (left <= 0 || stopping)
 			return -1;
 		if (poll(&pf, 1, (int)left) < 0 && errno != EINTR)
 			return -1;
@@ -114,7 +126,7 @@ read_request(int fd, char *buf, size_t cap, size_t *got,
 		int64_t left = deadline - mono_ms();
 		ssize_t n;
 
-		if (left <= 0 || (poll(&pf, 1, (int)left) < 0 &&
+		if (left <= 0 || stopping || (poll(&pf, 1, (int)left) < 0 &&
 		    errno != EINTR))
 			return CONNECT_REQ_NEED;
 		n = recv(fd, buf + *got, cap - *got, 0);
@@ -321,7 +333,7 @@ tunnel(int client, int server, struct egress_conn *c)
 		if (down.len > 0)
 			pf[0].events |= POLLOUT;
 		n = poll(pf, 2, EGRESS_IDLE_MS);
-		if (n == 0 || (n < 0 && errno != EINTR))
+		if (n == 0 || (n < 0 && errno != EINTR) || stopping)
 			return;
 		if (n < 0)
 			continue;
@@ -446,8 +458,13 @@ egress_proxy_run(int listen_fd, const struct egress_allow *a,
 		}
 		pid = fork();
 		if (pid == 0) {
+			struct sigaction sa;
+
+			memset(&sa, 0, sizeof sa);
+			sa.sa_handler = on_term;	/* no SA_RESTART */
 			close(listen_fd);
-			if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 ||
+			if (sigaction(SIGTERM, &sa, NULL) != 0 ||
+			    prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0) != 0 ||
 			    getppid() != self)
 				_exit(1);
 			egress_proxy_conn(fd, a, lease_id);

@@ -49,8 +49,9 @@ enum egress_verdict egress_proxy_conn(int fd, const struct egress_allow *a,
 
 /* Accept on listen_fd and serve each connection in a child process of
  * its own (at most EGRESS_CONNS_MAX at once; more wait in the backlog),
- * each tied to this process by its parent-death signal. Returns only
- * when listen_fd fails: -1 with errno. */
+ * each tied to this process by its parent-death signal: when this process
+ * ends, each connection stops within seconds and still writes its log
+ * line. Returns only when listen_fd fails: -1 with errno. */
 int egress_proxy_run(int listen_fd, const struct egress_allow *a,
     const char *lease_id);
 
