@@ -36,28 +36,19 @@ outq_init_shared(struct outq *q, int fd)
 	return sigaction(SIGALRM, &sa, NULL);
 }
 
-/* One blocking write of at most PIPE_BUF bytes, cut short by SIGALRM after
- * OUTQ_WRITE_BOUND_MS; EINTR means it would have blocked longer. */
-static ssize_t
-write_bounded(int fd, const uint8_t *p, size_t n)
+/* Arm (or with ms 0, disarm) the one-shot timer that cuts a blocked write
+ * short: its SIGALRM makes the write return EINTR. */
+static void
+write_timer(long ms)
 {
-	struct itimerval arm = { { 0, 0 }, { 0, OUTQ_WRITE_BOUND_MS * 1000 } };
-	struct itimerval off = { { 0, 0 }, { 0, 0 } };
-	int saved;
-	ssize_t w;
+	struct itimerval t = { { 0, 0 }, { ms / 1000, (ms % 1000) * 1000 } };
+	int saved = errno;
 
-	if (n > PIPE_BUF)
-		n = PIPE_BUF;
-	if (setitimer(ITIMER_REAL, &arm, NULL) != 0)
-		return -1;
-	w = write(fd, p, n);
-	saved = errno;
-	setitimer(ITIMER_REAL, &off, NULL);
+	setitimer(ITIMER_REAL, &t, NULL);
 	errno = saved;
-	return w;
 }
 
-/* One write that does not block past its bound; 0 bytes and EAGAIN when
+/* One write that does not block past the armed timer; -1 with EAGAIN when
  * the fd takes nothing now. */
 static ssize_t
 write_once(const struct outq *q, const uint8_t *p, size_t n)
@@ -69,15 +60,18 @@ write_once(const struct outq *q, const uint8_t *p, size_t n)
 	case OUTQ_SOCKET:
 		return send(q->fd, p, n, MSG_DONTWAIT | MSG_NOSIGNAL);
 	case OUTQ_SHARED:
-		if (poll(&pf, 1, 0) < 0)
+		if (poll(&pf, 1, 0) < 0) {
+			if (errno == EINTR)
+				errno = EAGAIN;	/* the timer ran out */
 			return -1;
+		}
 		if (pf.revents & (POLLERR | POLLHUP))
 			return write(q->fd, p, 1);	/* reports EPIPE */
 		if (!(pf.revents & POLLOUT)) {
 			errno = EAGAIN;
 			return -1;
 		}
-		w = write_bounded(q->fd, p, n);
+		w = write(q->fd, p, n < PIPE_BUF ? n : PIPE_BUF);
 		if (w < 0 && errno == EINTR)
 			errno = EAGAIN;		/* it would block: later */
 		return w;
@@ -86,26 +80,39 @@ write_once(const struct outq *q, const uint8_t *p, size_t n)
 	}
 }
 
-/* Write from p as far as the fd takes; returns bytes written or -1. */
+/* Write from p as far as the fd takes; returns bytes written or -1. For a
+ * shared fd one timer bounds the whole call to OUTQ_WRITE_BOUND_MS. */
 static long
 write_some(const struct outq *q, const uint8_t *p, size_t n)
 {
 	size_t done = 0;
+	long rc;
 
-	while (done < n) {
-		ssize_t w = write_once(q, p + done, n - done);
+	if (q->kind == OUTQ_SHARED && n > 0)
+		write_timer(OUTQ_WRITE_BOUND_MS);
+	for (;;) {
+		ssize_t w;
 
+		if (done == n) {
+			rc = (long)done;
+			break;
+		}
+		w = write_once(q, p + done, n - done);
 		if (w > 0) {
 			done += (size_t)w;
 		} else if (w < 0 && errno == EINTR) {
 			continue;
 		} else if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			rc = (long)done;
 			break;
 		} else {
-			return -1;
+			rc = -1;
+			break;
 		}
 	}
-	return (long)done;
+	if (q->kind == OUTQ_SHARED && n > 0)
+		write_timer(0);
+	return rc;
 }
 
 int

@@ -14,9 +14,10 @@
  *           other fd (pipe, FIFO, terminal, file) is written only after
  *           poll() reported POLLOUT, at most PIPE_BUF bytes at a time (a
  *           pipe then takes them whole, without blocking, unless another
- *           writer of the same pipe filled it in between), and each write
- *           is bounded by a one-shot SIGALRM after OUTQ_WRITE_BOUND_MS:
- *           a write that blocks returns EINTR and is retried later. */
+ *           writer of the same pipe filled it in between), and each call
+ *           (outq_write, outq_flush) is bounded by a one-shot SIGALRM
+ *           after OUTQ_WRITE_BOUND_MS: a write that blocks returns EINTR
+ *           and the rest is kept for later. */
 #ifndef AIRLOCK_OUTQ_H
 #define AIRLOCK_OUTQ_H
 
@@ -25,7 +26,7 @@
 
 #include "frame.h"
 
-/* The longest one write to a shared non-socket fd may block. */
+/* The longest one call may block on a shared non-socket fd. */
 #define OUTQ_WRITE_BOUND_MS 100
 
 enum outq_kind { OUTQ_OWNED = 0, OUTQ_SOCKET, OUTQ_SHARED };
