@@ -50,7 +50,8 @@ $(OBJ)/main.o: main.c VERSION $(DEPSTAMP)
 
 # The seccomp policy is compiled once, here, into C data (a jail then
 # loads a constant instead of running libseccomp at every start).
-build/seccomp-compile: $(OBJ)/seccomp/compile.o $(OBJ)/common/seccomp_policy.o $(DEPS)/lib/libseccomp.a
+build/seccomp-compile: $(OBJ)/seccomp/compile.o $(OBJ)/common/seccomp_policy.o \
+    $(OBJ)/common/json.o $(DEPS)/lib/libseccomp.a
 	@echo "LD $@"
 	@$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIBS) -o $@
 

@@ -33,6 +33,7 @@
 #include "common/metrics.h"
 #include "common/metrics_http.h"
 #include "common/jail.h"
+#include "common/json.h"
 #include "common/log.h"
 #include "common/netaddr.h"
 #include "common/sbx_budget.h"
@@ -633,48 +634,6 @@ capture_room(void *ctx)
 	return SIZE_MAX;
 }
 
-/* Bytes as a JSON string: valid UTF-8 kept, anything else as U+FFFD. */
-static void
-json_bytes(FILE *f, const uint8_t *p, size_t n)
-{
-	fputc('"', f);
-	for (size_t i = 0; i < n; ) {
-		uint8_t c = p[i];
-		size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 :
-		    (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
-		int valid = len > 0 && len <= n - i;
-
-		for (size_t k = 1; valid && k < len; k++)
-			valid = (p[i + k] & 0xc0) == 0x80;
-		if (valid && len == 2 && c < 0xc2)
-			valid = 0;
-		if (valid && len == 3 && ((c == 0xe0 && p[i + 1] < 0xa0) ||
-		    (c == 0xed && p[i + 1] >= 0xa0)))
-			valid = 0;
-		if (valid && len == 4 && (c > 0xf4 || (c == 0xf0 &&
-		    p[i + 1] < 0x90) || (c == 0xf4 && p[i + 1] >= 0x90)))
-			valid = 0;
-		if (!valid) {
-			fputs("\\ufffd", f);
-			i++;
-		} else if (c == '"' || c == '\\') {
-			fputc('\\', f);
-			fputc(c, f);
-			i++;
-		} else if (c == '\n') {
-			fputs("\\n", f);
-			i++;
-		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\u%04x", c);
-			i++;
-		} else {
-			fwrite(p + i, 1, len, f);
-			i += len;
-		}
-	}
-	fputc('"', f);
-}
-
 static int
 result_exit(const struct sbx_result *r)
 {
@@ -722,9 +681,9 @@ report(const struct sbx_result *r, unsigned lang,
 		/* the result object, its last '}' replaced by the outputs */
 		fwrite(obj, 1, (size_t)n - 1, stdout);
 		fputs(",\"stdout\":", stdout);
-		json_bytes(stdout, c->out, c->out_len);
+		json_write_quoted(stdout, c->out, c->out_len);
 		fputs(",\"stderr_tail\":", stdout);
-		json_bytes(stdout, c->tail, c->tail_len);
+		json_write_quoted(stdout, c->tail, c->tail_len);
 		fputs("}\n", stdout);
 	} else if (r->reason == SBX_EXITED) {
 		fwrite(c->out, 1, c->out_len, stdout);

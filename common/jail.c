@@ -29,6 +29,7 @@
 
 #include "fileio.h"
 #include "fsutil.h"
+#include "json.h"
 #include "seccomp_policy.h"
 #include "spawn.h"
 
@@ -712,23 +713,6 @@ wanted_features(const struct jail_config *c)
 	return f;
 }
 
-static void
-json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20 || ch > 0x7e)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
-}
-
 void
 jail_host_print(FILE *out, const struct jail_config *c,
     const struct jail_host *h, int json)
@@ -752,7 +736,7 @@ jail_host_print(FILE *out, const struct jail_config *c,
 		    h->cap_sysadmin ? "true" : "false");
 		fprintf(out, "\"userns\":{\"ok\":%s,\"why\":",
 		    h->userns_ok ? "true" : "false");
-		json_str(out, h->userns_why);
+		json_write_cstr(out, h->userns_why);
 		fprintf(out, ",\"max_user_namespaces\":%d,"
 		    "\"unprivileged_userns_clone\":%d,"
 		    "\"apparmor_restrict_unprivileged_userns\":%d},",
@@ -760,18 +744,18 @@ jail_host_print(FILE *out, const struct jail_config *c,
 		fprintf(out, "\"private_proc\":{\"uid\":%s,\"ns\":%s,"
 		    "\"why\":", h->proc_ok ? "true" : "false",
 		    h->userns_ok ? "true" : "false");
-		json_str(out, h->proc_why);
+		json_write_cstr(out, h->proc_why);
 		fprintf(out, "},");
 		fprintf(out, "\"seccomp\":{\"ok\":%s,\"why\":",
 		    h->seccomp_ok ? "true" : "false");
-		json_str(out, h->seccomp_why);
+		json_write_cstr(out, h->seccomp_why);
 		fprintf(out, "},\"landlock\":{\"abi\":%u,\"why\":",
 		    h->landlock_abi);
-		json_str(out, h->landlock_abi ? "" : h->landlock_why);
+		json_write_cstr(out, h->landlock_abi ? "" : h->landlock_why);
 		fprintf(out, ",\"applies\":");
-		json_str(out, h->landlock_abi ? feat : "");
+		json_write_cstr(out, h->landlock_abi ? feat : "");
 		fprintf(out, ",\"lacks\":");
-		json_str(out, h->landlock_abi ? miss : "everything");
+		json_write_cstr(out, h->landlock_abi ? miss : "everything");
 		fprintf(out, "},\"cgroup_v1\":{");
 		for (int i = 0; i < CG_NCTL; i++)
 			fprintf(out, "%s\"%s\":\"%s\"", i ? "," : "",
@@ -780,7 +764,7 @@ jail_host_print(FILE *out, const struct jail_config *c,
 		fprintf(out, "},\"cgroup_v2\":{\"given\":%s,\"ok\":%s,\"why\":",
 		    h->cg.v2_given ? "true" : "false",
 		    h->cg.v2_ok ? "true" : "false");
-		json_str(out, h->cg.v2_why);
+		json_write_cstr(out, h->cg.v2_why);
 		fprintf(out, ",\"controllers\":[");
 		for (int i = 0, n = 0; i < CG_CPUACCT; i++)
 			if (h->cg.v2_has[i])
@@ -789,13 +773,13 @@ jail_host_print(FILE *out, const struct jail_config *c,
 		fprintf(out, "]},\"read_only_paths\":[");
 		for (size_t i = 0; i < view.nro; i++) {
 			fputs(i ? "," : "", out);
-			json_str(out, view.ro[i]);
+			json_write_cstr(out, view.ro[i]);
 		}
 		fprintf(out, "],\"modes\":{");
 		for (int m = 0; m < 3; m++) {
 			fprintf(out, "%s\"%s\":{\"ok\":%s,\"why\":", m ? "," : "",
 			    jail_mode_name(m), h->mode_ok[m] ? "true" : "false");
-			json_str(out, h->mode_why[m]);
+			json_write_cstr(out, h->mode_why[m]);
 			fputc('}', out);
 		}
 		fprintf(out, "}}\n");

@@ -7,6 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json.h"
+
 static const char *log_prog = "airlock";
 static int log_json;
 static enum log_level log_max = LOG_INFO;
@@ -70,36 +72,41 @@ line_puts(struct line *l, const char *s)
 	line_put(l, s, strlen(s));
 }
 
-/* Append c escaped: JSON string rules when json, else \xNN for anything
- * that is not printable ASCII (and backslash/quote when quoted). */
+/* Append c for a human line: \xNN for anything that is not printable
+ * ASCII (and backslash/quote when quoted). */
 static void
-line_escaped_char(struct line *l, unsigned char c, int json, int quoted)
+line_human_char(struct line *l, unsigned char c, int quoted)
 {
 	char tmp[8];
 
 	if (c >= 0x20 && c < 0x7f && c != '\\' && !(quoted && c == '"')) {
 		line_put(l, (const char *)&c, 1);
-	} else if (json) {
-		if (c == '\\' || c == '"')
-			snprintf(tmp, sizeof tmp, "\\%c", c);
-		else
-			snprintf(tmp, sizeof tmp, "\\u%04x", c);
-		line_puts(l, tmp);
 	} else {
 		snprintf(tmp, sizeof tmp, "\\x%02x", c);
 		line_puts(l, tmp);
 	}
 }
 
+/* Append p[0..n) as JSON string content (common/json.h), whole escapes
+ * only: what does not fit is cut, like line_put. */
+static void
+line_json(struct line *l, const void *p, size_t n)
+{
+	json_append(l->buf, sizeof l->buf - 1, &l->len, p, n);
+}
+
 /* Append the C string s escaped, at most max bytes of it. */
 static void
 line_escaped(struct line *l, const char *s, size_t max, int json, int quoted)
 {
-	size_t i;
+	size_t n = strnlen(s, max);
 
-	for (i = 0; s[i] && i < max; i++)
-		line_escaped_char(l, (unsigned char)s[i], json, quoted);
-	if (s[i])
+	if (json)
+		line_json(l, s, n);
+	else
+		for (size_t i = 0; i < n; i++)
+			line_human_char(l, (unsigned char)s[i], quoted);
+	if (s[n])
 		line_puts(l, "...");
 }
 
@@ -253,8 +260,7 @@ log_stream_record(char out[LOG_LINE_MAX], const char *source,
 	line_puts(&l, ",\"source\":\"");
 	line_escaped(&l, source, 64, 1, 1);
 	line_puts(&l, "\",\"text\":\"");
-	for (size_t i = 0; i < n && i < LOG_STREAM_PIECE; i++)
-		line_escaped_char(&l, p[i], 1, 1);
+	line_json(&l, p, n < LOG_STREAM_PIECE ? n : LOG_STREAM_PIECE);
 	line_puts(&l, eol ? "\",\"eol\":true}" : "\",\"eol\":false}");
 	l.buf[l.len++] = '\n';
 	memcpy(out, l.buf, l.len);

@@ -1,6 +1,7 @@
 /* log.h - one line per event on stderr: "prog: level: message key=value"
  * for humans, or one JSON object per line (--log-format json) for operators.
- * Every byte that is not printable ASCII is escaped, so wire data can never
+ * Human lines escape every byte that is not printable ASCII, JSON lines
+ * every control (docs/HACKING.md, "JSON text"), so wire data can never
  * forge a line; format strings are always literals (-Wformat-nonliteral). */
 #ifndef AIRLOCK_LOG_H
 #define AIRLOCK_LOG_H
@@ -43,10 +44,11 @@ void log_set_sink(void (*sink)(const char *line, size_t n, void *arg),
  * LOG_STREAM_PIECE bytes of a peer's output (a server's stderr):
  *   {"ts":..,"prog":..,"level":"info","msg":"peer output",
  *    "source":SOURCE,"text":"..","eol":true|false}
- * text is every byte in order, printable ASCII as itself and every other
- * byte as \u00XX of its value (decode as Latin-1 to get the bytes back);
- * eol says the piece ended a line (its newline is not in text). Returns the
- * record's length, newline included, written to out. */
+ * text is the bytes as JSON text (docs/HACKING.md, "JSON text": valid
+ * UTF-8 kept, controls escaped, any other byte as \ufffd, so a character
+ * cut at a piece's end is too); eol says the piece ended a line (its
+ * newline is not in text). Returns the record's length, newline included,
+ * written to out. */
 size_t log_stream_record(char out[LOG_LINE_MAX], const char *source,
     const uint8_t *p, size_t n, int eol);
 

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "json.h"
+
 void
 rfmt_esc(FILE *f, const void *p, size_t n)
 {
@@ -15,23 +17,6 @@ rfmt_esc(FILE *f, const void *p, size_t n)
 		else
 			fprintf(f, "\\x%02x", s[i]);
 	}
-}
-
-void
-rfmt_json_str(FILE *f, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-
-	fputc('"', f);
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '"' || s[i] == '\\')
-			fprintf(f, "\\%c", s[i]);
-		else if (s[i] >= 0x20 && s[i] < 0x7f)
-			fputc(s[i], f);
-		else
-			fprintf(f, "\\u%04x", s[i]);
-	}
-	fputc('"', f);
 }
 
 void
@@ -65,12 +50,6 @@ rfmt_token_expiry(const char *token, uint64_t *expires)
 		return -1;
 	*expires = a.expires_at;
 	return 0;
-}
-
-static void
-json_cstr(FILE *f, const char *s)
-{
-	rfmt_json_str(f, s, strlen(s));
 }
 
 void
@@ -169,21 +148,21 @@ rfmt_record_json(FILE *f, const struct store_rec *rec)
 	uint64_t expires;
 
 	fputs("{\"id\":", f);
-	json_cstr(f, rec->id);
+	json_write_cstr(f, rec->id);
 	fputs(",\"tenant\":", f);
-	json_cstr(f, rec->tenant);
+	json_write_cstr(f, rec->tenant);
 	fputs(",\"registration\":", f);
-	json_cstr(f, rec->registration);
+	json_write_cstr(f, rec->registration);
 	fprintf(f, ",\"source\":\"%s\",\"status\":\"%s\",\"argv\":[",
 	    store_source_name(rec->source), store_status_name(rec->status));
 	for (size_t i = 0; i < rec->argc; i++) {
 		fputs(i ? "," : "", f);
-		json_cstr(f, rec->argv[i]);
+		json_write_cstr(f, rec->argv[i]);
 	}
 	fputs("],\"env_keys\":[", f);
 	for (size_t i = 0; i < rec->envc; i++) {
 		fputs(i ? "," : "", f);
-		json_cstr(f, rec->env[i]);
+		json_write_cstr(f, rec->env[i]);
 	}
 	fputs("]", f);
 	if (rec->token[0]) {
@@ -193,7 +172,7 @@ rfmt_record_json(FILE *f, const struct store_rec *rec)
 			fprintf(f, ",\"expires_at\":%llu",
 			    (unsigned long long)expires);
 		fputs(",\"token\":", f);
-		json_cstr(f, rec->token);
+		json_write_cstr(f, rec->token);
 	}
 	fputs(",\"history\":[", f);
 	for (size_t i = 0; i < rec->nevents; i++) {
@@ -201,10 +180,10 @@ rfmt_record_json(FILE *f, const struct store_rec *rec)
 
 		fprintf(f, "%s{\"time\":%llu,\"actor\":", i ? "," : "",
 		    (unsigned long long)ev->time);
-		json_cstr(f, ev->actor);
+		json_write_cstr(f, ev->actor);
 		fprintf(f, ",\"action\":\"%s\",\"status\":\"%s\",\"note\":",
 		    ev->action, store_status_name(ev->status));
-		json_cstr(f, ev->note);
+		json_write_cstr(f, ev->note);
 		fputc('}', f);
 	}
 	fputs("]}", f);

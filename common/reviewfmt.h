@@ -1,8 +1,7 @@
 /* reviewfmt.h - what `airlock review` prints: records, approvals and
  * audit entries, as aligned text for people or JSON for programs. Every
  * stored or signed string is untrusted output: text escapes anything but
- * printable ASCII as \xNN, JSON escapes it as \u00NN (bytes, not
- * characters). */
+ * printable ASCII as \xNN, JSON is JSON text (docs/HACKING.md). */
 #ifndef AIRLOCK_REVIEWFMT_H
 #define AIRLOCK_REVIEWFMT_H
 
@@ -17,7 +16,6 @@
 #define RFMT_TIME_LEN 21	/* "2006-01-02T15:04:05Z" and NUL */
 
 void rfmt_esc(FILE *f, const void *p, size_t n);
-void rfmt_json_str(FILE *f, const void *p, size_t n);
 void rfmt_time(uint64_t t, char out[RFMT_TIME_LEN]);
 
 /* The command the runner will execute, as guard_normalised writes it

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json.h"
 #include "proto.h"
 #include "rd.h"
 
@@ -400,29 +401,15 @@ jnum(struct jout *j, const char *key, uint64_t v)
 	jput(j, b, (size_t)n);
 }
 
-/* s holds only printable ASCII and '\n' (sbx_detail_set, parsers). */
+/* A string that does not fit in full makes the whole object fail. */
 static void
 jstr(struct jout *j, const char *s)
 {
+	size_t n = strlen(s);
+
 	jputs(j, "\"");
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\') {
-			char e[2] = { '\\', *s };
-
-			jput(j, e, 2);
-		} else if (*s == '\n') {
-			jputs(j, "\\n");
-		} else if (*s == '\t') {
-			jputs(j, "\\t");
-		} else if ((unsigned char)*s < 0x20 || *s == 0x7f) {
-			char e[8];
-
-			snprintf(e, sizeof e, "\\u%04x", (unsigned char)*s);
-			jputs(j, e);
-		} else {
-			jput(j, s, 1);
-		}
-	}
+	if (!j->bad && json_append(j->p, j->cap - 1, &j->len, s, n) != n)
+		j->bad = 1;
 	jputs(j, "\"");
 }
 

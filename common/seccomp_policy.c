@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "json.h"
+
 #define NOCOND { -1, SECCOMP_CMP_NONE, 0, 0 }
 
 /* (policy.h includes errno.h, sched.h, sys/ioctl.h and sys/socket.h;
@@ -404,30 +406,6 @@ seccomp_policy_install(const struct sock_fprog *prog)
 
 /* --- Docker/OCI export --- */
 
-/* s with JSON's escapes, without the quotes. */
-static void
-json_chars(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-}
-
-static void
-json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	json_chars(out, s);
-	fputc('"', out);
-}
-
 static void
 json_arg(FILE *out, int index, enum seccomp_cmp cmp, uint64_t a, uint64_t b,
     int last)
@@ -453,7 +431,7 @@ json_entry(FILE *out, const struct seccomp_rule *r,
 	fprintf(out, "%s\t\t{\n\t\t\t\"names\": [\n\t\t\t\t", *first ? "" :
 	    ",\n");
 	*first = 0;
-	json_string(out, r->name);
+	json_write_cstr(out, r->name);
 	fprintf(out, "\n\t\t\t],\n\t\t\t\"action\": \"%s\",\n",
 	    allow ? "SCMP_ACT_ALLOW" : "SCMP_ACT_ERRNO");
 	if (!allow)
@@ -475,11 +453,11 @@ json_entry(FILE *out, const struct seccomp_rule *r,
 	/* "request TIOCSTI: pushes bytes ...", or whichever half exists */
 	fprintf(out, "\t\t\t\"comment\": \"");
 	if (r->what)
-		json_chars(out, r->what);
+		json_write(out, r->what, strlen(r->what));
 	if (r->what && r->reason)
 		fprintf(out, ": ");
 	if (r->reason)
-		json_chars(out, r->reason);
+		json_write(out, r->reason, strlen(r->reason));
 	fprintf(out, "\"");
 	fprintf(out, "\n\t\t}");
 }
@@ -506,7 +484,7 @@ seccomp_policy_export_docker(const struct seccomp_rule *rules, size_t n,
 		    ",\n");
 		first = 0;
 		fprintf(out, "\t\t\t\t");
-		json_string(out, rules[i].name);
+		json_write_cstr(out, rules[i].name);
 	}
 	if (!first)
 		fprintf(out, "\n\t\t\t],\n\t\t\t\"action\": "

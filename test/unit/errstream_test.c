@@ -125,6 +125,13 @@ test_json(void)
 	    strstr(got, "}\n{\"ours\":1}\n"),
 	    "json: lines wrapped, bytes escaped, ours kept apart: %s", shown());
 	begin(1);
+	put("caf\xc3\xa9 \xc2\x9b\xe2\x80\xae\xff\n");
+	output();
+	ok(strstr(got, "\"text\":\"caf\xc3\xa9 \\u009b\\u202e\\ufffd\","
+	    "\"eol\":true}\n") != NULL,
+	    "json: UTF-8 kept, C1 and bidi escaped, a bad byte as U+FFFD: %s",
+	    shown());
+	begin(1);
 	memset(big, 'x', sizeof big);
 	big[sizeof big - 1] = '\0';
 	put(big);

@@ -46,7 +46,7 @@ main(void)
 	ok(strncmp(buf, "{\"ts\":\"", 7) == 0 && strchr(buf, '\n') ==
 	    buf + strlen(buf) - 1, "json line is one line starting with ts");
 	ok(strstr(buf, "\"msg\":\"lease \\\"ended\\\"\",\"tenant\":"
-	    "\"t1\\u000aforged: error: x\",\"bytes\":42,\"argv\":"
+	    "\"t1\\nforged: error: x\",\"bytes\":42,\"argv\":"
 	    "\"a \\\"b\\\"\"}\n") != NULL, "json escapes: %s", buf);
 
 	memset(big, 'v', sizeof big - 1);
