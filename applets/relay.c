@@ -26,6 +26,7 @@
 #include "common/secmem.h"
 #include "common/secret.h"
 #include "common/sigfd.h"
+#include "common/version.h"
 #include "common/xwrap.h"
 #include "applets/applet.h"
 
@@ -703,6 +704,29 @@ signals_fd(void)
 }
 
 /* Connect and authenticate; dies with the documented code on failure. */
+/* The protocol version this relay speaks: the build's, or the lowest of
+ * the test hook's list. */
+static unsigned
+spoken_version(void)
+{
+	uint32_t mask;
+	unsigned v = VERSION_CURRENT;
+
+	switch (version_test_hook(&mask)) {
+	case 0:
+		return v;
+	case 1:
+		for (v = 1; !(mask & (1u << v)); v++)
+			;
+		log_msg(LOG_WARN, "test hook %s: speaking protocol version %u "
+		    "(unset it in production)", VERSION_TEST_HOOK, v);
+		return v;
+	default:
+		die(EXIT_USAGE, "%s must be versions like 1,2 (a test hook; "
+		    "unset it in production)", VERSION_TEST_HOOK);
+	}
+}
+
 static void
 open_lease(struct relay *r, const struct relay_config *cfg,
     const uint8_t psk[32], int doctor)
@@ -725,8 +749,8 @@ open_lease(struct relay *r, const struct relay_config *cfg,
 		    (long long)(mono_ms() - t0));
 	netaddr_keepalive(fd, 15, 5, 3);
 	t0 = mono_ms();
-	if (channel_handshake(&r->ch, fd, CHANNEL_INITIATOR, psk,
-	    (int)cfg->timeout_ms, err, sizeof err) != 0) {
+	if (channel_handshake_as(&r->ch, fd, CHANNEL_INITIATOR, psk,
+	    spoken_version(), (int)cfg->timeout_ms, err, sizeof err) != 0) {
 		if (doctor)
 			printf("FAIL handshake: %s\n", err);
 		die(RELAY_AUTH, "%s", err);

@@ -32,6 +32,7 @@
 #include "common/xwrap.h"
 #include "common/fsutil.h"
 #include "common/clock.h"
+#include "common/version.h"
 #include "common/metrics.h"
 #include "common/metrics_http.h"
 #include "common/netaddr.h"
@@ -637,6 +638,27 @@ drain(struct runner *r, int now)
 	return EXIT_OK;
 }
 
+/* The protocol versions accepted: the build's, or the test hook's. */
+static uint32_t
+test_versions(void)
+{
+	uint32_t mask = VERSION_ACCEPTED;
+	char list[VERSION_HINT_MAX];
+
+	switch (version_test_hook(&mask)) {
+	case 0:
+		return mask;
+	case 1:
+		version_list_text(mask, list, sizeof list);
+		log_msg(LOG_WARN, "test hook %s: accepting protocol versions %s "
+		    "(unset it in production)", VERSION_TEST_HOOK, list);
+		return mask;
+	default:
+		die(EXIT_CONFIG, "%s must be versions like 1,2 (a test hook; "
+		    "unset it in production)", VERSION_TEST_HOOK);
+	}
+}
+
 /* SIGHUP: re-read what lives in files (the secrets, the reviewer key, the
  * revocation list) for new leases; live leases are not touched. All or
  * nothing: a file that does not load keeps the whole old configuration,
@@ -875,7 +897,7 @@ setup(struct runner *r)
 		}
 	load_review(r);
 	/* handshakes run in the pre-auth process, as its own uid */
-	if (service_start_preauth(&r->sv, &r->ring,
+	if (service_start_preauth(&r->sv, &r->ring, test_versions(),
 	    (uint32_t)r->cfg.handshake_ms, (uint32_t)r->cfg.max_per_peer,
 	    (uint32_t)r->cfg.preauth_uid, r->cfg.jail_cfg.check_only, err,
 	    sizeof err) != 0)

@@ -1887,7 +1887,8 @@ serve_main(int argc, char **argv)
 		    LF_NUM("tenant_queue", s.cfg.budget.tenant_queue) }, 6);
 	}
 	/* handshakes run in the pre-auth process, as its own uid */
-	if (service_start_preauth(&s.sv, &s.ring, (uint32_t)s.cfg.handshake_ms,
+	if (service_start_preauth(&s.sv, &s.ring, 0,
+	    (uint32_t)s.cfg.handshake_ms,
 	    (uint32_t)s.cfg.max_per_peer, (uint32_t)s.cfg.preauth_uid, 0,
 	    err, sizeof err) != 0)
 		die(EXIT_CONFIG, "%s", err);

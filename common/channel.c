@@ -1,6 +1,8 @@
 /* channel.c - Noise handshake and sealed frames over one socket. */
 #include "channel.h"
 
+#include "version.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -94,8 +96,41 @@ int
 channel_handshake(struct channel *c, int fd, enum channel_role role,
     const uint8_t psk[32], int timeout_ms, char *err, size_t errlen)
 {
+	return channel_handshake_as(c, fd, role, psk, VERSION_CURRENT,
+	    timeout_ms, err, errlen);
+}
+
+/* A versions hint instead of msg2: say which cause it is. 0 when the
+ * record is no hint. */
+static int
+say_hint(const uint8_t *p, size_t n, unsigned version, char *err,
+    size_t errlen)
+{
+	char theirs[VERSION_HINT_MAX];
+	uint32_t mask;
+
+	if (version_hint_parse(p, n, &mask) != 0)
+		return 0;
+	version_list_text(mask, theirs, sizeof theirs);
+	if (mask & (1u << version))
+		SAY("handshake failed: wrong secret (the runner speaks "
+		    "airlock/%u too: it accepts versions %s)", version, theirs);
+	else
+		SAY("handshake failed: protocol version mismatch: this relay "
+		    "speaks airlock/%u, the runner accepts versions %s",
+		    version, theirs);
+	return 1;
+}
+
+int
+channel_handshake_as(struct channel *c, int fd, enum channel_role role,
+    const uint8_t psk[32], unsigned version, int timeout_ms, char *err,
+    size_t errlen)
+{
 	struct noise_handshake hs;
 	uint8_t msg[NOISE_MSG1_LEN];
+	char prologue[VERSION_PROLOGUE_MAX];
+	size_t plen_pro = version_prologue(version, prologue, sizeof prologue);
 	int64_t deadline = mono_ms() + timeout_ms;
 	const char *why = "";
 	enum noise_status st;
@@ -107,9 +142,9 @@ channel_handshake(struct channel *c, int fd, enum channel_role role,
 	c->fd = fd;
 	frame_decoder_init(&c->dec, c->body, sizeof c->body);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-	st = noise_handshake_init(&hs, role == CHANNEL_INITIATOR ?
-	    NOISE_INITIATOR : NOISE_RESPONDER, psk, NOISE_PROLOGUE,
-	    NOISE_PROLOGUE_LEN);
+	st = plen_pro ? noise_handshake_init(&hs, role == CHANNEL_INITIATOR ?
+	    NOISE_INITIATOR : NOISE_RESPONDER, psk, prologue, plen_pro) :
+	    NOISE_ERR_ARG;
 	if (st != NOISE_OK) {
 		SAY("handshake setup failed: %s", noise_status_text(st));
 		goto out;
@@ -125,14 +160,19 @@ channel_handshake(struct channel *c, int fd, enum channel_role role,
 		 * word (docs/PROTOCOL.md), so both causes are named here */
 		if ((n = read_record(c, deadline, &why)) < 0) {
 			SAY("handshake failed: no reply (%s): wrong secret, or "
-			    "not an airlock/1 runner (a runner also closes "
-			    "connections past its --max-conns-per-peer)", why);
+			    "not an airlock/%u runner (a runner also closes "
+			    "connections past its --max-conns-per-peer)", why,
+			    version);
 			goto out;
 		}
+		if (n != NOISE_MSG2_LEN &&
+		    say_hint(c->body, (size_t)n, version, err, errlen))
+			goto out;
 		st = noise_read_message(&hs, c->body, (size_t)n, NULL, 0, &plen);
 		if (st != NOISE_OK) {
 			SAY("handshake failed: %s (wrong secret, or not an "
-			    "airlock/1 runner)", noise_status_text(st));
+			    "airlock/%u runner)", noise_status_text(st),
+			    version);
 			goto out;
 		}
 	} else {

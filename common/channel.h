@@ -39,6 +39,14 @@ enum channel_role { CHANNEL_INITIATOR, CHANNEL_RESPONDER };
 int channel_handshake(struct channel *c, int fd, enum channel_role role,
     const uint8_t psk[32], int timeout_ms, char *err, size_t errlen);
 
+/* The same, speaking protocol version (common/version.h); an initiator
+ * that gets a runner's versions hint instead of msg2 says which of the
+ * two causes it is: a wrong secret (the runner speaks this version too)
+ * or a version mismatch (naming both sides' versions). */
+int channel_handshake_as(struct channel *c, int fd, enum channel_role role,
+    const uint8_t psk[32], unsigned version, int timeout_ms, char *err,
+    size_t errlen);
+
 /* Take over a connection whose handshake another process ran (the
  * pre-auth process): the channel owns fd (made non-blocking) and a copy of
  * *t, which is wiped. */

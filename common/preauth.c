@@ -1,6 +1,8 @@
 /* preauth.c - the unprivileged process that runs every handshake. */
 #include "preauth.h"
 
+#include "version.h"
+
 #include <errno.h>
 #include <grp.h>
 #include <linux/capability.h>
@@ -228,6 +230,53 @@ reply(struct loop *l, struct slot *s)
 	return s->have == sizeof s->msg ? hand_off(l, s) : 0;
 }
 
+/* msg1 under each accepted (version, secret) pair in turn, until one
+ * authenticates: a failed pair costs a hash and a tag check, never a DH
+ * (msg1 is "psk, e" with an empty payload). Leaves s->key and s->hs set
+ * to the pair that matched. */
+static enum noise_status
+try_each(struct loop *l, struct slot *s, size_t *plen)
+{
+	uint32_t versions = l->cfg->versions ? l->cfg->versions :
+	    VERSION_ACCEPTED;
+	char prologue[VERSION_PROLOGUE_MAX];
+	enum noise_status st = NOISE_ERR_AUTH;
+
+	for (unsigned v = 1; v <= VERSION_MAX; v++) {
+		size_t pn = version_prologue(v, prologue, sizeof prologue);
+
+		if (!(versions & (1u << v)) || pn == 0)
+			continue;
+		for (s->key = 0; s->key < l->cfg->ring->n; s->key++) {
+			st = noise_handshake_init(&s->hs, NOISE_RESPONDER,
+			    l->cfg->ring->psk[s->key], prologue, pn);
+			if (st == NOISE_OK)
+				st = noise_read_message(&s->hs, s->msg +
+				    FRAME_HEADER_LEN, NOISE_MSG1_LEN, NULL, 0,
+				    plen);
+			if (st == NOISE_OK)
+				return st;
+			noise_handshake_destroy(&s->hs);
+		}
+	}
+	return st;
+}
+
+/* No pair authenticated msg1: before the close, one record that names
+ * the versions accepted (common/version.h), so the relay can tell a
+ * wrong secret from a version mismatch. Best effort: the socket is fresh
+ * and the record small, so one write takes it or none is sent. */
+static void
+say_versions(struct loop *l, struct slot *s)
+{
+	uint8_t rec[FRAME_HEADER_LEN + VERSION_HINT_MAX];
+	size_t n = version_hint_encode(l->cfg->versions ? l->cfg->versions :
+	    VERSION_ACCEPTED, rec + FRAME_HEADER_LEN, VERSION_HINT_MAX);
+
+	if (n && frame_header(rec, n) == 0)
+		(void)!write(s->fd, rec, FRAME_HEADER_LEN + n);
+}
+
 /* Read msg1: exactly one 48-byte record, nothing past it (the relay sends
  * SPAWN only after msg2, and whatever it sends next is the handler's). */
 static int
@@ -250,21 +299,9 @@ step(struct loop *l, struct slot *s)
 	}
 	if (s->have < sizeof s->msg)
 		return 0;
-	/* each accepted secret in turn: a failed one costs a hash and a
-	 * tag check, never a DH (msg1 is "psk, e" with an empty payload) */
-	st = NOISE_ERR_AUTH;
-	for (s->key = 0; s->key < l->cfg->ring->n && st != NOISE_OK;
-	    s->key++) {
-		st = noise_handshake_init(&s->hs, NOISE_RESPONDER,
-		    l->cfg->ring->psk[s->key], NOISE_PROLOGUE,
-		    NOISE_PROLOGUE_LEN);
-		if (st == NOISE_OK)
-			st = noise_read_message(&s->hs, s->msg +
-			    FRAME_HEADER_LEN, NOISE_MSG1_LEN, NULL, 0, &plen);
-		if (st != NOISE_OK)
-			noise_handshake_destroy(&s->hs);
-	}
-	s->key--;	/* the one that matched */
+	st = try_each(l, s, &plen);
+	if (st == NOISE_ERR_AUTH)
+		say_versions(l, s);
 	if (st == NOISE_OK)
 		st = noise_write_message(&s->hs, NULL, 0,
 		    s->msg + FRAME_HEADER_LEN, NOISE_MSG2_LEN, &len);

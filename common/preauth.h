@@ -30,6 +30,9 @@ struct preauth_config {
 	const struct secret_ring *ring;	/* the secrets accepted: each is
 					 * tried in turn (at most
 					 * SECRET_RING_MAX tag checks) */
+	uint32_t versions;		/* protocol versions accepted, a
+					 * mask (common/version.h); 0: the
+					 * build's VERSION_ACCEPTED */
 	const int *listeners;		/* non-blocking listening sockets */
 	size_t nlisteners;
 	int ctl;			/* SEQPACKET to the supervisor */

@@ -84,11 +84,12 @@ uid_is_free(uint32_t uid, int preflight, char *err, size_t errlen)
 
 int
 service_start_preauth(struct supervisor *sv, const struct secret_ring *ring,
-    uint32_t handshake_ms, uint32_t per_peer, uint32_t uid, int preflight,
+    uint32_t versions, uint32_t handshake_ms, uint32_t per_peer, uint32_t uid, int preflight,
     char *err, size_t errlen)
 {
 	struct preauth_config pc = {
 		.ring = ring,
+		.versions = versions,
 		.handshake_ms = handshake_ms,
 		.max_pending = PREAUTH_PENDING_DEFAULT,
 		.max_per_source = per_peer,

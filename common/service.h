@@ -40,7 +40,7 @@ void service_preauth_identity(uint32_t uid, struct preauth_identity *id);
  * check beside the live service, whose pre-auth process holds it), held
  * by no process. 0, or -1 with err set. */
 int service_start_preauth(struct supervisor *sv,
-    const struct secret_ring *ring,
+    const struct secret_ring *ring, uint32_t versions,
     uint32_t handshake_ms, uint32_t per_peer, uint32_t uid, int preflight,
     char *err, size_t errlen);
 

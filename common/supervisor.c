@@ -87,6 +87,8 @@ preauth_child(struct supervisor *sv, int ctl, pid_t parent)
 		_exit(1);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_IGN);	/* a peer gone mid-write is a failed
+					 * handshake, not the process's end */
 	memcpy(keep, sv->listeners, sv->nlisteners * sizeof keep[0]);
 	keep[sv->nlisteners] = ctl;
 	cfg.listeners = sv->listeners;
