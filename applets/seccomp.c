@@ -1,6 +1,7 @@
 /* seccomp.c - the syscall policy for operators: list it, explain a name,
  * export it for Docker/Kubernetes, or run a command under it. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -198,35 +199,57 @@ run(char **cmd, int filter)
 int
 seccomp_main(int argc, char **argv)
 {
-	int filter = 1;
+	static const struct option opts[] = {
+		{ "list", no_argument, NULL, 'l' },
+		{ "explain", required_argument, NULL, 'e' },
+		{ "export", required_argument, NULL, 'x' },
+		{ "no-filter", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int filter = 1, mode = 0, nopts = 0, dashdash, at, o;
+	const char *arg = NULL;
 
 	if (argc < 2)
 		return usage(stderr, EXIT_USAGE);
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
-		return usage(stdout, EXIT_OK);
-	if (strcmp(argv[1], "--list") == 0 && argc == 2)
-		return list_policy();
-	if (strcmp(argv[1], "--explain") == 0 && argc == 3)
-		return explain(argv[2]);
-	if (strcmp(argv[1], "--export") == 0 && argc == 3) {
-		if (strcmp(argv[2], "docker") != 0) {
+	/* "+": CMD's own options are never ours, even without -- */
+	while (at = optind, (o = getopt_long(argc, argv, "+h", opts,
+	    NULL)) != -1) {
+		nopts++;
+		switch (o) {
+		case 'h':
+			return usage(stdout, EXIT_OK);
+		case 'n':
+			filter = 0;
+			break;
+		case 'l':
+		case 'e':
+		case 'x':
+			mode = o;
+			arg = optarg;
+			break;
+		default:
+			return usage(stderr, EXIT_USAGE);
+		}
+	}
+	dashdash = optind == at + 1 && strcmp(argv[at], "--") == 0;
+	/* --list, --explain and --export stand alone */
+	if (mode && nopts == 1 && !dashdash && optind == argc) {
+		if (mode == 'l')
+			return list_policy();
+		if (mode == 'e')
+			return explain(arg);
+		if (strcmp(arg, "docker") != 0) {
 			log_msg(LOG_ERROR, "unknown export format '%s' (known: "
-			    "docker)", argv[2]);
+			    "docker)", arg);
 			return EXIT_USAGE;
 		}
 		return export_docker();
 	}
-	argv++;
-	argc--;
-	if (argc > 0 && strcmp(argv[0], "--no-filter") == 0) {
-		filter = 0;
-		argv++;
-		argc--;
-	}
-	if (argc < 2 || strcmp(argv[0], "--") != 0) {
+	if (mode || !dashdash || optind == argc) {
 		log_msg(LOG_ERROR, "expected -- CMD [ARGS...]; see 'airlock "
 		    "seccomp --help'");
 		return EXIT_USAGE;
 	}
-	return run(argv + 1, filter);
+	return run(argv + optind, filter);
 }
