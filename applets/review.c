@@ -14,6 +14,7 @@
 #include "common/audit.h"
 #include "common/cli.h"
 #include "common/eckey.h"
+#include "common/egress_allow.h"
 #include "common/envpolicy.h"
 #include "common/fileio.h"
 #include "common/guard.h"
@@ -32,7 +33,7 @@
 struct opts {
 	const char *store, *tenant, *registration, *source, *key, *pub, *out;
 	const char *expires, *note, *reason, *as, *status, *at, *skew;
-	const char *revoked, *head;
+	const char *revoked, *head, *egress;
 	const char *env[PROTO_ENVC_MAX];
 	size_t envc;
 	struct guard_policy guard;	/* --script-dir --allow-index ... */
@@ -86,7 +87,7 @@ opts_parse(int argc, char **argv, const char *allowed, const char *usage,
 		{ "reason", &o->reason, NULL }, { "as", &o->as, NULL },
 		{ "status", &o->status, NULL }, { "at", &o->at, NULL },
 		{ "skew", &o->skew, NULL }, { "revoked", &o->revoked, NULL },
-		{ "head", &o->head, NULL },
+		{ "head", &o->head, NULL }, { "egress", &o->egress, NULL },
 		{ "env-key", NULL, NULL }, { "script-dir", NULL, NULL },
 		{ "allow-index", NULL, NULL }, { "allow-module", NULL, NULL },
 		{ "json", NULL, &o->json },
@@ -334,13 +335,16 @@ cmd_keygen(int argc, char **argv)
 static const char submit_usage[] = "airlock review submit --store DIR "
     "[--tenant T] --registration R\n"
     "    --source catalog|custom|registry [--env-key NAME]... [--as NAME]\n"
+    "    [--egress HOST:PORT,...]\n"
     "    [--script-dir DIR]... [--allow-index URL]... [--allow-module M]...\n"
     "    -- COMMAND [ARGS...]\n"
     "Queue a registration for review; prints its record id. The command "
     "must\npass the runner's launcher guard (give it the runner's "
     "--script-dir,\n--allow-index and --allow-module). catalog entries are "
     "for every tenant\n(tenant \"*\", no --tenant) and need no review "
-    "(NOT_REQUIRED); others\nare PENDING.\n";
+    "(NOT_REQUIRED); others\nare PENDING. --egress names the hosts the "
+    "server may reach besides the\nrunner's own --egress-allow list "
+    "(exact host:port pairs); the token binds them.\n";
 
 static int
 cmd_submit(int argc, char **argv)
@@ -353,8 +357,11 @@ cmd_submit(int argc, char **argv)
 	const char *who;
 	int src;
 
+	static char egress[EGRESS_ALLOW_TEXT_MAX + 1];
+	char why[256];
+
 	opts_parse(argc, argv, " store tenant registration source env-key as "
-	    "script-dir allow-index allow-module ",
+	    "script-dir allow-index allow-module egress ",
 	    submit_usage, &o);
 	need(o.store, "store", submit_usage);
 	need(o.registration, "registration", submit_usage);
@@ -386,9 +393,13 @@ cmd_submit(int argc, char **argv)
 		if (strcmp(o.env[i - 1], o.env[i]) == 0)
 			die(EXIT_USAGE, "--env-key %.128s given twice",
 			    o.env[i]);
+	/* one spelling, as the token will carry it */
+	if (o.egress && egress_allow_canonical(o.egress, strlen(o.egress),
+	    egress, sizeof egress, why, sizeof why) < 0)
+		die(EXIT_USAGE, "--egress: %s", why);
 	req = (struct approval_request){ o.tenant, o.registration, o.cmd,
 		o.ncmd, (char *const *)o.env, o.envc };
-	if (approval_payload_len(&req) < 0)
+	if (approval_payload_len_egress(&req, egress, strlen(egress)) < 0)
 		die(EXIT_USAGE, "the command is too long to fit an approval "
 		    "token (%d bytes at most, all fields together)",
 		    APPROVAL_PAYLOAD_MAX);
@@ -409,6 +420,7 @@ cmd_submit(int argc, char **argv)
 		rec.argv[i] = o.cmd[i];
 	rec.envc = o.envc;
 	memcpy(rec.env, o.env, o.envc * sizeof *o.env);
+	rec.egress = egress;
 	rec.token = "";
 	change_audit(&s, &rec, who, "submit", src == STORE_CATALOG ?
 	    STORE_NOT_REQUIRED : STORE_PENDING, "", "", NULL);
@@ -551,6 +563,11 @@ confirm_or_die(const struct guard_policy *policy, const struct store_rec *rec,
 		rfmt_esc(stderr, rec->env[i], strlen(rec->env[i]));
 		fputc('\n', stderr);
 	}
+	if (rec->egress[0]) {
+		fprintf(stderr, "  egress        ");
+		rfmt_esc(stderr, rec->egress, strlen(rec->egress));
+		fputc('\n', stderr);
+	}
 	fprintf(stderr, "  expires       %s\n", when);
 	if (yes || !isatty(STDIN_FILENO))
 		return;
@@ -624,16 +641,17 @@ id_held(struct store *s, const uint8_t id[APPROVAL_ID_LEN])
  * until the id is new. Returns the token's length. */
 static size_t
 sign_fresh(struct store *s, const struct eckey_priv *key,
-    const struct approval_request *req, uint64_t now, uint64_t life,
-    char *token, size_t cap, uint8_t id[APPROVAL_ID_LEN], uint64_t *expires)
+    const struct approval_request *req, const char *egress, uint64_t now,
+    uint64_t life, char *token, size_t cap, uint8_t id[APPROVAL_ID_LEN],
+    uint64_t *expires)
 {
 	struct revocation_set rev;
 	size_t len = 0;
 
 	revoked_or_die(s, &rev);
 	for (uint64_t k = 0; k < 64 && k < life; k++) {
-		long n = approval_sign(key, req, now, now + life - k, token,
-		    cap);
+		long n = approval_sign_egress(key, req, egress, strlen(egress),
+		    now, now + life - k, token, cap);
 
 		if (n < 0 || approval_token_id(token, (size_t)n, id) != 0)
 			die(EXIT_SOFTWARE, "cannot sign an approval");
@@ -701,8 +719,8 @@ cmd_approve(int argc, char **argv)
 	req = (struct approval_request){ rec.tenant, rec.registration,
 		(char *const *)rec.argv, rec.argc, (char *const *)rec.env,
 		rec.envc };
-	(void)sign_fresh(&s, &key, &req, now, life, token, sizeof token, id,
-	    &expires);
+	(void)sign_fresh(&s, &key, &req, rec.egress, now, life, token,
+	    sizeof token, id, &expires);
 	eckey_id_text(key.pub.id, kid);
 	eckey_id_text(id, tid);
 	snprintf(detail, sizeof detail, "token=%s key=%s expires=%llu", tid,
@@ -756,6 +774,11 @@ unchanged_or_die(struct store *s, const struct store_rec *rec,
 		    "binds (%s): the record changed since it was approved; "
 		    "submit it again for review", rec->id,
 		    approval_result_name(r));
+	if (a.egress.n != strlen(rec->egress) ||
+	    memcmp(a.egress.p, rec->egress, a.egress.n) != 0)
+		die(EXIT_NOPERM, "record %s no longer says what its token "
+		    "binds (egress hosts): the record changed since it was "
+		    "approved; submit it again for review", rec->id);
 	revoked_or_die(s, &rev);
 	if (revocation_contains(&rev, a.token_id))
 		die(EXIT_NOPERM, "record %s: its token is revoked", rec->id);
@@ -802,8 +825,8 @@ cmd_renew(int argc, char **argv)
 	req = (struct approval_request){ rec.tenant, rec.registration,
 		(char *const *)rec.argv, rec.argc, (char *const *)rec.env,
 		rec.envc };
-	(void)sign_fresh(&s, &key, &req, now, life, token, sizeof token, id,
-	    &expires);
+	(void)sign_fresh(&s, &key, &req, rec.egress, now, life, token,
+	    sizeof token, id, &expires);
 	eckey_id_text(key.pub.id, kid);
 	eckey_id_text(id, tid);
 	eckey_id_text(old, oid);

@@ -6,6 +6,7 @@
 
 #include <bearssl_hash.h>
 
+#include "egress_allow.h"
 #include "rd.h"
 
 _Static_assert(APPROVAL_TOKEN_MAX <= PROTO_APPROVAL_MAX,
@@ -91,6 +92,22 @@ take(struct rd *r, size_t max, struct approval_str *s)
 	    memchr(s->p, '\0', s->n) ? -1 : 0;
 }
 
+/* A version 2 egress list: not empty, and its one spelling (so a set
+ * has one token, and the runner reads exactly what was reviewed). */
+static int
+egress_canonical(const struct approval_str *e)
+{
+	static char canon[EGRESS_ALLOW_TEXT_MAX + 1];
+	char err[160];
+	long n;
+
+	if (e->n == 0)
+		return 0;
+	n = egress_allow_canonical((const char *)e->p, e->n, canon,
+	    sizeof canon, err, sizeof err);
+	return n == (long)e->n && memcmp(canon, e->p, e->n) == 0;
+}
+
 /* Parse a->payload[0..a->payload_len) in place. */
 static int
 parse(struct approval *a)
@@ -100,7 +117,8 @@ parse(struct approval *a)
 	uint16_t count;
 	uint8_t version;
 
-	if (rd_u8(&r, &version) || version != APPROVAL_VERSION ||
+	if (rd_u8(&r, &version) || (version != APPROVAL_VERSION &&
+	    version != APPROVAL_VERSION_EGRESS) ||
 	    rd_bytes(&r, ECKEY_ID_LEN, &kid))
 		return -1;
 	memcpy(a->key_id, kid, ECKEY_ID_LEN);
@@ -128,6 +146,10 @@ parse(struct approval *a)
 		if (i > 0 && str_cmp(e[-1].p, e[-1].n, e->p, e->n) >= 0)
 			return -1;
 	}
+	a->egress = (struct approval_str){ NULL, 0 };
+	if (version == APPROVAL_VERSION_EGRESS && (take(&r,
+	    EGRESS_ALLOW_TEXT_MAX, &a->egress) || !egress_canonical(&a->egress)))
+		return -1;
 	if (rd_u64(&r, &a->issued_at) || rd_u64(&r, &a->expires_at) ||
 	    a->expires_at <= a->issued_at || !rd_done(&r))
 		return -1;
@@ -179,7 +201,8 @@ approval_open(const struct eckey_pub *key, const char *token, size_t len,
 
 	if (split(token, len, out->payload, &out->payload_len, sig) != 0 ||
 	    out->payload_len < 1 + ECKEY_ID_LEN ||
-	    payload[0] != APPROVAL_VERSION)
+	    (payload[0] != APPROVAL_VERSION &&
+	    payload[0] != APPROVAL_VERSION_EGRESS))
 		return APPROVAL_BAD_FORMAT;
 	signed_hash(payload, out->payload_len, hash);
 	if (!eckey_verify(key, hash, sig)) {
@@ -346,10 +369,10 @@ approval_verify(const struct eckey_pub *key, const char *token, size_t len,
 /* Encode req into w; the caller checks w->bad. */
 static void
 encode(struct wr *w, const uint8_t key_id[ECKEY_ID_LEN],
-    const struct approval_request *req, uint64_t issued_at,
-    uint64_t expires_at)
+    const struct approval_request *req, const char *egress,
+    size_t egress_len, uint64_t issued_at, uint64_t expires_at)
 {
-	wr_u8(w, APPROVAL_VERSION);
+	wr_u8(w, egress_len ? APPROVAL_VERSION_EGRESS : APPROVAL_VERSION);
 	wr_bytes(w, key_id, ECKEY_ID_LEN);
 	wr_str16(w, req->tenant, strlen(req->tenant));
 	wr_str16(w, req->registration, strlen(req->registration));
@@ -359,6 +382,8 @@ encode(struct wr *w, const uint8_t key_id[ECKEY_ID_LEN],
 	wr_u16(w, (uint16_t)req->envc);
 	for (size_t i = 0; i < req->envc; i++)
 		wr_str16(w, req->env_keys[i], strlen(req->env_keys[i]));
+	if (egress_len)
+		wr_str16(w, egress, egress_len);
 	wr_u64(w, issued_at);
 	wr_u64(w, expires_at);
 }
@@ -367,27 +392,36 @@ encode(struct wr *w, const uint8_t key_id[ECKEY_ID_LEN],
  * refuse (caps, ids, order of env keys). */
 static long
 encode_checked(const uint8_t key_id[ECKEY_ID_LEN],
-    const struct approval_request *req, uint64_t issued_at,
-    uint64_t expires_at, struct approval *a)
+    const struct approval_request *req, const char *egress,
+    size_t egress_len, uint64_t issued_at, uint64_t expires_at,
+    struct approval *a)
 {
 	uint8_t buf[APPROVAL_PAYLOAD_MAX];
 	struct wr w = wr_init(buf, sizeof buf);
 
-	if (req->argc > PROTO_ARGC_MAX || req->envc > PROTO_ENVC_MAX)
+	if (req->argc > PROTO_ARGC_MAX || req->envc > PROTO_ENVC_MAX ||
+	    egress_len > EGRESS_ALLOW_TEXT_MAX)
 		return -1;
-	encode(&w, key_id, req, issued_at, expires_at);
+	encode(&w, key_id, req, egress, egress_len, issued_at, expires_at);
 	if (w.bad || approval_parse_payload(buf, w.off, a) != 0)
 		return -1;
 	return (long)w.off;
 }
 
 long
-approval_payload_len(const struct approval_request *req)
+approval_payload_len_egress(const struct approval_request *req,
+    const char *egress, size_t egress_len)
 {
 	static const uint8_t zero_id[ECKEY_ID_LEN];
 	struct approval a;
 
-	return encode_checked(zero_id, req, 0, 1, &a);
+	return encode_checked(zero_id, req, egress, egress_len, 0, 1, &a);
+}
+
+long
+approval_payload_len(const struct approval_request *req)
+{
+	return approval_payload_len_egress(req, NULL, 0);
 }
 
 long
@@ -395,9 +429,20 @@ approval_sign(const struct eckey_priv *key,
     const struct approval_request *req, uint64_t issued_at,
     uint64_t expires_at, char *out, size_t cap)
 {
+	return approval_sign_egress(key, req, NULL, 0, issued_at, expires_at,
+	    out, cap);
+}
+
+long
+approval_sign_egress(const struct eckey_priv *key,
+    const struct approval_request *req, const char *egress,
+    size_t egress_len, uint64_t issued_at, uint64_t expires_at, char *out,
+    size_t cap)
+{
 	struct approval a;
 	uint8_t hash[ECKEY_HASH_LEN], sig[ECKEY_SIG_LEN];
-	long n = encode_checked(key->pub.id, req, issued_at, expires_at, &a);
+	long n = encode_checked(key->pub.id, req, egress, egress_len,
+	    issued_at, expires_at, &a);
 	long head, tail;
 
 	if (n < 0)

@@ -5,7 +5,12 @@
  *	payload = u8 version (1) | key id (16) | str16 tenant |
  *	          str16 registration | u16 argc | argc x str16 arg |
  *	          u16 envc | envc x str16 env key (strictly ascending) |
+ *	          [version 2: str16 egress] |
  *	          u64 issued_at | u64 expires_at	(big-endian, unix s)
+ *	egress  = the registration's own egress hosts, the canonical text of
+ *	          an allow list (egress_allow_canonical), 1..4096 bytes.
+ *	          Version 1 (no egress field) means "no extra hosts"; a token
+ *	          with hosts is version 2 and only then.
  *	signature = raw r || s (64 bytes) over
  *	            SHA-256("airlock-approval" NUL || payload)
  *
@@ -29,6 +34,7 @@
 #include "revocation.h"
 
 #define APPROVAL_VERSION 1
+#define APPROVAL_VERSION_EGRESS 2	/* with the egress field */
 #define APPROVAL_ID_LEN REVOCATION_ID_LEN
 #define APPROVAL_ID_TEXT 23		/* base64url of the id, plus NUL */
 #define APPROVAL_WILDCARD_TENANT "*"	/* catalog entries: any tenant */
@@ -80,6 +86,7 @@ struct approval {
 	size_t argc, envc;
 	struct approval_str argv[PROTO_ARGC_MAX];
 	struct approval_str env[PROTO_ENVC_MAX];
+	struct approval_str egress;	/* n == 0: no extra hosts */
 	uint64_t issued_at, expires_at;
 	size_t payload_len;
 	uint8_t payload[APPROVAL_PAYLOAD_MAX];
@@ -126,8 +133,19 @@ long approval_sign(const struct eckey_priv *key,
     const struct approval_request *req, uint64_t issued_at,
     uint64_t expires_at, char *out, size_t cap);
 
-/* Length of the payload req would produce, or -1 if it breaks a cap. */
+/* approval_sign with the registration's egress hosts: egress_len bytes of
+ * canonical allow-list text (egress_allow_canonical); 0 gives the same
+ * version 1 token as approval_sign. */
+long approval_sign_egress(const struct eckey_priv *key,
+    const struct approval_request *req, const char *egress,
+    size_t egress_len, uint64_t issued_at, uint64_t expires_at, char *out,
+    size_t cap);
+
+/* Length of the payload req (and egress) would produce, or -1 if it
+ * breaks a cap. */
 long approval_payload_len(const struct approval_request *req);
+long approval_payload_len_egress(const struct approval_request *req,
+    const char *egress, size_t egress_len);
 
 /* Parse a payload without any signature check: for approval_open and the
  * fuzz target only. 0 or -1. */

@@ -2,6 +2,7 @@
 #include "egress_allow.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int
@@ -81,23 +82,67 @@ egress_allow_match(const struct egress_allow *a,
 	return 0;
 }
 
-long
-egress_allow_text(const struct egress_allow *a, char *out, size_t cap)
+#define RULE_TEXT_MAX (CONNECT_HOST_MAX + 9)	/* "[" host "]:" port NUL */
+
+static void
+rule_text(const struct connect_target *t, char out[RULE_TEXT_MAX])
+{
+	snprintf(out, RULE_TEXT_MAX, t->kind == CONNECT_HOST_IPV6 ?
+	    "[%s]:%u" : "%s:%u", t->host, (unsigned)t->port);
+}
+
+/* Join n rule texts with commas into out; the length or -1. */
+static long
+join(char (*texts)[RULE_TEXT_MAX], size_t n, char *out, size_t cap)
 {
 	size_t o = 0;
 
 	if (cap == 0)
 		return -1;
 	out[0] = '\0';
-	for (size_t i = 0; i < a->n; i++) {
-		const struct connect_target *t = &a->rule[i];
-		int w = snprintf(out + o, cap - o, t->kind == CONNECT_HOST_IPV6 ?
-		    "%s[%s]:%u" : "%s%s:%u", i ? "," : "", t->host,
-		    (unsigned)t->port);
+	for (size_t i = 0; i < n; i++) {
+		int w = snprintf(out + o, cap - o, "%s%s", i ? "," : "",
+		    texts[i]);
 
 		if (w < 0 || (size_t)w >= cap - o)
 			return -1;
 		o += (size_t)w;
 	}
 	return (long)o;
+}
+
+long
+egress_allow_text(const struct egress_allow *a, char *out, size_t cap)
+{
+	static char texts[EGRESS_ALLOW_MAX][RULE_TEXT_MAX];
+
+	for (size_t i = 0; i < a->n; i++)
+		rule_text(&a->rule[i], texts[i]);
+	return join(texts, a->n, out, cap);
+}
+
+static int
+text_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+long
+egress_allow_canonical(const char *text, size_t len, char *out, size_t cap,
+    char *err, size_t errlen)
+{
+	static struct egress_allow a;
+	static char texts[EGRESS_ALLOW_MAX][RULE_TEXT_MAX];
+
+	memset(&a, 0, sizeof a);
+	if (egress_allow_add(&a, text, len, err, errlen) != 0)
+		return -1;
+	for (size_t i = 0; i < a.n; i++)
+		rule_text(&a.rule[i], texts[i]);
+	qsort(texts, a.n, sizeof *texts, text_cmp);
+	if (join(texts, a.n, out, cap) < 0) {
+		snprintf(err, errlen, "egress allow list too long");
+		return -1;
+	}
+	return (long)strlen(out);
 }

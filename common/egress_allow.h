@@ -33,6 +33,14 @@ int egress_allow_add(struct egress_allow *a, const char *text, size_t len,
 int egress_allow_match(const struct egress_allow *a,
     const struct connect_target *t);
 
+/* The one spelling of a list's text (len bytes): its rules parsed,
+ * duplicates dropped, lower-cased, in ascending byte order of their own
+ * text, joined by commas; into out (cap bytes, NUL-terminated). The
+ * length ("" for an empty list is 0), or -1 with a reason in err. What an
+ * approval token carries, so one set has one encoding. */
+long egress_allow_canonical(const char *text, size_t len, char *out,
+    size_t cap, char *err, size_t errlen);
+
 /* The list as text ("a:443,[::1]:80"; "" when empty) into out (cap
  * bytes, NUL-terminated): the length, or -1 when it does not fit. */
 long egress_allow_text(const struct egress_allow *a, char *out, size_t cap);

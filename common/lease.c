@@ -58,6 +58,9 @@ struct lease {
 	char approval_id[APPROVAL_ID_TEXT];	/* the verified token's id
 					 * (keys the package cache); "" none */
 	struct egress_lease eg;		/* the proxy, with cfg->egress */
+	char egress_extra[EGRESS_ALLOW_TEXT_MAX];	/* the approval's own
+					 * hosts (canonical list text) */
+	size_t egress_extra_len;
 };
 
 static void
@@ -550,6 +553,9 @@ check_approval(struct lease *l)
 		/* the cache and uid belong to this approval alone: what a
 		 * revoked one left there is never seen again */
 		eckey_id_text(token.token_id, l->approval_id);
+		/* the runner allows its own list plus exactly these */
+		memcpy(l->egress_extra, token.egress.p, token.egress.n);
+		l->egress_extra_len = token.egress.n;
 		return 0;
 	}
 	if (res == APPROVAL_ENV_MISMATCH)
@@ -604,7 +610,8 @@ open_egress(struct lease *l, char **envp)
 
 	if (!l->cfg->egress)
 		return 0;
-	if (egress_lease_start(l->cfg->egress, NULL, 0, l->id, l->jl.uid,
+	if (egress_lease_start(l->cfg->egress, l->egress_extra,
+	    l->egress_extra_len, l->id, l->jl.uid,
 	    l->jl.gid, &l->eg, err, sizeof err) != 0)
 		return refuse(l, LERR_JAIL, err);
 	if (egress_env(envp, ENV_ENVP_CAP) != 0)

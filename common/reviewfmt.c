@@ -116,6 +116,8 @@ rfmt_record(FILE *f, const struct store_rec *rec,
 		row_argv(f, i, rec->argv[i], strlen(rec->argv[i]));
 	for (size_t i = 0; i < rec->envc; i++)
 		row_c(f, "env key", rec->env[i]);
+	if (rec->egress && rec->egress[0])
+		row_c(f, "egress", rec->egress);
 	if (rec->token[0]) {
 		token_id_text(rec->token, tid);
 		row_c(f, "token id", tid);
@@ -164,7 +166,8 @@ rfmt_record_json(FILE *f, const struct store_rec *rec)
 		fputs(i ? "," : "", f);
 		json_write_cstr(f, rec->env[i]);
 	}
-	fputs("]", f);
+	fputs("],\"egress\":", f);
+	json_cstr(f, rec->egress ? rec->egress : "");
 	if (rec->token[0]) {
 		token_id_text(rec->token, tid);
 		fprintf(f, ",\"token_id\":\"%s\"", tid);
@@ -228,6 +231,8 @@ rfmt_approval(FILE *f, const struct approval *a)
 		row_argv(f, i, a->argv[i].p, a->argv[i].n);
 	for (size_t i = 0; i < a->envc; i++)
 		row(f, "env key", a->env[i].p, a->env[i].n);
+	if (a->egress.n)
+		row(f, "egress", a->egress.p, a->egress.n);
 	rfmt_time(a->issued_at, when);
 	fprintf(f, "%-14s%s (%llu)\n", "issued", when,
 	    (unsigned long long)a->issued_at);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "approval.h"
+#include "egress_allow.h"
 #include "fileio.h"
 #include "lpf.h"
 
@@ -252,6 +253,19 @@ parse_lists(struct parse *ps, struct store_rec *rec)
 			return bad(ps, "env keys not strictly ascending");
 		rec->env[rec->envc++] = v;
 	}
+	rec->egress = "";
+	if (peek(ps, "egress")) {
+		static char canon[EGRESS_ALLOW_TEXT_MAX + 1];
+		char why[160];
+
+		/* only the one spelling the token will carry */
+		if (next(ps, "egress", 1) || ps->l.item[0].n == 0 ||
+		    !(v = str(ps, 0)) || egress_allow_canonical(v, strlen(v),
+		    canon, sizeof canon, why, sizeof why) < 0 ||
+		    strcmp(canon, v) != 0)
+			return bad(ps, "bad egress list");
+		rec->egress = v;
+	}
 	rec->token = "";
 	if (peek(ps, "token")) {
 		if (next(ps, "token", 1) || ps->l.item[0].n == 0 ||
@@ -359,6 +373,8 @@ store_rec_format(const struct store_rec *rec, uint8_t **out, size_t *len)
 		FIELD("arg", rec->argv[i]);
 	for (size_t i = 0; i < rec->envc; i++)
 		FIELD("env", rec->env[i]);
+	if (rec->egress && rec->egress[0])
+		FIELD("egress", rec->egress);
 	if (rec->token[0])
 		FIELD("token", rec->token);
 #undef FIELD

@@ -58,6 +58,8 @@ struct store_rec {
 	const char *argv[PROTO_ARGC_MAX + 1];	/* NULL-terminated */
 	size_t envc;
 	const char *env[PROTO_ENVC_MAX];	/* strictly ascending */
+	const char *egress;	/* the registration's own egress hosts, the
+				 * canonical allow-list text; "" none */
 	const char *token;	/* the approval token issued; "" when none */
 	size_t nevents;
 	struct store_event events[STORE_EVENTS_MAX];

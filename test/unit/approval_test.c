@@ -366,6 +366,78 @@ test_names(void)
 	    "an out-of-range code is unknown");
 }
 
+/* Version 2: the registration's own egress hosts, in their one spelling;
+ * without hosts the token stays the version 1 token, byte for byte. */
+static void
+test_egress(void)
+{
+	static const char hosts[] = "api.github.com:443,registry.npmjs.org:443";
+	static const char *const not_canonical[] = {
+		"registry.npmjs.org:443,api.github.com:443",	/* order */
+		"API.github.com:443", "a.io:1,a.io:1", "a.io", "*.a.io:443",
+		"a.io:443,", };
+	static char t2[APPROVAL_TOKEN_MAX + 1], t1[APPROVAL_TOKEN_MAX + 1];
+	static struct approval a;
+	struct approval_request req = request();
+	uint8_t payload[APPROVAL_PAYLOAD_MAX + 2];
+	long n, n1;
+
+	n1 = approval_sign_egress(&key, &req, NULL, 0, T0, T1, t1, sizeof t1);
+	ok(n1 > 0 && (size_t)n1 == strlen(golden) && memcmp(t1, golden,
+	    (size_t)n1) == 0, "no egress hosts: the version 1 golden token");
+	n = approval_sign_egress(&key, &req, hosts, strlen(hosts), T0, T1, t2,
+	    sizeof t2);
+	ok(n > 0 && approval_open(&key.pub, t2, (size_t)n, &a) ==
+	    APPROVAL_OK && a.payload[0] == 2 && a.egress.n == strlen(hosts) &&
+	    memcmp(a.egress.p, hosts, a.egress.n) == 0,
+	    "hosts: a version 2 token that carries them");
+	ok(approval_check(&a, &req, T0, 60, NULL) == APPROVAL_OK,
+	    "it binds the same request");
+	ok(approval_open(&key.pub, golden, strlen(golden), &a) ==
+	    APPROVAL_OK && a.egress.n == 0, "version 1: no extra hosts");
+	for (size_t i = 0; i < sizeof not_canonical / sizeof *not_canonical;
+	    i++)
+		ok(approval_sign_egress(&key, &req, not_canonical[i],
+		    strlen(not_canonical[i]), T0, T1, t2, sizeof t2) < 0,
+		    "not signed: \"%s\" is not the one spelling",
+		    not_canonical[i]);
+	/* a version 2 payload with an empty list is not a token */
+	ok(approval_open(&key.pub, golden, strlen(golden), &a) ==
+	    APPROVAL_OK, "golden opens");
+	n = (long)a.payload_len;
+	memcpy(payload, a.payload, (size_t)n);
+	payload[0] = 2;
+	memmove(payload + n - 16 + 2, payload + n - 16, 16);
+	payload[n - 16] = payload[n - 15] = 0;
+	ok(approval_parse_payload(payload, (size_t)n + 2, &a) != 0,
+	    "version 2 with an empty egress list is refused");
+	payload[0] = 1;
+	ok(approval_parse_payload(payload, (size_t)n + 2, &a) != 0,
+	    "version 1 with an egress field is refused (exact end)");
+	payload[0] = 3;
+	ok(approval_parse_payload(payload, (size_t)n, &a) != 0,
+	    "version 3 is refused");
+	/* hosts changed without the key: the signature fails */
+	n = approval_sign_egress(&key, &req, "a.io:443", 8, T0, T1, t2,
+	    sizeof t2);
+	ok(n > 0 && approval_peek(t2, (size_t)n, &a) == 0, "a.io token");
+	{
+		size_t head = (size_t)(strchr(t2, '.') - t2);
+		char forged[APPROVAL_TOKEN_MAX + 1];
+		long h;
+
+		memcpy((char *)a.egress.p, "b", 1);	/* b.io:443 */
+		h = b64url_encode(a.payload, a.payload_len, forged,
+		    sizeof forged);
+		ok(h > 0 && (size_t)h + strlen(t2 + head) < sizeof forged,
+		    "forged payload encoded");
+		memcpy(forged + h, t2 + head, strlen(t2 + head) + 1);
+		ok(approval_open(&key.pub, forged, strlen(forged), &a) ==
+		    APPROVAL_BAD_SIGNATURE, "another host without the key: "
+		    "bad_signature");
+	}
+}
+
 int
 main(void)
 {
@@ -382,5 +454,6 @@ main(void)
 	test_sign_refusals();
 	test_revocation();
 	test_names();
+	test_egress();
 	return tap_done();
 }

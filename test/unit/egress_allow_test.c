@@ -76,6 +76,14 @@ lists(void)
 		    "the text form parses back");
 	}
 	ok(egress_allow_text(&a, text, 10) == -1, "a short buffer is -1");
+	ok(egress_allow_canonical("b.io:1,A.io:1,a.io:1,[::1]:2", 28, text,
+	    sizeof text, err, sizeof err) == 21 && strcmp(text,
+	    "[::1]:2,a.io:1,b.io:1") == 0, "canonical: lower case, no "
+	    "duplicates, ascending: %s", text);
+	ok(egress_allow_canonical("", 0, text, sizeof text, err, sizeof err) ==
+	    0 && text[0] == '\0', "canonical of nothing is empty");
+	ok(egress_allow_canonical("a.io", 4, text, sizeof text, err,
+	    sizeof err) < 0, "canonical refuses what add refuses");
 	memset(&a, 0, sizeof a);
 	n = 0;
 	for (int i = 0; i < EGRESS_ALLOW_MAX; i++)
