@@ -166,8 +166,11 @@ rfmt_record_json(FILE *f, const struct store_rec *rec)
 		fputs(i ? "," : "", f);
 		json_write_cstr(f, rec->env[i]);
 	}
-	fputs("],\"egress\":", f);
-	json_cstr(f, rec->egress ? rec->egress : "");
+	fputs("]", f);
+	if (rec->egress && rec->egress[0]) {	/* only when there are any */
+		fputs(",\"egress\":", f);
+		json_write_cstr(f, rec->egress);
+	}
 	if (rec->token[0]) {
 		token_id_text(rec->token, tid);
 		fprintf(f, ",\"token_id\":\"%s\"", tid);
