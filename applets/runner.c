@@ -872,9 +872,6 @@ setup(struct runner *r)
 	if (secret_ring_load(&r->ring, r->cfg.secret_files, r->cfg.nsecret,
 	    err, sizeof err) != 0)
 		die(EXIT_CONFIG, "%s", err);
-	for (size_t i = 0; i < r->ring.n; i++)
-		log_event(LOG_INFO, "secret accepted", (struct log_field[]){
-		    LF_STR("key", r->ring.id[i]) }, 1);
 	guard_policy_default(&r->guard);
 	if (r->cfg.allow && guard_policy_parse(&r->guard, r->cfg.allow) != 0)
 		die(EXIT_USAGE, "--allow: '%s' is not a list of launchers the "
@@ -992,6 +989,9 @@ runner_main(int argc, char **argv)
 		    LF_STR("address", r.cfg.listen[i]),
 		    LF_STR("jail", r.cfg.jail),
 		    LF_NUM("max_leases", r.cfg.max_leases) }, 3);
+	for (size_t i = 0; i < r.ring.n; i++)
+		log_event(LOG_INFO, "secret accepted", (struct log_field[]){
+		    LF_STR("key", r.ring.id[i]) }, 1);
 	log_jail(&r);
 	rc = serve(&r);
 	supervisor_fini(&r.sv);
