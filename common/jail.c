@@ -829,7 +829,9 @@ jail_host_print(FILE *out, const struct jail_config *c,
 		fprintf(out, " %s", view.ro[i]);
 	fprintf(out, "\nread-write paths: the lease's HOME, TMPDIR and package "
 	    "cache (and the sandbox's work dir), /dev/null /dev/zero /dev/full "
-	    "/dev/random /dev/urandom (ns: its own /tmp, /dev/shm)");
+	    "/dev/random /dev/urandom (ns: its own /tmp, /dev/shm)%s",
+	    c->limits.disk ? "; HOME, TMPDIR, the work dir (ns: /tmp, "
+	    "/dev/shm) on one tmpfs of the execution's --disk" : "");
 	fprintf(out, "\nsymlinks in the ns root view:");
 	for (size_t i = 0; i < view.nlinks; i++)
 		fprintf(out, " %s", view.links[i]);
