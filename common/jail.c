@@ -422,8 +422,8 @@ write_maps(uid_t uid, gid_t gid)
 	return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
-static int
-ns_flags(const struct jail_config *c)
+int
+jail_ns_flags(const struct jail_config *c)
 {
 	return CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |
 	    CLONE_NEWUTS | CLONE_NEWCGROUP | (c->new_net ? CLONE_NEWNET : 0);
@@ -445,7 +445,7 @@ probe_ns_child(const struct jail_config *c, uid_t uid, int out)
 		code = 11;
 	else if (write_maps(uid, uid) != 0)
 		code = 12;
-	else if (unshare(ns_flags(c) & ~CLONE_NEWUSER) != 0)
+	else if (unshare(jail_ns_flags(c) & ~CLONE_NEWUSER) != 0)
 		code = 13;
 	else if ((pid = fork()) < 0)
 		code = 14;
@@ -525,8 +525,8 @@ probe_userns(const struct jail_config *c, struct jail_host *h)
 
 /* The sandbox's uid mode: namespaces and mounts as root, before the
  * uid change (CAP_SYS_ADMIN). */
-static int
-uid_private_flags(const struct jail_config *c)
+int
+jail_uid_private_flags(const struct jail_config *c)
 {
 	return (c->new_net ? CLONE_NEWNET : 0) |
 	    (c->limits.disk ? CLONE_NEWNS : 0);
@@ -551,7 +551,7 @@ probe_uid_private(const struct jail_config *c, struct jail_host *h)
 	}
 	pid = fork();
 	if (pid == 0) {
-		if (unshare(uid_private_flags(c)) != 0)
+		if (unshare(jail_uid_private_flags(c)) != 0)
 			_exit(1);
 		if (c->limits.disk && (mount(NULL, "/", NULL, MS_REC |
 		    MS_PRIVATE, NULL) != 0 || mount("tmpfs", "/tmp", "tmpfs",
@@ -688,7 +688,7 @@ jail_probe(const struct jail_config *c, struct jail_host *h)
 	else
 		h->mode_ok[JAIL_NS] = 1;
 	/* ns mode makes these namespaces without CAP_SYS_ADMIN */
-	if (h->mode_ok[JAIL_UID] && uid_private_flags(c)) {
+	if (h->mode_ok[JAIL_UID] && jail_uid_private_flags(c)) {
 		probe_uid_private(c, h);
 		if (!h->uid_private_ok) {
 			h->mode_ok[JAIL_UID] = 0;
@@ -700,8 +700,8 @@ jail_probe(const struct jail_config *c, struct jail_host *h)
 	}
 }
 
-static unsigned
-wanted_features(const struct jail_config *c)
+unsigned
+jail_landlock_wanted(const struct jail_config *c)
 {
 	unsigned f = LANDLOCK_FEAT_FS | LANDLOCK_FEAT_TRUNCATE |
 	    LANDLOCK_FEAT_SCOPE_SIGNAL | LANDLOCK_FEAT_SCOPE_ABSTRACT;
@@ -719,7 +719,7 @@ jail_host_print(FILE *out, const struct jail_config *c,
 {
 	struct jail_view view;
 	char feat[256], miss[256], err[256];
-	unsigned want = wanted_features(c);
+	unsigned want = jail_landlock_wanted(c);
 	unsigned lack = landlock_missing(want, h->landlock_abi);
 
 	if (view_build(c, &view, err, sizeof err) != 0)
@@ -891,7 +891,7 @@ jail_init(struct jail *j, const struct jail_config *cfg, char *err,
 		return -1;
 	}
 	if (cfg->mode != JAIL_NONE) {
-		want = wanted_features(cfg);
+		want = jail_landlock_wanted(cfg);
 		lack = landlock_missing(want, h->landlock_abi);
 		if (cfg->landlock == JAIL_LANDLOCK_REQUIRE &&
 		    (h->landlock_abi == 0 || lack)) {
@@ -1188,8 +1188,8 @@ remove_stale(const struct jail *j)
 	closedir(d);
 }
 
-static int
-valid_id(const char *s)
+int
+jail_id_valid(const char *s)
 {
 	size_t n = strlen(s);
 
@@ -1216,8 +1216,8 @@ open_fail(struct jail_lease *l, char *err, size_t errlen, const char *what)
  * when the runner verified an approval, so each approval has its own uid
  * and cache. The parts are [A-Za-z0-9._-] (ids) and [A-Za-z0-9_-] (the
  * token id), so '+' splits them one way only. */
-static int
-reg_key(const struct jail_request *rq, char *key, size_t cap)
+int
+jail_reg_key(const struct jail_request *rq, char *key, size_t cap)
 {
 	int n = rq->approval ? snprintf(key, cap, "%s+%s+%s", rq->tenant,
 	    rq->registration, rq->approval) : snprintf(key, cap, "%s+%s",
@@ -1229,8 +1229,8 @@ reg_key(const struct jail_request *rq, char *key, size_t cap)
 
 /* The length of "tenant+registration+", the part a key shares with every
  * other approval of the registration. */
-static size_t
-key_family_len(const char *key)
+size_t
+jail_key_family_len(const char *key)
 {
 	const char *last = strrchr(key, '+');
 
@@ -1332,7 +1332,7 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 	l->j = j;
 	l->hold.fd = -1;
 	l->disk_sock[0] = l->disk_sock[1] = l->disk_fd = -1;
-	if (!valid_id(rq->id) || rq->nfiles > JAIL_FILES_MAX) {
+	if (!jail_id_valid(rq->id) || rq->nfiles > JAIL_FILES_MAX) {
 		snprintf(err, errlen, "bad jail request (id or files)");
 		return -1;
 	}
@@ -1382,7 +1382,7 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 		    rq->tenant && rq->registration;
 
 		if (unit_reg) {
-			if (reg_key(rq, key, sizeof key) != 0) {
+			if (jail_reg_key(rq, key, sizeof key) != 0) {
 				snprintf(err, errlen, "bad jail request "
 				    "(registration key)");
 				return -1;
@@ -1394,7 +1394,7 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 			 * caches of its earlier approvals are released */
 			if (l->hold.fresh && rq->approval)
 				uidpool_drop_family(&j->uids, key,
-				    key_family_len(key));
+				    jail_key_family_len(key));
 		} else if (uidpool_take(&j->uids, l->id, &l->hold, err,
 		    errlen) != 0) {
 			return -1;
@@ -2177,7 +2177,7 @@ enter_ns(struct jail_lease *l, const char **step)
 	STEP("setgroups", setgroups(0, NULL));
 	STEP("setresgid", setresgid(l->gid, l->gid, l->gid));
 	STEP("setresuid", setresuid(l->uid, l->uid, l->uid));
-	STEP("unshare", unshare(ns_flags(&l->j->cfg)));
+	STEP("unshare", unshare(jail_ns_flags(&l->j->cfg)));
 	STEP("id-map", write_maps(l->uid, l->gid));
 	STEP("pdeathsig", pdeath(parent));
 	STEP("pipe", pipe2(st, O_CLOEXEC) || pipe2(alive, O_CLOEXEC));

@@ -260,6 +260,26 @@ int jail_landlock_parse(const char *s, enum jail_landlock *l);
  * count, or -1. */
 long jail_ports_parse(const char *s, uint16_t *ports, size_t cap);
 
+/* Pure helpers of jail.c, exposed for its unit test. */
+/* ns mode's namespace set (clone flags): user, mount, pid, IPC, UTS,
+ * cgroup, and net with new_net. */
+int jail_ns_flags(const struct jail_config *c);
+/* uid mode's private namespaces, made as root: net with new_net, mount
+ * with limits.disk; 0 for none. */
+int jail_uid_private_flags(const struct jail_config *c);
+/* The Landlock features c asks for (enum landlock_feature bits). */
+unsigned jail_landlock_wanted(const struct jail_config *c);
+/* 1 when s is a lease id: [A-Za-z0-9_-]{1,JAIL_ID_MAX}. */
+int jail_id_valid(const char *s);
+/* The registration unit's key into key (cap bytes): "tenant+registration"
+ * and "+approval" with one; -1 when it does not fit, holds '/' or starts
+ * with '.'. */
+int jail_reg_key(const struct jail_request *rq, char *key, size_t cap);
+/* The length of key up to its last '+', included: for "tenant+
+ * registration+approval" the part every approval of the registration
+ * shares; 0 without a '+'. */
+size_t jail_key_family_len(const char *key);
+
 /* Look at the host for cfg: capabilities, user namespaces (a real probe
  * in a child, dropped to the range's last uid), seccomp, Landlock, cgroups;
  * and which modes could run. Never fails: what it cannot learn is "no".
