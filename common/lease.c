@@ -430,10 +430,8 @@ relay(struct lease *l)
 	}
 }
 
-/* How the lease ended, as the metric's label: the limits that killed
- * it first, else its end_reason (always one of this file's literals). */
-static unsigned
-end_label(const struct lease *l)
+unsigned
+lease_end_label(const char *end_reason, const struct jail_stats *st)
 {
 	static const struct { const char *reason; unsigned label; } map[] = {
 		{ "exited", ME_EXITED },
@@ -442,12 +440,12 @@ end_label(const struct lease *l)
 		{ "relay silent past the liveness limit", ME_LIVENESS },
 	};
 
-	if (l->stats.oom_kills > 0)
+	if (st->oom_kills > 0)
 		return ME_OOM;
-	if (l->stats.pids_max_hits > 0)
+	if (st->pids_max_hits > 0)
 		return ME_PIDS;
 	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
-		if (strcmp(l->end_reason, map[i].reason) == 0)
+		if (strcmp(end_reason, map[i].reason) == 0)
 			return map[i].label;
 	return ME_ERROR;
 }
@@ -455,7 +453,8 @@ end_label(const struct lease *l)
 static void
 count_end(const struct lease *l)
 {
-	metric_add(M_LEASES_TOTAL, end_label(l), 1);
+	metric_add(M_LEASES_TOTAL, lease_end_label(l->end_reason, &l->stats),
+	    1);
 	metric_add(M_LEASE_BYTES, MS_STDIN, l->in.total);
 	metric_add(M_LEASE_BYTES, MS_STDOUT, l->bytes_out);
 	metric_add(M_LEASE_BYTES, MS_STDERR, l->bytes_err);
@@ -508,8 +507,8 @@ lease_signals(void)
 	return sigfd_open(sigs, sizeof sigs / sizeof sigs[0]);
 }
 
-static unsigned
-guard_error_code(enum guard_verdict v)
+unsigned
+lease_guard_error(enum guard_verdict v)
 {
 	switch (v) {
 	case GUARD_BAD_LAUNCHER:
@@ -578,7 +577,7 @@ check_guard(struct lease *l)
 	if (guard_check(l->cfg->guard, (const char *const *)l->req.argv,
 	    l->req.argc, g) != GUARD_OK) {
 		snprintf(msg, sizeof msg, "%s", g->reason);
-		return refuse(l, guard_error_code(g->verdict), msg);
+		return refuse(l, lease_guard_error(g->verdict), msg);
 	}
 	if (guardfs_check_scripts(g, (const char *const *)l->req.argv, msg,
 	    sizeof msg) != 0)

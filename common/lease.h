@@ -48,4 +48,13 @@ struct lease_config {
 int lease_serve(const struct lease_config *cfg, int conn_fd,
     struct noise_transport *t, const char *peer, const char *lease_id);
 
+/* Pure helpers of lease.c, exposed for its unit test. */
+/* The refusal code (enum lease_error, proto.h) a guard verdict other
+ * than GUARD_OK sends: launcher, inline code, else argv. */
+unsigned lease_guard_error(enum guard_verdict v);
+/* How a lease ended, as the leases metric's label (enum in metrics.h):
+ * the limit that killed it first (memory, then pids), else end_reason,
+ * one of lease.c's literals; anything else is an error. */
+unsigned lease_end_label(const char *end_reason, const struct jail_stats *st);
+
 #endif
