@@ -3,7 +3,7 @@
  * format, key id, signature) as a runner sees wire data, or the payload
  * parser the signature normally guards (approval_parse_payload), with the
  * invariants that an accepted payload is canonical (re-encoding gives its
- * exact length) and matches its own request. The open path also runs the
+ * exact length, its egress list included) and matches its own request. The open path also runs the
  * unverified decode (approval_peek) on the same bytes. */
 #include <string.h>
 
@@ -54,7 +54,9 @@ check_payload(const uint8_t *data, size_t size)
 	req.argc = a.argc;
 	req.env_keys = env;
 	req.envc = a.envc;
-	FUZZ_ASSERT(approval_payload_len(&req) == (long)size);
+	FUZZ_ASSERT(a.egress.n == 0 || a.payload[0] == APPROVAL_VERSION_EGRESS);
+	FUZZ_ASSERT(approval_payload_len_egress(&req, (const char *)a.egress.p,
+	    a.egress.n) == (long)size);
 	FUZZ_ASSERT(approval_check(&a, &req, a.issued_at, 0, NULL) ==
 	    APPROVAL_OK);
 	if (a.expires_at < UINT64_MAX)
