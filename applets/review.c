@@ -2,6 +2,7 @@
  * audit trail, and signed approval tokens the runner verifies itself.
  * docs/REVIEW.md describes the workflow and every file format. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,9 +67,10 @@ guard_opt(struct guard_policy *p, const char *name, const char *val)
 		die(EXIT_USAGE, "--%s '%.200s': %s", name, val, why);
 }
 
-/* Parse "--name VALUE", "--name=VALUE", flags, positionals and "--".
- * allowed names the options this subcommand takes, each with a space on
- * both sides (" store tenant "). */
+/* The subcommand's options (getopt_long: "--name VALUE", "--name=VALUE",
+ * a unique prefix), positionals anywhere before "--", and after "--" the
+ * command. allowed names the options this subcommand takes, each with a
+ * space on both sides (" store tenant "). */
 static void
 opts_parse(int argc, char **argv, const char *allowed, const char *usage,
     struct opts *o)
@@ -93,68 +95,68 @@ opts_parse(int argc, char **argv, const char *allowed, const char *usage,
 		{ "json", NULL, &o->json },
 		{ "verify", NULL, &o->verify }, { "yes", NULL, &o->yes },
 	};
+	/* getopt_long's table: the allowed ones (val: 256 + index in
+	 * known), --help, and the terminator */
+	struct option lo[sizeof known / sizeof *known + 2];
+	size_t nlo = 0;
+	char name[32];
 
+	for (size_t k = 0; k < sizeof known / sizeof *known; k++) {
+		snprintf(name, sizeof name, " %s ", known[k].name);
+		if (strstr(allowed, name))
+			lo[nlo++] = (struct option){ known[k].name,
+				known[k].flag ? no_argument :
+				required_argument, NULL, 256 + (int)k };
+	}
+	lo[nlo++] = (struct option){ "help", no_argument, NULL, 'h' };
+	lo[nlo] = (struct option){ NULL, 0, NULL, 0 };
 	guard_policy_default(&o->guard);
 	o->pos = xcalloc((size_t)argc + 1, sizeof *o->pos);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *eq, *val;
-		char name[32];
-		size_t n, k;
+	opterr = 0;
+	for (;;) {
+		/* "+": stop at a positional, take it, go on; stop at "--" */
+		int at = optind, c = getopt_long(argc, argv, "+:h", lo, NULL);
+		size_t k;
 
-		if (strcmp(a, "--") == 0) {
-			o->has_cmd = 1;
-			o->cmd = argv + i + 1;
-			o->ncmd = (size_t)(argc - i - 1);
-			break;
+		if (c == -1) {
+			if (optind >= argc)
+				break;
+			if (optind == at + 1 && strcmp(argv[at], "--") == 0) {
+				o->has_cmd = 1;
+				o->cmd = argv + optind;
+				o->ncmd = (size_t)(argc - optind);
+				break;
+			}
+			o->pos[o->npos++] = argv[optind++];
+			continue;
 		}
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+		if (c == 'h') {
 			printf("usage: %s\n%s", usage, EXIT_CODES);
 			exit(EXIT_OK);
 		}
-		if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
-			o->pos[o->npos++] = argv[i];
-			continue;
-		}
-		eq = strchr(a + 2, '=');
-		n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-		if (n == 0 || n >= sizeof name - 2)
-			goto unknown;
-		snprintf(name, sizeof name, " %.*s ", (int)n, a + 2);
-		if (!strstr(allowed, name))
-			goto unknown;
-		for (k = 0; k < sizeof known / sizeof *known; k++)
-			if (strncmp(known[k].name, a + 2, n) == 0 &&
-			    known[k].name[n] == '\0')
-				break;
-		if (k == sizeof known / sizeof *known)
-			goto unknown;
-		if (known[k].flag) {
-			if (eq)
-				goto unknown;
-			*known[k].flag = 1;
-			continue;
-		}
-		if (eq)
-			val = eq + 1;
-		else if (i + 1 < argc)
-			val = argv[++i];
-		else
+		if (c == ':')
 			die(EXIT_USAGE, "option --%s needs a value",
-			    known[k].name);
-		if (known[k].value) {
-			*known[k].value = val;
-		} else if (strcmp(known[k].name, "env-key") != 0) {
-			guard_opt(&o->guard, known[k].name, val);
-		} else if (o->envc == PROTO_ENVC_MAX) {
+			    known[optopt - 256].name);
+		if (c == '?') {
+			if (optopt > 0 && optopt < 256)
+				log_msg(LOG_ERROR, "unknown option -%c", optopt);
+			else
+				log_msg(LOG_ERROR, "unknown option %s",
+				    argv[optind - 1]);
+			usage_die(usage);
+		}
+		k = (size_t)(c - 256);
+		if (known[k].flag)
+			*known[k].flag = 1;
+		else if (known[k].value)
+			*known[k].value = optarg;
+		else if (strcmp(known[k].name, "env-key") != 0)
+			guard_opt(&o->guard, known[k].name, optarg);
+		else if (o->envc == PROTO_ENVC_MAX)
 			die(EXIT_USAGE, "more than %d --env-key",
 			    PROTO_ENVC_MAX);
-		} else {
-			o->env[o->envc++] = val;
-		}
-		continue;
-unknown:
-		log_msg(LOG_ERROR, "unknown option %s", a);
-		usage_die(usage);
+		else
+			o->env[o->envc++] = optarg;
 	}
 }
 
