@@ -2,12 +2,14 @@
 # The build stage runs exactly what a developer runs: scripts/deps.sh
 # (libseccomp and BearSSL from Debian's source packages), then make.
 #   docker build -t airlock .        (podman: make images, docs/DEPLOY.md)
-FROM debian:12 AS build
-WORKDIR /src
-# The libraries first, in a layer of their own: a source change rebuilds
+# The libraries first, in a stage of their own: a source change rebuilds
 # only airlock, not them.
+FROM debian:12 AS deps
+WORKDIR /src
 COPY scripts/deps.sh scripts/deps.sh
 RUN sh scripts/deps.sh build/deps
+
+FROM deps AS build
 COPY . .
 RUN make airlock && mkdir -p /out/bin && cp airlock /out/airlock \
  && ./airlock install-links /out/bin /airlock \

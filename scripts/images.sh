@@ -144,6 +144,14 @@ base "$node"
 
 [ -d .git ] || [ -f .git ] || die "not a git checkout: cannot tell the build context's files"
 key=$( (context_hash; image_id "$debian") | hash)
+if [ "$(label localhost/airlock airlock.inputs)" != "$key" ]; then
+	# The Dockerfile's deps stage (libseccomp, BearSSL), tagged so that the
+	# prune below keeps it: podman's layer cache then skips it next time.
+	# shellcheck disable=SC2086
+	$PODMAN build --quiet --pull=never --network host $podman_ulimits --target deps \
+		-t localhost/airlock-deps -f Dockerfile . >"$work/build.log" 2>&1 ||
+		{ tail -n 30 "$work/build.log" >&2; die "building the deps stage failed"; }
+fi
 build localhost/airlock "$key" Dockerfile .
 
 airlock=$(image_id localhost/airlock)
@@ -154,6 +162,12 @@ build localhost/airlock-runner "$key" deploy/Dockerfile.runner deploy --build-ar
 
 key=$( (cat deploy/Dockerfile.sandbox; echo "$airlock $(image_id "$debian")") | hash)
 build localhost/airlock-sandbox "$key" deploy/Dockerfile.sandbox deploy
+
+# Every rebuild leaves the layers of the previous one behind, untagged:
+# about 0.7 GB each time the tree changes. Only images of ours (labelled
+# airlock.inputs) are pruned; localhost/airlock-deps keeps the libraries'
+# stage cached.
+podman image prune --force --filter label=airlock.inputs >/dev/null 2>&1 || :
 
 podman images --filter reference=localhost/airlock --filter reference=localhost/airlock-runner \
 	--filter reference=localhost/airlock-sandbox --format '{{.Repository}} {{.ID}} {{.Size}}' >&2
