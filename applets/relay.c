@@ -878,19 +878,20 @@ relay_main(int argc, char **argv)
 			printf("FAIL secret: %s\n", err);
 		die(EXIT_CONFIG, "%s", err);
 	}
-	if (cfg.doctor)
+	if (cfg.doctor) {
 		printf("ok   configuration: runner %s, tenant %s, registration "
 		    "%s, %zu env keys, approval %s\n", cfg.addr, cfg.tenant,
 		    cfg.registration, cfg.envc,
 		    cfg.approval_len ? "given" : "none");
-	if (cfg.doctor)
 		doctor_env(&cfg);
+	}
 	r.sigfd = -1;
 	r.exit_status = -1;
 	r.ping_ms = 10000;	/* until STARTED says otherwise */
 	r.liveness_ms = 60000;
-	/* until here SIGTERM, SIGINT and SIGHUP keep their default action:
-	 * they end the relay at once, whatever the connect is doing */
+	/* until signals_fd below, SIGTERM, SIGINT and SIGHUP keep their
+	 * default action: they end the relay at once, whatever the connect
+	 * or the handshake is doing */
 	open_lease(&r, &cfg, psk, cfg.doctor);
 	secure_wipe(psk, sizeof psk);
 	send_spawn(&r, &cfg);
