@@ -47,6 +47,7 @@
 #include "common/sigfd.h"
 #include "common/spawn.h"
 #include "common/supervisor.h"
+#include "common/tailbuf.h"
 #include "common/xwrap.h"
 #include "applets/applet.h"
 
@@ -610,19 +611,7 @@ capture_emit(void *ctx, int stream, const uint8_t *p, size_t n)
 			if (w > 0)
 				off += (size_t)w;
 		}
-	if (n >= STDERR_TAIL) {
-		memcpy(c->tail, p + n - STDERR_TAIL, STDERR_TAIL);
-		c->tail_len = STDERR_TAIL;
-	} else {
-		if (c->tail_len + n > STDERR_TAIL) {
-			size_t drop = c->tail_len + n - STDERR_TAIL;
-
-			memmove(c->tail, c->tail + drop, c->tail_len - drop);
-			c->tail_len -= drop;
-		}
-		memcpy(c->tail + c->tail_len, p, n);
-		c->tail_len += n;
-	}
+	tail_keep(c->tail, sizeof c->tail, &c->tail_len, p, n);
 	return 0;
 }
 

@@ -31,6 +31,7 @@
 #include "sigfd.h"
 #include "secmem.h"
 #include "spawn.h"
+#include "tailbuf.h"
 
 #define STDERR_CHUNK 4096	/* a stderr frame ends at a newline or here */
 
@@ -109,24 +110,6 @@ admit_tenant(const struct lease *l)
 	return rc < 0 ? LERR_INTERNAL : (unsigned)rc;
 }
 
-static void
-tail_append(struct lease *l, const uint8_t *p, size_t n)
-{
-	if (n >= sizeof l->tail) {
-		memcpy(l->tail, p + n - sizeof l->tail, sizeof l->tail);
-		l->tail_len = sizeof l->tail;
-		return;
-	}
-	if (l->tail_len + n > sizeof l->tail) {
-		size_t drop = l->tail_len + n - sizeof l->tail;
-
-		memmove(l->tail, l->tail + drop, l->tail_len - drop);
-		l->tail_len -= drop;
-	}
-	memcpy(l->tail + l->tail_len, p, n);
-	l->tail_len += n;
-}
-
 /* Queue the buffered stderr up to its last newline (all of it when full
  * or at end of stream) as one STDERR frame. */
 static int
@@ -142,7 +125,7 @@ flush_stderr(struct lease *l, int all)
 		return 0;
 	if (channel_queue(&l->ch, FRAME_STDERR, l->err_buf, n) != 0)
 		return -1;
-	tail_append(l, l->err_buf, n);
+	tail_keep(l->tail, sizeof l->tail, &l->tail_len, l->err_buf, n);
 	l->bytes_err += n;
 	memmove(l->err_buf, l->err_buf + n, l->err_len - n);
 	l->err_len -= n;

@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "sbx_stage.h"
 #include "spawn.h"
+#include "tailbuf.h"
 
 #define TICK_MS 5		/* cgroup counters are read this often */
 #define DRAIN_MS 1000		/* after the end: pipes must reach EOF */
@@ -102,24 +103,6 @@ stop(struct run *r, int reason)
 	}
 }
 
-static void
-keep_tail(struct run *r, const uint8_t *p, size_t n)
-{
-	if (n >= TAIL) {
-		memcpy(r->tail, p + n - TAIL, TAIL);
-		r->tail_len = TAIL;
-		return;
-	}
-	if (r->tail_len + n > TAIL) {
-		size_t drop = r->tail_len + n - TAIL;
-
-		memmove(r->tail, r->tail + drop, r->tail_len - drop);
-		r->tail_len -= drop;
-	}
-	memcpy(r->tail + r->tail_len, p, n);
-	r->tail_len += n;
-}
-
 /* Tool bytes of one stream, within its cap. */
 static void
 deliver(struct run *r, int stream, const uint8_t *p, size_t n)
@@ -128,7 +111,7 @@ deliver(struct run *r, int stream, const uint8_t *p, size_t n)
 	size_t take = n > room ? (size_t)room : n;
 
 	if (stream == 2)
-		keep_tail(r, p, n);
+		tail_keep(r->tail, sizeof r->tail, &r->tail_len, p, n);
 	if (take > 0) {
 		r->bytes[stream] += take;
 		if (r->out->emit(r->out->ctx, stream, p, take) != 0) {
