@@ -128,8 +128,10 @@ run_proxy(int home_ns, int lfd, const struct egress_allow *a,
 		_exit(1);
 	/* only the listener and stderr: not the relay's connection, the
 	 * supervisor's control socket or the handler's signalfd */
-	if (dup2(lfd, 3) < 0 || dup2(home_ns, 4) < 0 ||
-	    syscall(SYS_close_range, 5, ~0U, 0) != 0)
+	lfd = fcntl(lfd, F_DUPFD, 64);		/* clear of 3 and 4 first */
+	home_ns = fcntl(home_ns, F_DUPFD, 64);
+	if (lfd < 0 || home_ns < 0 || dup2(lfd, 3) < 0 ||
+	    dup2(home_ns, 4) < 0 || syscall(SYS_close_range, 5, ~0U, 0) != 0)
 		_exit(1);
 	if (setns(4, CLONE_NEWNET) != 0)
 		_exit(1);
