@@ -51,7 +51,7 @@ egress_allow_add(struct egress_allow *a, const char *text, size_t len,
 		if (connect_authority_parse(text + start, i - start, &t) != 0) {
 			quote(q, sizeof q, text + start, i - start);
 			snprintf(err, errlen, "egress rule \"%s\" is not "
-			    "host:port (an exact lower-case name, a dotted "
+			    "host:port (an exact host name, no wildcard; a dotted "
 			    "IPv4 or a [IPv6] literal, and a port 1-65535)", q);
 			a->n = n;
 			return -1;
