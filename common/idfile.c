@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "uidpool.h"
+
 /* The n-th ':'-separated field of line[0..len): 0 and *f, *flen, or -1. */
 static int
 field(const char *line, size_t len, unsigned n, const char **f, size_t *flen)
@@ -22,25 +24,6 @@ field(const char *line, size_t len, unsigned n, const char **f, size_t *flen)
 	return -1;
 }
 
-/* A canonical decimal id: digits only, no leading zero, <= UINT32_MAX. */
-static int
-parse_id(const char *s, size_t n, uint32_t *v)
-{
-	uint64_t x = 0;
-
-	if (n == 0 || n > 10 || (n > 1 && s[0] == '0'))
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		x = x * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (x > UINT32_MAX)
-		return -1;
-	*v = (uint32_t)x;
-	return 0;
-}
-
 int
 idfile_find_in_range(const char *buf, size_t len, uint32_t first,
     uint32_t last, uint32_t *id, char *name, size_t namecap)
@@ -56,7 +39,7 @@ idfile_find_in_range(const char *buf, size_t len, uint32_t first,
 		llen = nl ? (size_t)(nl - line) : len - off;
 		off += llen + 1;
 		if (field(line, llen, 2, &f, &flen) != 0 ||
-		    parse_id(f, flen, &v) != 0 || v < first || v > last ||
+		    uidpool_number_parse(f, flen, &v) != 0 || v < first || v > last ||
 		    field(line, llen, 0, &nm, &nlen) != 0)
 			continue;
 		*id = v;
