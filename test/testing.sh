@@ -11,6 +11,12 @@
 #       the steps itself and passes what it observed
 #   skip NAME REASON       record a case that cannot run here, and why
 #   need_root NAME         returns 1 (and records a skip) unless root
+#   wait_for CMD           polls CMD (eval'd) every 0.05 s until it
+#                          succeeds; 1 after 10 s (a bound for
+#                          correctness, not speed)
+#   gone PID               no process PID (killed and reaped)
+#   alive PID              PID runs and is not a zombie
+#   free_port              a free loopback TCP port, chosen by the kernel
 #
 # Environment: AIRLOCK (the binary under test), RESULTS (the tally file),
 # TESTDIR (a scratch directory removed afterwards).
@@ -62,4 +68,24 @@ need_root() {
 	[ "$(id -u)" -eq 0 ] && return 0
 	skip "$1" "needs root"
 	return 1
+}
+
+wait_for() {
+	wf_i=0
+	while ! eval "$1" >/dev/null 2>&1; do
+		wf_i=$((wf_i + 1))
+		[ $wf_i -gt 200 ] && return 1
+		sleep 0.05
+	done
+}
+
+gone() { ! kill -0 "$1" 2>/dev/null; }
+
+alive() {
+	al_st=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)
+	[ -n "$al_st" ] && [ "$al_st" != Z ] && [ "$al_st" != X ]
+}
+
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
