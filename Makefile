@@ -16,13 +16,13 @@ DEPSTAMP := $(DEPS)/.stamp-bearssl $(DEPS)/.stamp-libseccomp
 
 # Source lists follow the tree: one file per applet, per common module,
 # per unit test and per fuzz target.
-COMMON  := $(basename $(notdir $(wildcard common/*.c)))
+COMMON  := $(basename $(wildcard common/*/*.c))
 APPLETS := $(basename $(notdir $(wildcard applets/*.c)))
 UNITS   := $(patsubst %_test,%,$(basename $(notdir $(wildcard test/unit/*_test.c))))
 HELPERS := $(basename $(notdir $(wildcard test/helpers/*.c)))
 FUZZERS := $(patsubst fuzz_%,%,$(basename $(notdir $(wildcard test/fuzz/fuzz_*.c))))
 
-COMMON_OBJ := $(COMMON:%=$(OBJ)/common/%.o) $(OBJ)/gen/seccomp_bpf.o
+COMMON_OBJ := $(COMMON:%=$(OBJ)/%.o) $(OBJ)/gen/seccomp_bpf.o
 APPLET_OBJ := $(APPLETS:%=$(OBJ)/applets/%.o)
 UNIT_BIN   := $(UNITS:%=build/test/%_test)
 REPLAY_BIN := $(FUZZERS:%=build/test/replay_%)
@@ -50,8 +50,8 @@ $(OBJ)/main.o: main.c VERSION $(DEPSTAMP)
 
 # The seccomp policy is compiled once, here, into C data (a jail then
 # loads a constant instead of running libseccomp at every start).
-build/seccomp-compile: $(OBJ)/seccomp/compile.o $(OBJ)/common/seccomp_policy.o \
-    $(OBJ)/common/json.o $(DEPS)/lib/libseccomp.a
+build/seccomp-compile: $(OBJ)/seccomp/compile.o $(OBJ)/common/jail/seccomp_policy.o \
+    $(OBJ)/common/base/json.o $(DEPS)/lib/libseccomp.a
 	@echo "LD $@"
 	@$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIBS) -o $@
 

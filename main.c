@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/log.h"
-#include "common/xwrap.h"
+#include "common/base/log.h"
+#include "common/base/xwrap.h"
 
 #include "applets/applet.h"
 

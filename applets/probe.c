@@ -8,9 +8,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "common/cli.h"
-#include "common/netaddr.h"
-#include "common/xwrap.h"
+#include "common/base/cli.h"
+#include "common/wire/netaddr.h"
+#include "common/base/xwrap.h"
 
 #define PROBE_UNHEALTHY 1
 #define ANSWER_MAX 65536

@@ -11,19 +11,19 @@
 #include <unistd.h>
 
 #include "applets/applet.h"
-#include "common/approval.h"
-#include "common/audit.h"
-#include "common/cli.h"
-#include "common/eckey.h"
-#include "common/egress_allow.h"
-#include "common/envpolicy.h"
-#include "common/fileio.h"
-#include "common/guard.h"
-#include "common/log.h"
-#include "common/reviewfmt.h"
-#include "common/secmem.h"
-#include "common/store.h"
-#include "common/xwrap.h"
+#include "common/policy/approval.h"
+#include "common/policy/audit.h"
+#include "common/base/cli.h"
+#include "common/policy/eckey.h"
+#include "common/egress/egress_allow.h"
+#include "common/policy/envpolicy.h"
+#include "common/base/fileio.h"
+#include "common/policy/guard.h"
+#include "common/base/log.h"
+#include "common/policy/reviewfmt.h"
+#include "common/base/secmem.h"
+#include "common/policy/store.h"
+#include "common/base/xwrap.h"
 
 #define DEFAULT_EXPIRY_S (30 * 86400)
 #define EXIT_CODES "Exit codes: 0 ok, 64 usage, 65 bad or corrupt data, " \
@@ -217,7 +217,7 @@ str_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* ---- the guard: the runner's own checks (common/guard.h, envpolicy.h),
+/* ---- the guard: the runner's own checks (common/policy/guard.h, envpolicy.h),
  * so the queue never holds what a runner would refuse anyway ----------- */
 
 /* Refuse, with the guard's own reason, an argv or env key set that the

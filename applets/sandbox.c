@@ -24,31 +24,31 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/channel.h"
-#include "common/cli.h"
-#include "common/clock.h"
-#include "common/ctlmsg.h"
-#include "common/fsutil.h"
-#include "common/javacheck.h"
-#include "common/metrics.h"
-#include "common/metrics_http.h"
-#include "common/jail.h"
-#include "common/json.h"
-#include "common/log.h"
-#include "common/netaddr.h"
-#include "common/sbx_budget.h"
-#include "common/sbx_exec.h"
-#include "common/sbx_java.h"
-#include "common/sbx_proto.h"
-#include "common/seccomp_policy.h"
-#include "common/secmem.h"
-#include "common/secret.h"
-#include "common/service.h"
-#include "common/sigfd.h"
-#include "common/spawn.h"
-#include "common/supervisor.h"
-#include "common/tailbuf.h"
-#include "common/xwrap.h"
+#include "common/wire/channel.h"
+#include "common/base/cli.h"
+#include "common/base/clock.h"
+#include "common/service/ctlmsg.h"
+#include "common/base/fsutil.h"
+#include "common/sandbox/javacheck.h"
+#include "common/service/metrics.h"
+#include "common/service/metrics_http.h"
+#include "common/jail/jail.h"
+#include "common/base/json.h"
+#include "common/base/log.h"
+#include "common/wire/netaddr.h"
+#include "common/sandbox/sbx_budget.h"
+#include "common/sandbox/sbx_exec.h"
+#include "common/sandbox/sbx_java.h"
+#include "common/sandbox/sbx_proto.h"
+#include "common/jail/seccomp_policy.h"
+#include "common/base/secmem.h"
+#include "common/wire/secret.h"
+#include "common/service/service.h"
+#include "common/base/sigfd.h"
+#include "common/jail/spawn.h"
+#include "common/service/supervisor.h"
+#include "common/base/tailbuf.h"
+#include "common/base/xwrap.h"
 #include "applets/applet.h"
 
 /* Exit codes of run and call besides the tool's own status. */
@@ -1108,7 +1108,7 @@ struct server {
 };
 
 /* Supervisor <-> handler: ADMIT (tenant, CPU asked), VERDICT (0: run now,
- * else the refusal code), DONE (CPU used): common/service.h. */
+ * else the refusal code), DONE (CPU used): common/service/service.h. */
 
 static struct handler *
 handler_by_pid(struct server *s, uint64_t pid)

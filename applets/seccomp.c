@@ -7,9 +7,9 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "common/log.h"
-#include "common/seccomp_policy.h"
-#include "common/xwrap.h"
+#include "common/base/log.h"
+#include "common/jail/seccomp_policy.h"
+#include "common/base/xwrap.h"
 
 #define EXIT_EXEC_FAILED 127
 

@@ -18,7 +18,7 @@ for name in "$@"; do
 	clang -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -D_GNU_SOURCE -I. \
 		-isystem build/deps/include \
-		"test/fuzz/fuzz_$name.c" common/*.c build/deps/lib/libbearssl.a \
+		"test/fuzz/fuzz_$name.c" common/*/*.c build/deps/lib/libbearssl.a \
 		build/deps/lib/libseccomp.a \
 		-o "$out/fuzz_$name"
 	corpus=test/fuzz/corpus/$name

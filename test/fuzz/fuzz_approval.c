@@ -7,8 +7,8 @@
  * unverified decode (approval_peek) on the same bytes. */
 #include <string.h>
 
-#include "common/approval.h"
-#include "common/eckey.h"
+#include "common/policy/approval.h"
+#include "common/policy/eckey.h"
 #include "fuzz.h"
 
 static const char pub_pem[] =

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/audit.h"
-#include "common/revocation.h"
+#include "common/policy/audit.h"
+#include "common/policy/revocation.h"
 #include "fuzz.h"
 
 static const char sec1[] =

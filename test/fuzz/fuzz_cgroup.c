@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/cgroup.h"
+#include "common/jail/cgroup.h"
 #include "fuzz.h"
 
 #define BUF 16384

@@ -5,7 +5,7 @@
 #include <bearssl.h>
 #include <string.h>
 
-#include "common/chacha20.h"
+#include "common/wire/chacha20.h"
 #include "fuzz.h"
 
 static uint8_t a[70000], b[70000];

@@ -6,8 +6,8 @@
  * hostile plaintext from an authenticated but buggy peer. */
 #include <string.h>
 
-#include "common/channel.h"
-#include "common/proto.h"
+#include "common/wire/channel.h"
+#include "common/wire/proto.h"
 #include "fuzz.h"
 
 static struct channel rx;

@@ -5,8 +5,8 @@
  * the check agrees with the reader's. */
 #include <string.h>
 
-#include "common/classfile.h"
-#include "common/javacheck.h"
+#include "common/sandbox/classfile.h"
+#include "common/sandbox/javacheck.h"
 #include "fuzz.h"
 
 static const uint8_t *base;

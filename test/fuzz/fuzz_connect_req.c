@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/connect_req.h"
+#include "common/egress/connect_req.h"
 #include "fuzz.h"
 
 int

@@ -3,7 +3,7 @@
  * tenant is always a valid id, and a CONN is a ready transport. */
 #include <string.h>
 
-#include "common/ctlmsg.h"
+#include "common/service/ctlmsg.h"
 #include "fuzz.h"
 
 int

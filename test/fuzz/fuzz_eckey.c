@@ -9,9 +9,9 @@
  * refused one leaves the key wiped. */
 #include <string.h>
 
-#include "common/eckey.h"
-#include "common/pem.h"
-#include "common/secmem.h"
+#include "common/policy/eckey.h"
+#include "common/policy/pem.h"
+#include "common/base/secmem.h"
 #include "fuzz.h"
 
 /* k reads back identically from its own PEM; der (if not NULL, len

@@ -6,8 +6,8 @@
  * address and its ::ffff: form get the same class. */
 #include <string.h>
 
-#include "common/addrclass.h"
-#include "common/egress_allow.h"
+#include "common/egress/addrclass.h"
+#include "common/egress/egress_allow.h"
 #include "fuzz.h"
 
 static struct egress_allow a, b;	/* about 17 KiB each */

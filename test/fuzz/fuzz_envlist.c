@@ -3,7 +3,7 @@
  * only valid, distinct, non-AIRLOCK_ names that rejoin to the input. */
 #include <string.h>
 
-#include "common/envlist.h"
+#include "common/base/envlist.h"
 #include "fuzz.h"
 
 static struct envlist l;

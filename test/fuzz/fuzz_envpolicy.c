@@ -5,7 +5,7 @@
  * holds PATH once, no forbidden or duplicate key, and the map byte-exact. */
 #include <string.h>
 
-#include "common/envpolicy.h"
+#include "common/policy/envpolicy.h"
 #include "fuzz.h"
 
 #define MAP_MAX (ENV_COUNT_MAX + 4)

@@ -4,13 +4,13 @@
  * after the chunk. Invariants on what was written: human: no control byte
  * but tab and newline, and the lines starting "relay: " are exactly our
  * records; json: every line is {...} with no raw control byte (C1
- * included; valid UTF-8 stays, common/json.h), and the
+ * included; valid UTF-8 stays, common/base/json.h), and the
  * lines without "source" are exactly our records. */
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "common/errstream.h"
+#include "common/base/errstream.h"
 #include "fuzz.h"
 
 static struct errstream s;
@@ -70,7 +70,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		unsigned char c = (unsigned char)out[i];
 
 		FUZZ_ASSERT(c != 0x7f && (c >= 0x20 || c == '\t' || c == '\n'));
-		/* JSON keeps valid UTF-8 (common/json.h) but never a C1
+		/* JSON keeps valid UTF-8 (common/base/json.h) but never a C1
 		 * control (U+0080-U+009F: C2 80..C2 9F) */
 		if (json)
 			FUZZ_ASSERT(!(c == 0xc2 && i + 1 < n &&

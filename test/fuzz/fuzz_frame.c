@@ -1,5 +1,5 @@
 /* fuzz_frame.c - the record decoder under arbitrary bytes and splits. */
-#include "common/frame.h"
+#include "common/wire/frame.h"
 #include "fuzz.h"
 
 static uint8_t body[FRAME_RECORD_MAX];

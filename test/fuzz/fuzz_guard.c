@@ -7,7 +7,7 @@
  * and an accepted script must be a canonical path below /srv. */
 #include <string.h>
 
-#include "common/guard.h"
+#include "common/policy/guard.h"
 #include "fuzz.h"
 
 #define WORDS_MAX (GUARD_ARGC_MAX + 8)

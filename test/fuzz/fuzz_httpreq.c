@@ -4,7 +4,7 @@
  * a prefix of an OK request is never BAD (resumable). */
 #include <string.h>
 
-#include "common/httpreq.h"
+#include "common/service/httpreq.h"
 #include "fuzz.h"
 
 int

@@ -3,7 +3,7 @@
  * the same bytes with a wider range find an id too. */
 #include <string.h>
 
-#include "common/idfile.h"
+#include "common/base/idfile.h"
 #include "fuzz.h"
 
 int

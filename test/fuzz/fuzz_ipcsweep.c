@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/ipcsweep.h"
+#include "common/jail/ipcsweep.h"
 #include "fuzz.h"
 
 int

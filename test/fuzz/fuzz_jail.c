@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/jail.h"
+#include "common/jail/jail.h"
 #include "fuzz.h"
 
 #define PORTS_MAX 64

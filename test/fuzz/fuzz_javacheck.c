@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/javacheck.h"
+#include "common/sandbox/javacheck.h"
 #include "fuzz.h"
 
 static char canon[JAVACHECK_RULES_MAX * (JAVACHECK_TARGET_MAX +

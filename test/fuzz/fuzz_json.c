@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/json.h"
+#include "common/base/json.h"
 #include "fuzz.h"
 #include "json_check.h"
 

@@ -8,7 +8,7 @@
  * reader where the line starts; the reader always moves forward. */
 #include <string.h>
 
-#include "common/lpf.h"
+#include "common/wire/lpf.h"
 #include "fuzz.h"
 
 static uint8_t again[70000 + 64], num[64];

@@ -2,7 +2,7 @@
  * --listen, --connect, AIRLOCK_RUNNER) under arbitrary text. */
 #include <string.h>
 
-#include "common/netaddr.h"
+#include "common/wire/netaddr.h"
 #include "fuzz.h"
 
 int

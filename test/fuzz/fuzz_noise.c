@@ -13,8 +13,8 @@
  * Ephemerals are fixed so saved inputs replay the same way. */
 #include <string.h>
 
-#include "common/noise.h"
-#include "common/rd.h"
+#include "common/wire/noise.h"
+#include "common/base/rd.h"
 #include "fuzz.h"
 
 static const uint8_t fuzz_psk[NOISE_PSK_LEN] =

@@ -3,8 +3,8 @@
  * that parses to the same point. */
 #include <string.h>
 
-#include "common/eckey.h"
-#include "common/pem.h"
+#include "common/policy/eckey.h"
+#include "common/policy/pem.h"
 #include "fuzz.h"
 
 int

@@ -4,7 +4,7 @@
  * newline; a parse never reads past the input. */
 #include <string.h>
 
-#include "common/procscan.h"
+#include "common/base/procscan.h"
 #include "fuzz.h"
 
 int

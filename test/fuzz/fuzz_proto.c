@@ -2,7 +2,7 @@
  * parses must re-encode to the same bytes (one spelling per request). */
 #include <string.h>
 
-#include "common/proto.h"
+#include "common/wire/proto.h"
 #include "fuzz.h"
 
 static struct spawn_req req;

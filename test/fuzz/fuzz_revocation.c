@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/b64url.h"
-#include "common/revocation.h"
+#include "common/base/b64url.h"
+#include "common/policy/revocation.h"
 #include "fuzz.h"
 
 #define ID_TEXT_LEN 22

@@ -3,7 +3,7 @@
  * spelling per request, so what is logged is what was sent). */
 #include <string.h>
 
-#include "common/sbx_proto.h"
+#include "common/sandbox/sbx_proto.h"
 #include "fuzz.h"
 
 static struct sbx_request req;

@@ -5,7 +5,7 @@
  * the verdict does not depend on the split (same as one whole feed). */
 #include <string.h>
 
-#include "common/sbx_stage.h"
+#include "common/sandbox/sbx_stage.h"
 #include "fuzz.h"
 
 static struct sbx_stage one, split;

@@ -15,8 +15,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "common/secmem.h"
-#include "common/secret.h"
+#include "common/base/secmem.h"
+#include "common/wire/secret.h"
 #include "fuzz.h"
 
 #define PREFIX SECRET_ENV "="

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/store.h"
+#include "common/policy/store.h"
 #include "fuzz.h"
 
 int

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/uidpool.h"
+#include "common/jail/uidpool.h"
 #include "fuzz.h"
 
 /* The line's number by an independent route: 64-bit, digits only, no

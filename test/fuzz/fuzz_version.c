@@ -3,7 +3,7 @@
  * encodes back to exactly the input (one spelling per mask). */
 #include <string.h>
 
-#include "common/version.h"
+#include "common/wire/version.h"
 #include "fuzz.h"
 
 int

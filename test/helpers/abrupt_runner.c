@@ -15,10 +15,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "common/channel.h"
-#include "common/netaddr.h"
-#include "common/proto.h"
-#include "common/secret.h"
+#include "common/wire/channel.h"
+#include "common/wire/netaddr.h"
+#include "common/wire/proto.h"
+#include "common/wire/secret.h"
 
 int
 main(int argc, char **argv)

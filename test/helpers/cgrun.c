@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/cgroup.h"
+#include "common/jail/cgroup.h"
 
 int
 main(int argc, char **argv)

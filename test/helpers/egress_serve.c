@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "common/egress_proxy.h"
-#include "common/log.h"
+#include "common/egress/egress_proxy.h"
+#include "common/base/log.h"
 
 int
 main(int argc, char **argv)

@@ -10,10 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/channel.h"
-#include "common/clock.h"
-#include "common/netaddr.h"
-#include "common/secret.h"
+#include "common/wire/channel.h"
+#include "common/base/clock.h"
+#include "common/wire/netaddr.h"
+#include "common/wire/secret.h"
 
 int
 main(int argc, char **argv)

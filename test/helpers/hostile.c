@@ -53,7 +53,7 @@
 #include <sched.h>
 #include <unistd.h>
 
-#include "common/landlock.h"
+#include "common/jail/landlock.h"
 
 static const char *
 errname(int e)

@@ -1,6 +1,6 @@
 /* hostile_runner.c - a compromised runner for test/relay_hostile.test: it
- * holds the shared secret and speaks the real protocol (common/noise.c,
- * common/channel.c), and breaks it on purpose. It listens on ADDR, forks
+ * holds the shared secret and speaks the real protocol (common/wire/noise.c,
+ * common/wire/channel.c), and breaks it on purpose. It listens on ADDR, forks
  * per connection, completes the handshake, reads the SPAWN and plays the
  * scenario named by the server's argv[1] (the relay is run as
  * `relay -- node SCENARIO [ARG]`), so one helper serves every case.
@@ -62,10 +62,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/channel.h"
-#include "common/netaddr.h"
-#include "common/proto.h"
-#include "common/secret.h"
+#include "common/wire/channel.h"
+#include "common/wire/netaddr.h"
+#include "common/wire/proto.h"
+#include "common/wire/secret.h"
 
 static struct channel ch;
 static struct spawn_req req;

@@ -26,9 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/jail.h"
-#include "common/seccomp_policy.h"
-#include "common/spawn.h"
+#include "common/jail/jail.h"
+#include "common/jail/seccomp_policy.h"
+#include "common/jail/spawn.h"
 
 static int64_t
 now_us(void)

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/approval.h"
-#include "common/b64url.h"
-#include "common/eckey.h"
-#include "common/revocation.h"
+#include "common/policy/approval.h"
+#include "common/base/b64url.h"
+#include "common/policy/eckey.h"
+#include "common/policy/revocation.h"
 #include "tap.h"
 
 /* the key of pem_test.c, made by OpenSSL */

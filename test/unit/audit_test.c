@@ -16,8 +16,8 @@
 
 #include <bearssl_hash.h>
 
-#include "common/audit.h"
-#include "common/fileio.h"
+#include "common/policy/audit.h"
+#include "common/base/fileio.h"
 #include "tap.h"
 
 static char path[] = "/tmp/audit_test.XXXXXX";

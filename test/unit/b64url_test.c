@@ -1,7 +1,7 @@
 /* b64url_test.c - RFC 4648 vectors (url alphabet, no padding), strictness. */
 #include <string.h>
 
-#include "common/b64url.h"
+#include "common/base/b64url.h"
 #include "tap.h"
 
 static const struct {

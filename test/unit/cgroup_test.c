@@ -3,7 +3,7 @@
  * over explicit lengths (no NUL terminator needed). */
 #include <string.h>
 
-#include "common/cgroup.h"
+#include "common/jail/cgroup.h"
 #include "tap.h"
 
 static int

@@ -6,7 +6,7 @@
 #include <bearssl.h>
 #include <string.h>
 
-#include "common/chacha20.h"
+#include "common/wire/chacha20.h"
 #include "tap.h"
 
 static const uint8_t rfc_key[32] = {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/classfile.h"
-#include "common/rd.h"
+#include "common/sandbox/classfile.h"
+#include "common/base/rd.h"
 #include "tap.h"
 
 static uint8_t file[1 << 20];

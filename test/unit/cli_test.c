@@ -1,5 +1,5 @@
 /* cli_test.c - durations, sizes and counts: accepted and refused forms. */
-#include "common/cli.h"
+#include "common/base/cli.h"
 #include "tap.h"
 
 int

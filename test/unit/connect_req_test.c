@@ -5,7 +5,7 @@
  * the caps, and NEED on every proper prefix of a good request. */
 #include <string.h>
 
-#include "common/connect_req.h"
+#include "common/egress/connect_req.h"
 #include "tap.h"
 
 struct auth_case {

@@ -7,7 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "common/ctlmsg.h"
+#include "common/service/ctlmsg.h"
 #include "tap.h"
 
 static long

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/eckey.h"
-#include "common/secmem.h"
+#include "common/policy/eckey.h"
+#include "common/base/secmem.h"
 #include "tap.h"
 
 /* The key of pem_test.c (openssl ecparam -name prime256v1 -genkey), as

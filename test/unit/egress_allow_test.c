@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/addrclass.h"
-#include "common/egress_allow.h"
+#include "common/egress/addrclass.h"
+#include "common/egress/egress_allow.h"
 #include "tap.h"
 
 static int

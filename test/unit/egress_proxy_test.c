@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/egress_proxy.h"
-#include "common/log.h"
+#include "common/egress/egress_proxy.h"
+#include "common/base/log.h"
 #include "tap.h"
 
 static int

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/envlist.h"
+#include "common/base/envlist.h"
 #include "tap.h"
 
 static struct envlist l;

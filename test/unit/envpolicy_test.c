@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/envpolicy.h"
+#include "common/policy/envpolicy.h"
 #include "tap.h"
 
 /* One key per row of the forbidden table, plus members of each prefix. */

@@ -8,8 +8,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "common/errstream.h"
-#include "common/log.h"
+#include "common/base/errstream.h"
+#include "common/base/log.h"
 #include "tap.h"
 
 static struct errstream s;

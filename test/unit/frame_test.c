@@ -1,7 +1,7 @@
 /* frame_test.c - record codec: whole, split at every byte, caps, sticky BAD. */
 #include <string.h>
 
-#include "common/frame.h"
+#include "common/wire/frame.h"
 #include "tap.h"
 
 static uint8_t body[FRAME_RECORD_MAX];

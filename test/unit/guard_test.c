@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/guard.h"
+#include "common/policy/guard.h"
 #include "tap.h"
 
 #define ARGS_MAX 300

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/fsutil.h"
-#include "common/guardfs.h"
+#include "common/base/fsutil.h"
+#include "common/policy/guardfs.h"
 #include "tap.h"
 
 static char top[PATH_MAX / 2];

@@ -5,9 +5,9 @@
  * the endpoint's answers (metrics_http_answer) to each kind. */
 #include <string.h>
 
-#include "common/httpreq.h"
-#include "common/metrics.h"
-#include "common/metrics_http.h"
+#include "common/service/httpreq.h"
+#include "common/service/metrics.h"
+#include "common/service/metrics_http.h"
 #include "tap.h"
 
 struct req_case {

@@ -4,7 +4,7 @@
  * to the buffer, and a final line without '\n'. */
 #include <string.h>
 
-#include "common/idfile.h"
+#include "common/base/idfile.h"
 #include "tap.h"
 
 struct id_case {

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/ipcsweep.h"
+#include "common/jail/ipcsweep.h"
 #include "tap.h"
 
 #define U 3900000007u	/* a uid nothing runs as */

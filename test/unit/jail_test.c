@@ -4,8 +4,8 @@
 #include <sched.h>
 #include <string.h>
 
-#include "common/jail.h"
-#include "common/landlock.h"
+#include "common/jail/jail.h"
+#include "common/jail/landlock.h"
 #include "tap.h"
 
 static void

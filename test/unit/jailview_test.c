@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../common/jailview.h"
+#include "../../common/jail/jailview.h"
 #include "tap.h"
 
 static char T[256];

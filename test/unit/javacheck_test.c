@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/javacheck.h"
+#include "common/sandbox/javacheck.h"
 #include "tap.h"
 
 static struct javacheck_policy def;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/json.h"
+#include "common/base/json.h"
 #include "tap.h"
 #include "test/fuzz/json_check.h"
 

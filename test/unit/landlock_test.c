@@ -2,7 +2,7 @@
  * lacks, and the names the jail report prints (no kernel involved). */
 #include <string.h>
 
-#include "common/landlock.h"
+#include "common/jail/landlock.h"
 #include "tap.h"
 
 #define ALL (LANDLOCK_FEAT_FS | LANDLOCK_FEAT_TRUNCATE | LANDLOCK_FEAT_BIND | \

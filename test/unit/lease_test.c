@@ -2,9 +2,9 @@
  * each guard verdict sends, and how an end is counted. */
 #include <string.h>
 
-#include "common/lease.h"
-#include "common/metrics.h"
-#include "common/proto.h"
+#include "common/service/lease.h"
+#include "common/service/metrics.h"
+#include "common/wire/proto.h"
 #include "tap.h"
 
 static void

@@ -2,7 +2,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/log.h"
+#include "common/base/log.h"
 #include "tap.h"
 
 /* Run one log call with stderr redirected into buf. */

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/noise.h"
-#include "common/secmem.h"
+#include "common/wire/noise.h"
+#include "common/base/secmem.h"
 #include "tap.h"
 
 #define VECTORS "test/data/noise/noise-vectors-NNpsk0-25519-ChaChaPoly-" \

@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/b64url.h"
-#include "common/eckey.h"
-#include "common/pem.h"
+#include "common/base/b64url.h"
+#include "common/policy/eckey.h"
+#include "common/policy/pem.h"
 #include "tap.h"
 
 /* One key made by `openssl ecparam -name prime256v1 -genkey`, in the

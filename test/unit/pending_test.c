@@ -5,7 +5,7 @@
 #include <netinet/in.h>
 #include <string.h>
 
-#include "common/pending.h"
+#include "common/service/pending.h"
 #include "tap.h"
 
 static struct pending_source

@@ -12,8 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/preauth.h"
-#include "common/seccomp_policy.h"
+#include "common/service/preauth.h"
+#include "common/jail/seccomp_policy.h"
 #include "tap.h"
 
 enum { OPEN, SOCKET, FORK, EXEC_MAP, PLAIN_MAP, SETUID0, NTRIES };

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/procscan.h"
+#include "common/base/procscan.h"
 #include "tap.h"
 
 static int

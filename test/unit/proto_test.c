@@ -1,8 +1,8 @@
 /* proto_test.c - lease payloads: round trips, every cap, strictness. */
 #include <string.h>
 
-#include "common/proto.h"
-#include "common/rd.h"
+#include "common/wire/proto.h"
+#include "common/base/rd.h"
 #include "tap.h"
 
 static struct spawn_req req;

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "common/rd.h"
+#include "common/base/rd.h"
 #include "tap.h"
 
 int

@@ -2,8 +2,8 @@
  * fairness, expiry; never a hang (every answer is immediate). */
 #include <string.h>
 
-#include "common/sbx_budget.h"
-#include "common/sbx_proto.h"
+#include "common/sandbox/sbx_budget.h"
+#include "common/sandbox/sbx_proto.h"
 #include "tap.h"
 
 static struct sbx_budgets b;

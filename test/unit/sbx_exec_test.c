@@ -1,6 +1,6 @@
 /* sbx_exec_test.c - the execution's pure part, without root: the Java
  * heap a memory limit gives. */
-#include "common/sbx_exec.h"
+#include "common/sandbox/sbx_exec.h"
 #include "tap.h"
 
 #define MIB (1ull << 20)

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/sbx_jar.h"
+#include "common/sandbox/sbx_jar.h"
 #include "tap.h"
 
 static uint32_t

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/sbx_java.h"
-#include "common/sbx_stage.h"
+#include "common/sandbox/sbx_java.h"
+#include "common/sandbox/sbx_stage.h"
 #include "tap.h"
 
 /* Run the stage on files with stdout on a pipe; the record it wrote is

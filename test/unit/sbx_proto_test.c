@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/rd.h"
-#include "common/sbx_proto.h"
+#include "common/base/rd.h"
+#include "common/sandbox/sbx_proto.h"
 #include "tap.h"
 
 static uint8_t buf[FRAME_PAYLOAD_MAX];

@@ -3,7 +3,7 @@
  * (sticky); the tool's output after the record is left to the caller. */
 #include <string.h>
 
-#include "common/sbx_stage.h"
+#include "common/sandbox/sbx_stage.h"
 #include "tap.h"
 
 static struct sbx_stage s;

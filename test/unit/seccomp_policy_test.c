@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../common/seccomp_policy.h"
+#include "../../common/jail/seccomp_policy.h"
 #include "tap.h"
 
 #define NCOND { -1, SECCOMP_CMP_NONE, 0, 0 }

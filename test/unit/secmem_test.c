@@ -1,7 +1,7 @@
 /* secmem_test.c - constant-time compare and zero test answer, wipe zeroes. */
 #include <string.h>
 
-#include "common/secmem.h"
+#include "common/base/secmem.h"
 #include "tap.h"
 
 int

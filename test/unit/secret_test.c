@@ -9,8 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/secmem.h"
-#include "common/secret.h"
+#include "common/base/secmem.h"
+#include "common/wire/secret.h"
 #include "tap.h"
 
 extern char **environ;

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/spawn.h"
+#include "common/jail/spawn.h"
 #include "tap.h"
 
 static char group[128];

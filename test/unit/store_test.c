@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/store.h"
+#include "common/policy/store.h"
 #include "tap.h"
 
 static const char good[] =

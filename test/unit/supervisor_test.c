@@ -12,11 +12,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "common/channel.h"
-#include "common/log.h"
-#include "common/service.h"
-#include "common/sigfd.h"
-#include "common/supervisor.h"
+#include "common/wire/channel.h"
+#include "common/base/log.h"
+#include "common/service/service.h"
+#include "common/base/sigfd.h"
+#include "common/service/supervisor.h"
 #include "tap.h"
 
 struct handler {

@@ -3,7 +3,7 @@
  * around the cap. */
 #include <string.h>
 
-#include "common/tailbuf.h"
+#include "common/base/tailbuf.h"
 #include "tap.h"
 
 int

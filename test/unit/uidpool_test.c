@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/uidpool.h"
+#include "common/jail/uidpool.h"
 #include "tap.h"
 
 #define FIRST 3900000000u	/* a range nothing runs as */

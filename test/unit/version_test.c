@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/noise.h"
-#include "common/version.h"
+#include "common/wire/noise.h"
+#include "common/wire/version.h"
 #include "tap.h"
 
 int

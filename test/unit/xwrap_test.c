@@ -6,8 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/log.h"
-#include "common/xwrap.h"
+#include "common/base/log.h"
+#include "common/base/xwrap.h"
 #include "tap.h"
 
 /* Run fn in a child with stderr on a pipe; its exit code and output. */

@@ -1,0 +1,239 @@
+/* fileio.c - capped whole-file reads; atomic replace and exclusive create. */
+#include "common/base/fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int
+file_read(const char *path, size_t cap, uint8_t **buf, size_t *len)
+{
+	struct stat st;
+	uint8_t *p;
+	size_t n = 0, size;
+	int fd, err;
+
+	/* Symlinks are followed: Kubernetes mounts secrets and ConfigMaps
+	 * as links. */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	if (fstat(fd, &st) != 0)
+		goto fail;
+	if (!S_ISREG(st.st_mode)) {
+		errno = EINVAL;
+		goto fail;
+	}
+	/* The cap is checked before anything is allocated. */
+	if ((uintmax_t)st.st_size > cap) {
+		errno = EFBIG;
+		goto fail;
+	}
+	size = (size_t)st.st_size;
+	if (!(p = malloc(size + 1)))
+		goto fail;
+	/* What fstat saw is what is read: bytes appended meanwhile wait for
+	 * the next read (an append-only log is then a complete prefix). */
+	while (n < size) {
+		ssize_t r = read(fd, p + n, size - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = errno;
+			free(p);
+			errno = err;
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	p[n] = '\0';
+	*buf = p;
+	*len = n;
+	return 0;
+fail:
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
+}
+
+int
+file_write_all(int fd, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+
+	while (len > 0) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Split path into its directory (".", when it has no slash). */
+static int
+dir_of(const char *path, char *dir, size_t cap)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n;
+
+	if (!slash)
+		return snprintf(dir, cap, ".") < 0 ? -1 : 0;
+	n = slash == path ? 1 : (size_t)(slash - path);
+	if (n >= cap) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	return 0;
+}
+
+int
+file_sync_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	int fd, rc, err;
+
+	if (dir_of(path, dir, sizeof dir) != 0)
+		return -1;
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	rc = fsync(fd);
+	err = errno;
+	close(fd);
+	errno = err;
+	return rc;
+}
+
+/* Test-only (docs/REVIEW.md): with AIRLOCK_TEST_PAUSE_BEFORE_RENAME set,
+ * stop between the durable temp file and the rename, so a test can kill
+ * the process there and prove the old file survives intact. */
+static void
+test_pause(void)
+{
+	static const char msg[] = "airlock: test pause before rename\n";
+
+	if (!getenv("AIRLOCK_TEST_PAUSE_BEFORE_RENAME"))
+		return;
+	if (write(2, msg, sizeof msg - 1) < 0)
+		return;
+	pause();
+}
+
+int
+file_replace(const char *path, const void *data, size_t len, mode_t mode)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX];
+	const char *base = strrchr(path, '/');
+	int fd, err;
+
+	base = base ? base + 1 : path;
+	if (dir_of(path, dir, sizeof dir) != 0)
+		return -1;
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, base) >=
+	    sizeof tmp) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+	    mode);
+	if (fd < 0)
+		return -1;
+	if (fchmod(fd, mode) != 0 || file_write_all(fd, data, len) != 0 ||
+	    fsync(fd) != 0)
+		goto fail;
+	if (close(fd) != 0) {
+		fd = -1;
+		goto fail;
+	}
+	test_pause();
+	if (rename(tmp, path) != 0) {
+		fd = -1;
+		goto fail;
+	}
+	return file_sync_dir(path);
+fail:
+	err = errno ? errno : EIO;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	errno = err;
+	return -1;
+}
+
+int
+file_create(const char *path, const void *data, size_t len, mode_t mode)
+{
+	int fd, err;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    mode);
+	if (fd < 0)
+		return -1;
+	/* fchmod: the umask may only have narrowed mode, but be exact. */
+	if (fchmod(fd, mode) != 0 || file_write_all(fd, data, len) != 0 ||
+	    fsync(fd) != 0) {
+		err = errno ? errno : EIO;
+		close(fd);
+		goto fail;
+	}
+	if (close(fd) != 0) {
+		err = errno;
+		goto fail;
+	}
+	return file_sync_dir(path);
+fail:
+	unlink(path);
+	errno = err;
+	return -1;
+}
+
+ssize_t
+file_read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n, got = 0;
+
+	if (fd < 0)
+		return -1;
+	while ((size_t)got < len - 1 &&
+	    (n = read(fd, buf + got, len - 1 - (size_t)got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	return got;
+}
+
+int
+file_write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	size_t n = strlen(s);
+	ssize_t w;
+
+	if (fd < 0)
+		return -1;
+	w = write(fd, s, n);
+	if (w != (ssize_t)n) {
+		int e = w < 0 ? errno : EIO;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return close(fd);
+}

@@ -1,0 +1,238 @@
+/* egress_lease.c - a lease's network namespace and its egress proxy. */
+#include "common/egress/egress_lease.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/egress/egress_proxy.h"
+
+static const char *const proxy_env[] = {
+	"HTTPS_PROXY=" EGRESS_LEASE_URL, "https_proxy=" EGRESS_LEASE_URL,
+	"HTTP_PROXY=" EGRESS_LEASE_URL, "http_proxy=" EGRESS_LEASE_URL,
+	"ALL_PROXY=" EGRESS_LEASE_URL, "all_proxy=" EGRESS_LEASE_URL,
+	"NO_PROXY=localhost,127.0.0.1,::1", "no_proxy=localhost,127.0.0.1,::1",
+	"npm_config_proxy=" EGRESS_LEASE_URL,
+	"npm_config_https_proxy=" EGRESS_LEASE_URL,
+	"PIP_PROXY=" EGRESS_LEASE_URL, "NODE_USE_ENV_PROXY=1",
+};
+#define NPROXY_ENV (sizeof proxy_env / sizeof *proxy_env)
+
+/* In the new namespace: lo up, then a listener on the proxy address. */
+static int
+listen_inside(char *err, size_t errlen)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+		.sin_port = htons(EGRESS_LEASE_PORT) };
+	struct ifreq ifr;
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), fd = -1;
+
+	memset(&ifr, 0, sizeof ifr);
+	memcpy(ifr.ifr_name, "lo", 3);
+	if (s < 0 || ioctl(s, SIOCGIFFLAGS, &ifr) != 0 ||
+	    (ifr.ifr_flags |= IFF_UP, ioctl(s, SIOCSIFFLAGS, &ifr) != 0)) {
+		snprintf(err, errlen, "egress: loopback up in the lease's "
+		    "network namespace: %s", strerror(errno));
+		goto out;
+	}
+	inet_pton(AF_INET, EGRESS_LEASE_HOST, &sin.sin_addr);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 ||
+	    listen(fd, 128) != 0) {
+		snprintf(err, errlen, "egress: listen on %s:%d in the lease's "
+		    "network namespace: %s", EGRESS_LEASE_HOST,
+		    EGRESS_LEASE_PORT, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+out:
+	if (s >= 0)
+		close(s);
+	return fd;
+}
+
+int
+egress_config_init(struct egress_config *ec, const char *text,
+    const struct jail *j, char *err, size_t errlen)
+{
+	char why[256];
+	pid_t pid;
+	int st;
+
+	memset(ec, 0, sizeof *ec);
+	if (j->cfg.mode != JAIL_NS) {
+		snprintf(err, errlen, "--egress-allow needs --jail ns (a "
+		    "network namespace per lease); --jail %s has none: use "
+		    "--egress-ports and the network layer (docs/JAIL.md)",
+		    jail_mode_name(j->cfg.mode));
+		return -1;
+	}
+	if (j->cfg.negress) {
+		snprintf(err, errlen, "--egress-allow and --egress-ports: the "
+		    "allow list names the ports, drop --egress-ports");
+		return -1;
+	}
+	if (strcmp(text, "none") != 0 && egress_allow_add(&ec->base, text,
+	    strlen(text), why, sizeof why) != 0) {
+		snprintf(err, errlen, "--egress-allow: %s", why);
+		return -1;
+	}
+	/* the step every lease takes, tried once now */
+	pid = fork();
+	if (pid == 0) {
+		int fd;
+
+		if (unshare(CLONE_NEWNET) != 0)
+			_exit(2);
+		fd = listen_inside(why, sizeof why);
+		_exit(fd < 0 ? 3 : 0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0) {
+		snprintf(err, errlen, "--egress-allow: cannot give a lease its "
+		    "own network namespace with loopback here (%s); it needs "
+		    "CAP_SYS_ADMIN", pid > 0 && WIFEXITED(st) &&
+		    WEXITSTATUS(st) == 2 ? "unshare(CLONE_NEWNET) refused" :
+		    "loopback or listen failed");
+		return -1;
+	}
+	return 0;
+}
+
+/* The proxy process: back to the runner's network, the lease's ids. */
+static _Noreturn void
+run_proxy(int home_ns, int lfd, const struct egress_allow *a,
+    const char *lease_id, uid_t uid, gid_t gid, pid_t parent)
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 ||
+	    getppid() != parent)
+		_exit(1);
+	/* only the listener and stderr: not the relay's connection, the
+	 * supervisor's control socket or the handler's signalfd */
+	lfd = fcntl(lfd, F_DUPFD, 64);		/* clear of 3 and 4 first */
+	home_ns = fcntl(home_ns, F_DUPFD, 64);
+	if (lfd < 0 || home_ns < 0 || dup2(lfd, 3) < 0 ||
+	    dup2(home_ns, 4) < 0 || syscall(SYS_close_range, 5, ~0U, 0) != 0)
+		_exit(1);
+	if (setns(4, CLONE_NEWNET) != 0)
+		_exit(1);
+	close(4);
+	if (setgroups(0, NULL) != 0 || setresgid(gid, gid, gid) != 0 ||
+	    setresuid(uid, uid, uid) != 0 || setresuid(0, 0, 0) == 0 ||
+	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		_exit(1);
+	egress_proxy_run(3, a, lease_id);
+	_exit(1);
+}
+
+int
+egress_lease_start(const struct egress_config *ec, const char *extra,
+    size_t extra_len, const char *lease_id, uid_t uid, gid_t gid,
+    struct egress_lease *el, char *err, size_t errlen)
+{
+	static struct egress_allow a;	/* about 17 KiB */
+	char why[256];
+	int home, lfd;
+	pid_t self = getpid();
+
+	memset(el, 0, sizeof *el);
+	el->pidfd = -1;
+	a = ec->base;
+	if (egress_allow_add(&a, extra, extra_len, why, sizeof why) != 0) {
+		snprintf(err, errlen, "the approval's egress list: %s", why);
+		return -1;
+	}
+	el->nrules = a.n;
+	home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (home < 0 || unshare(CLONE_NEWNET) != 0) {
+		snprintf(err, errlen, "egress: a network namespace for the "
+		    "lease: %s", strerror(errno));
+		if (home >= 0)
+			close(home);
+		return -1;
+	}
+	if ((lfd = listen_inside(err, errlen)) < 0) {
+		close(home);
+		return -1;
+	}
+	el->pid = fork();
+	if (el->pid == 0)
+		run_proxy(home, lfd, &a, lease_id, uid, gid, self);
+	close(home);
+	close(lfd);
+	if (el->pid < 0) {
+		el->pid = 0;
+		snprintf(err, errlen, "egress: fork the proxy: %s",
+		    strerror(errno));
+		return -1;
+	}
+	el->pidfd = (int)syscall(SYS_pidfd_open, el->pid, 0);
+	if (el->pidfd < 0) {
+		kill(el->pid, SIGKILL);
+		snprintf(err, errlen, "egress: pidfd_open: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void
+egress_lease_stop(struct egress_lease *el)
+{
+	if (el->pid > 0 && el->pidfd >= 0) {
+		/* by pidfd: the lease's reaping may already have taken the
+		 * pid, which could then name someone else */
+		(void)syscall(SYS_pidfd_send_signal, el->pidfd, SIGKILL, NULL,
+		    0);
+		(void)waitid(P_PIDFD, (id_t)el->pidfd, NULL, WEXITED);
+		close(el->pidfd);
+	}
+	el->pidfd = -1;
+	el->pid = 0;
+}
+
+static int
+is_proxy_key(const char *kv)
+{
+	for (size_t i = 0; i < NPROXY_ENV; i++) {
+		size_t k = (size_t)(strchr(proxy_env[i], '=') - proxy_env[i]);
+
+		if (strncmp(kv, proxy_env[i], k + 1) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int
+egress_env(char **envp, size_t cap)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; envp[i]; i++)
+		if (!is_proxy_key(envp[i]))
+			envp[n++] = envp[i];
+	if (cap < n + NPROXY_ENV + 1)
+		return -1;
+	for (size_t i = 0; i < NPROXY_ENV; i++)
+		envp[n++] = (char *)(uintptr_t)proxy_env[i];
+	envp[n] = NULL;
+	return 0;
+}

@@ -1,0 +1,71 @@
+/* egress_lease.h - egress by name for one lease (ns mode, --egress-allow):
+ * the lease's own network namespace with only loopback, and the runner's
+ * egress proxy (common/egress/egress_proxy.h) as its only way out.
+ *
+ * The lease handler (root, one thread) calls egress_lease_start right
+ * before it spawns the child:
+ *   1. it keeps a handle on its own network namespace, unshares a new one
+ *      (owned by the runner's user namespace: nothing in the lease, not
+ *      even its user-namespace root, can add an address, a route or an
+ *      interface to it), brings "lo" up and listens on EGRESS_LEASE_ADDR
+ *      inside it;
+ *   2. it forks the proxy, which goes back to the runner's namespace,
+ *      drops to the lease's uid and gid (no capabilities, no_new_privs)
+ *      and serves the listening socket: accepted connections come from
+ *      inside the lease, outbound ones leave from the runner's network;
+ *   3. the handler stays in the new namespace, so the child it spawns
+ *      next (the jail adds no network namespace of its own) starts there,
+ *      with the listener already in place: no start-up race.
+ * Plain connect() to anything but loopback fails with ENETUNREACH; UDP,
+ * DNS and raw sockets reach nothing. */
+#ifndef AIRLOCK_EGRESS_LEASE_H
+#define AIRLOCK_EGRESS_LEASE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "common/egress/egress_allow.h"
+#include "common/jail/jail.h"
+
+#define EGRESS_LEASE_HOST "127.0.0.1"
+#define EGRESS_LEASE_PORT 3128
+#define EGRESS_LEASE_URL "http://127.0.0.1:3128"
+
+/* The runner's: fixed at start-up. */
+struct egress_config {
+	struct egress_allow base;	/* --egress-allow */
+};
+
+struct egress_lease {
+	pid_t pid;		/* the proxy; 0 when none */
+	int pidfd;		/* signals reach it even once reaped */
+	size_t nrules;		/* the union's size, for the log */
+};
+
+/* Parse --egress-allow ("none" is the empty list) and check the jail can
+ * honour it: ns mode, no --egress-ports (the list names ports), and a
+ * trial network namespace with loopback (needs CAP_SYS_ADMIN). 0, or -1
+ * with a message in err naming what to change. */
+int egress_config_init(struct egress_config *ec, const char *text,
+    const struct jail *j, char *err, size_t errlen);
+
+/* Steps 1-3 above for the lease lease_id, whose uid and gid the proxy
+ * takes; the policy is the base list plus extra (extra_len bytes of an
+ * approval's list, may be 0). 0, or -1 with a message (this process may
+ * then be in a namespace with no way out: the caller refuses the lease). */
+int egress_lease_start(const struct egress_config *ec, const char *extra,
+    size_t extra_len, const char *lease_id, uid_t uid, gid_t gid,
+    struct egress_lease *el, char *err, size_t errlen);
+
+/* Kill the proxy and its connections (safe when none was started). */
+void egress_lease_stop(struct egress_lease *el);
+
+/* Point the child's clients at the proxy: drop any proxy variables the
+ * tenant set, then add HTTPS_PROXY, HTTP_PROXY, ALL_PROXY (and lower-case
+ * forms), NO_PROXY for loopback, npm_config_proxy and
+ * npm_config_https_proxy, PIP_PROXY and NODE_USE_ENV_PROXY=1. envp is
+ * NULL-terminated with room for cap pointers; the added strings are
+ * static. 0, or -1 when there is no room. */
+int egress_env(char **envp, size_t cap);
+
+#endif

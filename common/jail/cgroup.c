@@ -1,0 +1,804 @@
+/* cgroup.c - per-lease control groups, v1 and v2. */
+#include "common/jail/cgroup.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/base/fileio.h"
+
+#define CGROUP2_MAGIC 0x63677270
+#define CPU_PERIOD_US 100000
+
+static const char *const ctl_names[CG_NCTL] = {
+	"memory", "pids", "cpu", "cpuacct"
+};
+/* the flag that sets each limit, for "set it to 0" in refusals */
+static const char *const ctl_flags[CG_NCTL] = {
+	"--memory 0", "--pids 0", "no --cpu", ""
+};
+
+const char *
+cgroup_ctl_name(enum cgroup_ctl c)
+{
+	return (unsigned)c < CG_NCTL ? ctl_names[c] : "?";
+}
+
+/* A wait for the kernel to finish with a lease's processes: they leave
+ * its groups, and the groups become removable, within microseconds to a
+ * few milliseconds. Sleeps start at 50 us and double up to cap_us, so
+ * the common case costs little; 0 once about 1 s has been spent. */
+#define SETTLE_BUDGET_US 1000000L
+
+struct settle {
+	long us, spent_us;
+};
+
+static int
+settle_wait(struct settle *s, long cap_us)
+{
+	struct timespec ts;
+
+	if (s->spent_us >= SETTLE_BUDGET_US)
+		return 0;
+	s->us = s->us == 0 ? 50 : s->us * 2 > cap_us ? cap_us : s->us * 2;
+	ts.tv_sec = 0;
+	ts.tv_nsec = s->us * 1000L;
+	nanosleep(&ts, NULL);
+	s->spent_us += s->us;
+	return 1;
+}
+
+static int
+write_at(const char *dir, const char *file, const char *s)
+{
+	char path[PATH_MAX + 64];
+
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, file) >=
+	    sizeof path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return file_write_str(path, s);
+}
+
+static int
+exists_at(const char *dir, const char *file)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	return access(path, F_OK) == 0;
+}
+
+/* strtoull's and strtol's syntax (leading white space, a sign, decimal
+ * digits) over p[0..len), never past it: the kernel's text is not assumed
+ * to be NUL-terminated. *mag is the magnitude, saturated at UINT64_MAX;
+ * *neg a '-'. Returns the bytes consumed, 0 when there are no digits. */
+static size_t
+scan_dec(const char *p, size_t len, uint64_t *mag, int *neg)
+{
+	size_t i = 0, d0;
+	uint64_t v = 0;
+	int over = 0;
+
+	while (i < len && (p[i] == ' ' || (p[i] >= '\t' && p[i] <= '\r')))
+		i++;
+	*neg = i < len && p[i] == '-';
+	if (i < len && (p[i] == '-' || p[i] == '+'))
+		i++;
+	for (d0 = i; i < len && p[i] >= '0' && p[i] <= '9'; i++) {
+		unsigned dig = (unsigned)(p[i] - '0');
+
+		if (v > (UINT64_MAX - dig) / 10)
+			over = 1;
+		else
+			v = v * 10 + dig;
+	}
+	*mag = over ? UINT64_MAX : v;
+	return i == d0 ? 0 : i;
+}
+
+/* The text ends at its first NUL, as it did when it was a C string. */
+static size_t
+text_len(const char *buf, size_t len)
+{
+	const char *z = memchr(buf, '\0', len);
+
+	return z ? (size_t)(z - buf) : len;
+}
+
+int
+cgroup_parse_key(const char *buf, size_t len, const char *key, uint64_t *v)
+{
+	size_t klen = strlen(key), off = 0;
+
+	len = text_len(buf, len);
+	while (off < len) {
+		const char *line = buf + off, *nl = memchr(line, '\n', len - off);
+		size_t ll = nl ? (size_t)(nl - line) : len - off;
+
+		if (ll > klen && memcmp(line, key, klen) == 0 &&
+		    line[klen] == ' ') {
+			uint64_t mag;
+			int neg;
+
+			/* strtoull: no digits is 0; overflow UINT64_MAX; a
+			 * '-' negates modulo 2^64 */
+			if (scan_dec(line + klen + 1, ll - klen - 1, &mag,
+			    &neg) == 0)
+				mag = 0;
+			*v = neg && mag != UINT64_MAX ? 0 - mag : mag;
+			return 0;
+		}
+		off += ll + 1;
+	}
+	return -1;
+}
+
+/* "key N" on its own line of the file dir/file; 0 and *v, or -1. */
+static int
+read_key(const char *dir, const char *file, const char *key, uint64_t *v)
+{
+	char path[PATH_MAX + 64], buf[4096];
+	ssize_t n;
+
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	if ((n = file_read_small(path, buf, sizeof buf)) < 0)
+		return -1;
+	return cgroup_parse_key(buf, (size_t)n, key, v);
+}
+
+static int
+read_u64(const char *dir, const char *file, uint64_t *v)
+{
+	char path[PATH_MAX + 64], buf[64];
+
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	if (file_read_small(path, buf, sizeof buf) <= 0)
+		return -1;
+	*v = strtoull(buf, NULL, 10);
+	return 0;
+}
+
+/* Does the comma-separated list contain word? */
+static int
+has_word(const char *list, const char *word)
+{
+	size_t w = strlen(word);
+
+	for (const char *p = list; *p; ) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == w && strncmp(p, word, w) == 0)
+			return 1;
+		p += n + (end != NULL);
+	}
+	return 0;
+}
+
+/* This process's path in the hierarchy whose /proc/self/cgroup entry
+ * names ctl (v1), or the v2 entry ("0::") when ctl is NULL. */
+static int
+own_path(const char *ctl, char *out, size_t len)
+{
+	char buf[8192];
+
+	if (file_read_small("/proc/self/cgroup", buf, sizeof buf) < 0)
+		return -1;
+	for (char *line = buf; line && *line; ) {
+		char *nl = strchr(line, '\n'), *c1, *c2;
+
+		if (nl)
+			*nl = '\0';
+		c1 = strchr(line, ':');
+		c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (c2) {
+			*c2 = '\0';
+			if (ctl ? has_word(c1 + 1, ctl) : c1[1] == '\0') {
+				snprintf(out, len, "%s", c2 + 1);
+				return 0;
+			}
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return -1;
+}
+
+/* Mount point and root of the v1 hierarchy carrying ctl, or of the v2
+ * hierarchy when ctl is NULL. */
+static int
+find_mount(const char *ctl, char *mnt, size_t mlen, char *root, size_t rlen)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (found && fgets(line, sizeof line, f)) {
+		char *f4, *f5, *dash, *type, *src, *opts, *save = NULL;
+
+		dash = strstr(line, " - ");
+		if (!dash)
+			continue;
+		*dash = '\0';
+		type = strtok_r(dash + 3, " ", &save);
+		src = strtok_r(NULL, " ", &save);
+		opts = strtok_r(NULL, " \n", &save);
+		if (!type || !src || !opts)
+			continue;
+		if (ctl ? strcmp(type, "cgroup") != 0 || !has_word(opts, ctl) :
+		    strcmp(type, "cgroup2") != 0)
+			continue;
+		save = NULL;
+		strtok_r(line, " ", &save);		/* id */
+		strtok_r(NULL, " ", &save);		/* parent */
+		strtok_r(NULL, " ", &save);		/* major:minor */
+		f4 = strtok_r(NULL, " ", &save);	/* root */
+		f5 = strtok_r(NULL, " ", &save);	/* mount point */
+		if (!f4 || !f5)
+			continue;
+		snprintf(mnt, mlen, "%s", f5);
+		snprintf(root, rlen, "%s", f4);
+		found = 0;
+	}
+	fclose(f);
+	return found;
+}
+
+/* Our own group's directory in a hierarchy: mount + (path - root). */
+static int
+own_dir(const char *ctl, char *out, size_t len)
+{
+	char mnt[PATH_MAX], root[PATH_MAX], path[PATH_MAX];
+	const char *rel;
+	size_t rl;
+
+	if (find_mount(ctl, mnt, sizeof mnt, root, sizeof root) != 0 ||
+	    own_path(ctl, path, sizeof path) != 0)
+		return -1;
+	rl = strlen(root);
+	rel = path;
+	if (strcmp(root, "/") != 0) {
+		if (strncmp(path, root, rl) != 0 ||
+		    (path[rl] != '/' && path[rl] != '\0'))
+			return -1;	/* our group is outside the mount */
+		rel = path + rl;
+	}
+	if (strcmp(rel, "/") == 0)
+		rel = "";
+	return (size_t)snprintf(out, len, "%s%s", mnt, rel) < len ? 0 : -1;
+}
+
+static int
+probe_mkdir(const char *dir)
+{
+	char p[PATH_MAX + 64];
+
+	snprintf(p, sizeof p, "%s/airlock-probe-%ld", dir, (long)getpid());
+	if (mkdir(p, 0755) != 0)
+		return -1;
+	rmdir(p);
+	return 0;
+}
+
+void
+cgroup_probe(const char *v2_dir, struct cgroup_probe *p)
+{
+	char buf[512];
+	struct statfs sf;
+
+	memset(p, 0, sizeof *p);
+	for (int c = 0; c < CG_NCTL; c++) {
+		if (own_dir(ctl_names[c], p->v1_dir[c], sizeof p->v1_dir[c]))
+			continue;
+		p->v1_mounted[c] = 1;
+		p->v1_writable[c] = probe_mkdir(p->v1_dir[c]) == 0;
+	}
+	if (!v2_dir)
+		return;
+	p->v2_given = 1;
+	if (statfs(v2_dir, &sf) != 0) {
+		snprintf(p->v2_why, sizeof p->v2_why, "%s: %s", v2_dir,
+		    strerror(errno));
+		return;
+	}
+	if ((unsigned long)sf.f_type != CGROUP2_MAGIC) {
+		snprintf(p->v2_why, sizeof p->v2_why, "%s is not on a cgroup2 "
+		    "file system", v2_dir);
+		return;
+	}
+	if (probe_mkdir(v2_dir) != 0) {
+		snprintf(p->v2_why, sizeof p->v2_why, "cannot make groups in "
+		    "%s: %s (is it delegated to this user?)", v2_dir,
+		    strerror(errno));
+		return;
+	}
+	p->v2_ok = 1;
+	snprintf(buf, sizeof buf, "%s/cgroup.controllers", v2_dir);
+	if (file_read_small(buf, buf, sizeof buf) >= 0) {
+		for (char *w = strtok(buf, " \n"); w; w = strtok(NULL, " \n"))
+			for (int c = 0; c < CG_NCTL; c++)
+				if (strcmp(w, ctl_names[c]) == 0)
+					p->v2_has[c] = 1;
+	}
+	p->v2_has[CG_CPUACCT] = 1;	/* v2: cpu.stat is always there */
+}
+
+/* "msg: arg" into err; -1. */
+static int
+fail(char *err, size_t len, const char *msg, const char *arg)
+{
+	snprintf(err, len, "%s%s", msg, arg);
+	return -1;
+}
+
+static int
+setup_v2(struct cgroup_service *s, const char *dir, const struct cgroup_probe *p,
+    char *err, size_t errlen)
+{
+	const int need[CG_NCTL] = { s->lim.memory > 0, s->lim.pids > 0,
+		s->lim.cpu_millicpus > 0, 0 };
+	char own[PATH_MAX], real[PATH_MAX], ctl[64] = "";
+	char missing[64] = "";
+
+	if (!p->v2_ok)
+		return fail(err, errlen, "--cgroup: ", p->v2_why);
+	for (int c = 0; c < CG_NCTL; c++) {
+		if (!need[c])
+			continue;
+		if (!p->v2_has[c]) {
+			strcat(missing, missing[0] ? ", " : "");
+			strcat(missing, ctl_names[c]);
+		} else {
+			strcat(ctl, ctl[0] ? " +" : "+");
+			strcat(ctl, ctl_names[c]);
+		}
+	}
+	if (missing[0]) {
+		snprintf(err, errlen, "--cgroup %s: the limits need the %s "
+		    "controller(s), which are not enabled for it (its parent's "
+		    "cgroup.subtree_control); delegate them, or set the limit "
+		    "to 0", dir, missing);
+		return -1;
+	}
+	if (!realpath(dir, real))
+		return fail(err, errlen, "--cgroup: cannot resolve ", dir);
+	s->kind = CGROUP_V2;
+	snprintf(s->dir[0], sizeof s->dir[0], "%s", real);
+	/* a group with processes cannot enable controllers for children: if
+	 * we live in DIR ourselves, step into a leaf of our own first */
+	if (ctl[0] && own_dir(NULL, own, sizeof own) == 0 &&
+	    strcmp(own, real) == 0) {
+		char pid[24];
+
+		if ((size_t)snprintf(s->self_dir, sizeof s->self_dir,
+		    "%s/airlock-%ld", real, (long)getpid()) >=
+		    sizeof s->self_dir)
+			return fail(err, errlen, "path too long: ", real);
+		snprintf(pid, sizeof pid, "%ld", (long)getpid());
+		if (mkdir(s->self_dir, 0755) != 0)
+			return fail(err, errlen, "cannot make ", s->self_dir);
+		s->made_self = 1;
+		if (write_at(s->self_dir, "cgroup.procs", pid) != 0)
+			return fail(err, errlen, "cannot move the runner into ",
+			    s->self_dir);
+	}
+	if (ctl[0] && write_at(real, "cgroup.subtree_control", ctl) != 0) {
+		snprintf(err, errlen, "--cgroup %s: cannot enable %s in its "
+		    "cgroup.subtree_control: %s (another process lives in it?)",
+		    dir, ctl, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Service directories of runners that died (airlock-PID with no such
+ * process): remove their empty lease groups, then them. rmdir only ever
+ * succeeds on a group with no process and no child left. */
+static void
+remove_stale(const char *parent)
+{
+	DIR *d = opendir(parent);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char svc[PATH_MAX], sub[PATH_MAX + 320];
+		DIR *sd;
+		struct dirent *le;
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, "airlock-", 8) != 0)
+			continue;
+		pid = strtol(e->d_name + 8, &end, 10);
+		if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 ||
+		    errno != ESRCH)
+			continue;
+		if ((size_t)snprintf(svc, sizeof svc, "%s/%s", parent,
+		    e->d_name) >= sizeof svc || !(sd = opendir(svc)))
+			continue;
+		while ((le = readdir(sd)))
+			if (strncmp(le->d_name, "lease-", 6) == 0) {
+				snprintf(sub, sizeof sub, "%s/%s", svc,
+				    le->d_name);
+				rmdir(sub);
+			}
+		closedir(sd);
+		rmdir(svc);
+	}
+	closedir(d);
+}
+
+static int
+setup_v1(struct cgroup_service *s, const struct cgroup_probe *p, int lean,
+    char *err, size_t errlen)
+{
+	const int need[CG_NCTL] = { s->lim.memory > 0, s->lim.pids > 0,
+		s->lim.cpu_millicpus > 0, 0 };
+	char missing[64] = "", flags[64] = "";
+	int any = 0;
+
+	for (int c = 0; c < CG_NCTL; c++) {
+		if (need[c] && !p->v1_writable[c]) {
+			strcat(missing, missing[0] ? ", " : "");
+			strcat(missing, ctl_names[c]);
+			strcat(flags, flags[0] ? ", " : "");
+			strcat(flags, ctl_flags[c]);
+		}
+		any |= p->v1_writable[c];
+	}
+	if (missing[0]) {
+		snprintf(err, errlen, "the limits need a writable cgroup with "
+		    "the %s controller(s): none here (v1 hierarchy not mounted "
+		    "or read-only); give --cgroup DIR (a delegated cgroup v2 "
+		    "directory), or lift the limit (%s)", missing, flags);
+		return -1;
+	}
+	if (!any || (lean && !need[CG_MEMORY] && !need[CG_PIDS] &&
+	    !need[CG_CPU]))
+		return 0;	/* no limits asked, nothing to measure with */
+	s->kind = CGROUP_V1;
+	for (int c = 0; c < CG_NCTL; c++) {
+		int dup = 0;
+
+		if (!p->v1_writable[c])
+			continue;
+		if (lean && !need[c] && !(c == CG_CPUACCT && need[CG_CPU]))
+			continue;
+		for (int b = 0; b < c; b++)	/* co-mounted: cpu,cpuacct */
+			dup |= p->v1_writable[b] &&
+			    strcmp(p->v1_dir[b], p->v1_dir[c]) == 0;
+		if (dup)
+			continue;
+		remove_stale(p->v1_dir[c]);
+		if ((size_t)snprintf(s->dir[c], sizeof s->dir[c],
+		    "%s/airlock-%ld", p->v1_dir[c], (long)getpid()) >=
+		    sizeof s->dir[c])
+			return fail(err, errlen, "path too long: ",
+			    p->v1_dir[c]);
+		if (mkdir(s->dir[c], 0755) != 0 && errno != EEXIST) {
+			snprintf(err, errlen, "cannot make %s: %s", s->dir[c],
+			    strerror(errno));
+			return -1;
+		}
+		s->use[c] = 1;
+	}
+	s->memsw = s->use[CG_MEMORY] &&
+	    exists_at(s->dir[CG_MEMORY], "memory.memsw.limit_in_bytes");
+	return 0;
+}
+
+int
+cgroup_setup(struct cgroup_service *s, const char *v2_dir,
+    const struct cgroup_probe *p, const struct cgroup_limits *lim, int lean,
+    char *err, size_t errlen)
+{
+	int rc;
+
+	memset(s, 0, sizeof *s);
+	s->lim = *lim;
+	rc = v2_dir ? setup_v2(s, v2_dir, p, err, errlen) :
+	    setup_v1(s, p, lean, err, errlen);
+	if (rc != 0)
+		cgroup_teardown(s);
+	return rc;
+}
+
+void
+cgroup_teardown(struct cgroup_service *s)
+{
+	if (s->kind == CGROUP_V1)
+		for (int c = 0; c < CG_NCTL; c++)
+			if (s->use[c])
+				rmdir(s->dir[c]);
+	/* v2: the runner's own leaf goes with the runner's process; an
+	 * empty one left behind is harmless and named after our pid */
+	s->kind = CGROUP_NONE;
+}
+
+static int
+lease_dir(struct cgroup_lease *l, int c, const char *base, const char *name,
+    char *err, size_t errlen)
+{
+	int i = l->n;
+
+	if ((size_t)snprintf(l->dir[i], sizeof l->dir[i], "%s/lease-%s", base,
+	    name) >= sizeof l->dir[i])
+		return fail(err, errlen, "cgroup path too long: ", base);
+	if ((size_t)snprintf(l->procs[i], sizeof l->procs[i], "%s/lease-%s/"
+	    "cgroup.procs", base, name) >= sizeof l->procs[i])
+		return fail(err, errlen, "cgroup path too long: ", base);
+	if (mkdir(l->dir[i], 0755) != 0) {
+		snprintf(err, errlen, "cannot make cgroup %s: %s", l->dir[i],
+		    strerror(errno));
+		return -1;
+	}
+	l->ctl[i] = c;
+	l->n++;
+	return 0;
+}
+
+static int
+set_limit(struct cgroup_lease *l, int i, const char *file, uint64_t v,
+    char *err, size_t errlen)
+{
+	char num[32];
+
+	snprintf(num, sizeof num, "%llu", (unsigned long long)v);
+	if (write_at(l->dir[i], file, num) == 0)
+		return 0;
+	snprintf(err, errlen, "cannot set %s/%s to %s: %s", l->dir[i], file,
+	    num, strerror(errno));
+	return -1;
+}
+
+int
+cgroup_lease_create(const struct cgroup_service *s, const char *name,
+    const struct cgroup_limits *lim, struct cgroup_lease *l, char *err,
+    size_t errlen)
+{
+	const struct cgroup_limits *m = lim ? lim : &s->lim;
+	char v[64];
+
+	memset(l, 0, sizeof *l);
+	l->kind = s->kind;
+	l->v2_fd = -1;
+	if (s->kind == CGROUP_NONE) {
+		if (m->memory || m->pids || m->cpu_millicpus) {
+			snprintf(err, errlen, "a memory, pids or CPU limit "
+			    "needs a cgroup, and this service has none");
+			return -1;
+		}
+		return 0;
+	}
+	if (s->kind == CGROUP_V1 && ((m->memory && !s->use[CG_MEMORY]) ||
+	    (m->pids && !s->use[CG_PIDS]) ||
+	    (m->cpu_millicpus && !s->use[CG_CPU]))) {
+		snprintf(err, errlen, "a limit needs a v1 controller this "
+		    "service does not use (memory %s, pids %s, cpu %s)",
+		    s->use[CG_MEMORY] ? "yes" : "no",
+		    s->use[CG_PIDS] ? "yes" : "no",
+		    s->use[CG_CPU] ? "yes" : "no");
+		return -1;
+	}
+	if (s->kind == CGROUP_V2) {
+		if (lease_dir(l, -1, s->dir[0], name, err, errlen) != 0)
+			return -1;
+		if (m->memory) {
+			if (set_limit(l, 0, "memory.max", m->memory, err,
+			    errlen) != 0)
+				goto fail;
+			if (exists_at(l->dir[0], "memory.swap.max") &&
+			    set_limit(l, 0, "memory.swap.max", 0, err,
+			    errlen) != 0)
+				goto fail;
+		}
+		if (m->pids && set_limit(l, 0, "pids.max", m->pids, err,
+		    errlen) != 0)
+			goto fail;
+		if (m->cpu_millicpus) {
+			snprintf(v, sizeof v, "%llu %d", (unsigned long long)
+			    (m->cpu_millicpus * CPU_PERIOD_US / 1000),
+			    CPU_PERIOD_US);
+			if (write_at(l->dir[0], "cpu.max", v) != 0) {
+				snprintf(err, errlen, "cannot set cpu.max: %s",
+				    strerror(errno));
+				goto fail;
+			}
+		}
+		/* without it the child is moved in, as on v1 */
+		l->v2_fd = open(l->dir[0], O_PATH | O_DIRECTORY | O_CLOEXEC);
+		return 0;
+	}
+	for (int c = 0; c < CG_NCTL; c++) {
+		int i = l->n;
+
+		if (!s->use[c])
+			continue;
+		if (lease_dir(l, c, s->dir[c], name, err, errlen) != 0)
+			goto fail;
+		if (c == CG_MEMORY && m->memory) {
+			if (set_limit(l, i, "memory.limit_in_bytes", m->memory,
+			    err, errlen) != 0)
+				goto fail;
+			if (s->memsw && set_limit(l, i,
+			    "memory.memsw.limit_in_bytes", m->memory, err,
+			    errlen) != 0)
+				goto fail;
+		}
+		if (c == CG_PIDS && m->pids && set_limit(l, i, "pids.max",
+		    m->pids, err, errlen) != 0)
+			goto fail;
+		if (c == CG_CPU && m->cpu_millicpus) {
+			if (set_limit(l, i, "cpu.cfs_period_us", CPU_PERIOD_US,
+			    err, errlen) != 0 || set_limit(l, i,
+			    "cpu.cfs_quota_us", m->cpu_millicpus *
+			    CPU_PERIOD_US / 1000, err, errlen) != 0)
+				goto fail;
+		}
+	}
+	return 0;
+fail:
+	cgroup_lease_remove(l);
+	return -1;
+}
+
+size_t
+cgroup_parse_pids(const char *buf, size_t len, pid_t *out, size_t cap)
+{
+	size_t n = 0, off = 0, used;
+
+	len = text_len(buf, len);
+	while (off < len && n < cap) {
+		uint64_t mag;
+		int neg;
+
+		if ((used = scan_dec(buf + off, len - off, &mag, &neg)) == 0)
+			break;
+		off += used;
+		/* a pid is 1..INT_MAX: anything else (0, negative, or too
+		 * large for pid_t, which a cast would turn into -1, i.e.
+		 * kill(-1)) is skipped */
+		if (!neg && mag > 0 && mag <= INT_MAX)
+			out[n++] = (pid_t)mag;
+	}
+	return n;
+}
+
+/* The pids listed in procs, at most cap of them, into out; the count. */
+static size_t
+read_pids(const char *procs, pid_t *out, size_t cap)
+{
+	char buf[16384];
+	ssize_t n;
+
+	if ((n = file_read_small(procs, buf, sizeof buf)) < 0)
+		return 0;
+	return cgroup_parse_pids(buf, (size_t)n, out, cap);
+}
+
+int
+cgroup_lease_attach(const struct cgroup_lease *l)
+{
+	if (l->kind == CGROUP_V2 && l->n > 0) {
+		pid_t pids[64], me = getpid();
+		size_t n = read_pids(l->procs[0], pids, 64);
+
+		for (size_t i = 0; i < n; i++)
+			if (pids[i] == me)
+				return 0;	/* started inside */
+	}
+	for (int i = 0; i < l->n; i++)
+		if (file_write_str(l->procs[i], "0") != 0)
+			return -1;
+	return 0;
+}
+
+/* SIGKILL every pid listed in procs; returns how many were listed. */
+static int
+kill_listed(const char *procs)
+{
+	pid_t pids[4096];
+	size_t n = read_pids(procs, pids, sizeof pids / sizeof *pids);
+
+	for (size_t i = 0; i < n; i++)
+		kill(pids[i], SIGKILL);
+	return (int)n;
+}
+
+int
+cgroup_lease_kill(const struct cgroup_lease *l)
+{
+	struct settle s = { 0, 0 };
+	int left;
+
+	if (l->kind == CGROUP_V2 && l->n > 0 &&
+	    write_at(l->dir[0], "cgroup.kill", "1") == 0) {
+		while ((left = kill_listed(l->procs[0])) != 0 &&
+		    settle_wait(&s, 2000))
+			;
+		return left;
+	}
+	do {
+		left = 0;
+		for (int i = 0; i < l->n; i++)
+			left += kill_listed(l->procs[i]);
+	} while (left != 0 && settle_wait(&s, 2000));
+	return left;
+}
+
+void
+cgroup_lease_stats(const struct cgroup_lease *l, struct cgroup_stats *st)
+{
+	uint64_t v;
+
+	memset(st, 0, sizeof *st);
+	for (int i = 0; i < l->n; i++) {
+		const char *d = l->dir[i];
+
+		if (l->kind == CGROUP_V2) {
+			if (read_u64(d, "memory.peak", &st->peak_memory) == 0)
+				st->has_memory = 1;
+			if (read_key(d, "memory.events", "oom_kill", &v) == 0)
+				st->oom_kills = v;
+			if (read_key(d, "cpu.stat", "usage_usec", &v) == 0) {
+				st->cpu_usec = v;
+				st->has_cpu = 1;
+			}
+			if (read_key(d, "pids.events", "max", &v) == 0) {
+				st->pids_max_hits = v;
+				st->has_pids = 1;
+			}
+			continue;
+		}
+		/* v1 file names differ per controller, and co-mounted
+		 * controllers (cpu,cpuacct) share one directory */
+		if (read_u64(d, "memory.max_usage_in_bytes",
+		    &st->peak_memory) == 0)
+			st->has_memory = 1;
+		if (read_key(d, "memory.oom_control", "oom_kill", &v) == 0)
+			st->oom_kills = v;
+		if (read_key(d, "pids.events", "max", &v) == 0) {
+			st->pids_max_hits = v;
+			st->has_pids = 1;
+		}
+		if (read_u64(d, "cpuacct.usage", &v) == 0) {
+			st->cpu_usec = v / 1000;
+			st->has_cpu = 1;
+		}
+	}
+}
+
+int
+cgroup_lease_remove(struct cgroup_lease *l)
+{
+	int rc = 0;
+
+	for (int i = l->n - 1; i >= 0; i--) {
+		struct settle s = { 0, 0 };
+
+		while (rmdir(l->dir[i]) != 0 && errno == EBUSY &&
+		    settle_wait(&s, 5000))
+			;
+		if (access(l->dir[i], F_OK) == 0)
+			rc = -1;
+	}
+	l->n = 0;
+	if (l->v2_fd >= 0)
+		close(l->v2_fd);
+	l->v2_fd = -1;
+	return rc;
+}

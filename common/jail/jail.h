@@ -1,0 +1,359 @@
+/* jail.h - the jail of one lease (runner) or one execution (sandbox).
+ *
+ * Two levels of state:
+ *   struct jail        one per service, from a struct jail_config at
+ *                      start-up (jail_init): probes the host, refuses a mode
+ *                      it cannot honour, resolves the read-only path list,
+ *                      sets up the uid table and the service cgroup;
+ *   struct jail_lease  one per lease/execution (jail_lease_open): its uid,
+ *                      private HOME and TMPDIR (and work dir), its cgroup.
+ * The child side is jail_lease_enter, a spawn_jail_fn (common/jail/spawn.h):
+ * spawn runs it in the child after closing every other fd, and reports a
+ * failed step by name ("jail step setresuid failed: ..."). Every step is
+ * fatal; none warns and continues.
+ *
+ * Modes:
+ *   none  nothing at all: the child runs as the service's own uid (tests
+ *         and development only; the caller must say so loudly);
+ *   uid   a uid/gid of the range, no supplementary groups, no capabilities
+ *         (bounding set dropped and securebits locked when the service has
+ *         CAP_SETPCAP), no_new_privs, rlimits, Landlock, seccomp. Needs
+ *         only CAP_SETUID, CAP_SETGID and CAP_KILL; with CAP_SYS_ADMIN a
+ *         mount namespace whose /proc (hidepid=invisible) shows only the
+ *         lease's own processes;
+ *   ns    uid mode inside new user, pid, mount, ipc, uts and cgroup
+ *         namespaces (and net with new_net): a tiny init as pid 1, and a
+ *         pivot_root into a minimal read-only view (common/jail/jailview.h),
+ *         with such a /proc, a minimal /dev, size-capped tmpfs /tmp and
+ *         HOME (and /work) read-write.
+ * Child steps, in order (docs/HACKING.md "Jail order"):
+ *   uid: cgroup; [the private /proc]; keepcaps; setgroups, setresgid,
+ *        setresuid; capabilities (bounding, ambient, inheritable,
+ *        securebits); verify that root cannot be regained; chdir;
+ *        pdeathsig;
+ *   ns:  cgroup; setgroups, setresgid, setresuid (the user namespace is
+ *        made by the lease uid, unprivileged); unshare; id maps;
+ *        pdeathsig; fork the init (pid 1); then in the child: mounts,
+ *        pivot_root, read-only remount, hostname; setresgid, setresuid;
+ *        capabilities; verify; chdir; pdeathsig;
+ *   both, last: no_new_privs; rlimits (NOFILE, NPROC, FSIZE, CPU,
+ *        CORE=0; never RLIMIT_AS, which breaks V8 and the JVM: memory is
+ *        the cgroup's job); the work files; Landlock; seccomp last. */
+#ifndef AIRLOCK_JAIL_H
+#define AIRLOCK_JAIL_H
+
+#include <limits.h>
+#include <linux/filter.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "common/jail/cgroup.h"
+#include "common/jail/jailview.h"
+#include "common/jail/landlock.h"
+#include "common/jail/uidpool.h"
+
+enum jail_mode { JAIL_NONE = 0, JAIL_UID = 1, JAIL_NS = 2 };
+
+enum jail_landlock {
+	JAIL_LANDLOCK_AUTO = 0,	/* apply what the kernel offers, say what not */
+	JAIL_LANDLOCK_REQUIRE,	/* refuse to start without every feature */
+	JAIL_LANDLOCK_OFF
+};
+
+/* What one uid stands for (see docs/JAIL.md for the trade-off). */
+enum jail_unit {
+	JAIL_UNIT_REGISTRATION = 0,	/* stable per (tenant, registration):
+					 * its package cache persists */
+	JAIL_UNIT_LEASE = 1		/* a fresh uid per lease, no cache */
+};
+
+#define JAIL_PATHS_MAX 48	/* extra read-only paths */
+#define JAIL_PORTS_MAX 64
+#define JAIL_FILES_MAX 16
+#define JAIL_ID_MAX 64
+
+struct jail_limits {
+	uint64_t memory;	/* bytes, cgroup, swap 0; 0 = no limit */
+	uint64_t pids;		/* cgroup pids.max; 0 = no limit */
+	uint64_t cpu_millicpus;	/* cgroup CPU bandwidth, 1000 = 1 CPU; 0 none */
+	uint64_t nproc;		/* RLIMIT_NPROC (per uid); 0 = unchanged */
+	uint64_t nofile;	/* RLIMIT_NOFILE; 0 = unchanged */
+	uint64_t fsize;		/* RLIMIT_FSIZE, bytes; 0 = unchanged */
+	uint64_t cpu_seconds;	/* RLIMIT_CPU; 0 = unchanged */
+	uint64_t tmpfs;		/* ns: size of /tmp and of /work, bytes;
+				 * 0 = 64 MiB (without disk) */
+	uint64_t disk;		/* the sandbox: HOME, TMPDIR, /tmp, /dev/shm
+				 * and the work dir on one tmpfs of this many
+				 * bytes and disk / JAIL_DISK_INODE_BYTES
+				 * inodes, charged to the lease's memory
+				 * cgroup; 0: the runner's layout */
+};
+
+#define JAIL_DISK_INODE_BYTES 4096	/* one file (or link) per page */
+#define JAIL_DISK_INODES_MIN 1024
+
+/* One service's jail, fixed at start-up. Strings and arrays are borrowed:
+ * they must outlive the struct jail. */
+struct jail_config {
+	enum jail_mode mode;
+	enum jail_unit unit;		/* uid/ns */
+	uint32_t uid_first, uid_last;	/* uid/ns: a range no one else uses */
+	const char *state_dir;		/* HOMEs, caches, the uid table */
+	const char *cgroup_dir;		/* delegated cgroup v2 dir; NULL: v1
+					 * hierarchies if writable */
+	int cgroup_lean;		/* v1: only the hierarchies the limits
+					 * need (no CPU time counter without a
+					 * CPU limit); saves ~1 ms a lease */
+	struct jail_limits limits;
+	int new_net;			/* an empty network namespace (uid
+					 * mode: needs CAP_SYS_ADMIN, as does
+					 * limits.disk there) */
+	enum jail_landlock landlock;
+	int allow_bind;			/* Landlock: allow TCP bind */
+	const uint16_t *egress_ports;	/* Landlock: TCP connect only to
+					 * these; NULL/0: any port */
+	size_t negress;
+	const char *const *ro_paths;	/* read+exec, beyond the system list */
+	size_t nro;
+	const char *path;		/* the children's PATH: its dirs join
+					 * the read-only list */
+	const char *const *launchers;	/* names looked up on path, or
+					 * absolute paths: their own files join
+					 * the list (common/jail/jailview.h) */
+	size_t nlaunchers;
+	const char *self_exe;		/* the service's binary, run inside
+					 * (the sandbox's Java stage): ns
+					 * copies it to a fixed path, uid
+					 * grants its own; see jail_self_exe */
+	const struct sock_fprog *seccomp; /* uid/ns: required */
+	unsigned landlock_abi_cap;	/* test hook: act as if the kernel's
+					 * ABI were at most this; 0 = off */
+	int one_shot;			/* one jail, then exit: jail_init runs
+					 * no trial jail (the real one is the
+					 * trial, every step still checked);
+					 * jail_diagnose explains a failure */
+	int check_only;			/* a preflight (--check): every check
+					 * of jail_init, nothing swept or
+					 * removed that a live service may own */
+};
+
+/* What the host offers (jail_probe), for --check and start-up refusals. */
+struct jail_host {
+	uint32_t uid;			/* our own */
+	int cap_setuid, cap_setgid, cap_kill, cap_setpcap, cap_sysadmin;
+	int uid_private_ok;		/* uid mode can unshare net and mount
+					 * namespaces and mount a tmpfs (asked
+					 * only with new_net or limits.disk) */
+	char uid_private_why[160];
+	int max_userns;			/* /proc/sys/user/max_user_namespaces */
+	int userns_clone_sysctl;	/* kernel.unprivileged_userns_clone,
+					 * -1 when absent */
+	int apparmor_userns;		/* kernel.apparmor_restrict_unprivileged
+					 * _userns, -1 when absent */
+	int userns_ok;			/* the real probe created the ns set */
+	char userns_why[256];
+	int seccomp_ok;			/* a filter could be installed */
+	char seccomp_why[160];
+	int proc_ok;			/* uid mode: a lease's own /proc
+					 * (probe_proc; only probed for uid) */
+	char proc_why[160];
+	unsigned landlock_abi;		/* the kernel's (after the test cap) */
+	const char *landlock_why;
+	struct cgroup_probe cg;
+	int mode_ok[3];			/* by enum jail_mode */
+	char mode_why[3][384];		/* why not */
+};
+
+/* One service's jail, filled by jail_init. Read-only afterwards, so the
+ * per-connection processes that inherit it share it safely. */
+struct jail {
+	struct jail_config cfg;
+	struct jail_host host;
+	unsigned landlock_abi;		/* ABI the leases use; 0 = no Landlock */
+	unsigned landlock_features;	/* enum landlock_feature bits applied */
+	unsigned landlock_lacking;	/* wanted but not offered (auto mode) */
+	int proc_private;		/* leases mount their own /proc: ns
+					 * always; uid with CAP_SYS_ADMIN. 0:
+					 * other leases' /proc/PID/cmdline and
+					 * status stay readable */
+	struct jail_view view;		/* the read-only list, the ns links */
+	struct uidpool uids;
+	struct cgroup_service cg;
+};
+
+/* A file the child finds in its work directory (sandbox programs). */
+struct jail_file {
+	const char *name;		/* a plain name: no '/', not . or .. */
+	const void *data;
+	size_t len;
+	unsigned mode;			/* e.g. 0600 */
+};
+
+/* What one lease/execution is. */
+struct jail_request {
+	const char *id;			/* [A-Za-z0-9_-]{1,64}, unique */
+	const char *tenant;		/* registration unit: with registration,
+					 * the uid and package-cache key */
+	const char *registration;	/* NULL: no cache, a fresh uid */
+	const char *approval;		/* the verified approval token's id
+					 * (base64url, 22 chars) or NULL: with
+					 * it, the uid and cache are that
+					 * approval's, never a revoked or
+					 * superseded one's */
+	int work;			/* make a work dir, start the child in
+					 * it: ns /work (tmpfs, limits.tmpfs),
+					 * uid <lease>/work (RLIMIT_FSIZE only) */
+	const struct jail_file *files;	/* written into the work dir */
+	size_t nfiles;
+	const struct jail_limits *limits; /* this lease's own limits (the
+					 * sandbox's per-tool budget); NULL:
+					 * the service's cfg.limits */
+};
+
+struct jail_lease {
+	const struct jail *j;
+	char id[JAIL_ID_MAX + 1];
+	uint32_t uid, gid;
+	struct uid_hold hold;
+	char dir[PATH_MAX];		/* <state>/lease-<id> (host) */
+	char home[PATH_MAX];		/* HOME as the child sees it */
+	char tmpdir[PATH_MAX];		/* TMPDIR as the child sees it */
+	char workdir[PATH_MAX];		/* "" without work */
+	char host_home[PATH_MAX], host_tmp[PATH_MAX], host_work[PATH_MAX];
+	char host_cache[PATH_MAX];	/* "" without a cache */
+	char host_root[PATH_MAX];	/* ns: the new root's mount point */
+	struct cgroup_lease cg;
+	struct jail_limits limits;	/* in force for this lease */
+	struct landlock_spec ll;	/* prepared for the child */
+	const struct jail_file *files;
+	size_t nfiles;
+	int dirs_made, cg_made;
+	int disk_sock[2];		/* limits.disk: the child sends its
+					 * tmpfs on [1]; -1 otherwise */
+	int disk_fd;			/* that tmpfs's root (O_PATH), -1 */
+	int swept;			/* every process of the uid killed */
+};
+
+struct jail_stats {
+	int has_memory, has_cpu, has_pids;	/* a cgroup measured it */
+	uint64_t peak_memory;		/* bytes */
+	uint64_t oom_kills;		/* processes killed by the limit */
+	uint64_t cpu_usec;		/* CPU time of the whole lease */
+	uint64_t pids_max_hits;		/* forks refused by the pids limit */
+	int has_disk;			/* limits.disk: measured */
+	int disk_full;			/* no block or no inode left */
+	uint64_t disk_used;		/* bytes in use */
+	uint64_t disk_files;		/* inodes in use (files, dirs, links) */
+};
+
+/* "none" "uid" "ns"; parse returns -1 for anything else. */
+const char *jail_mode_name(enum jail_mode m);
+int jail_mode_parse(const char *s, enum jail_mode *m);
+const char *jail_unit_name(enum jail_unit u);
+int jail_unit_parse(const char *s, enum jail_unit *u);
+const char *jail_landlock_name(enum jail_landlock l);
+int jail_landlock_parse(const char *s, enum jail_landlock *l);
+/* "443,80" into ports (cap entries): each port 1..65535 in plain digits
+ * (no sign, space or leading zero), one comma between, none twice;
+ * count, or -1. */
+long jail_ports_parse(const char *s, uint16_t *ports, size_t cap);
+
+/* Pure helpers of jail.c, exposed for its unit test. */
+/* ns mode's namespace set (clone flags): user, mount, pid, IPC, UTS,
+ * cgroup, and net with new_net. */
+int jail_ns_flags(const struct jail_config *c);
+/* uid mode's private namespaces, made as root: net with new_net, mount
+ * with limits.disk; 0 for none. */
+int jail_uid_private_flags(const struct jail_config *c);
+/* The Landlock features c asks for (enum landlock_feature bits). */
+unsigned jail_landlock_wanted(const struct jail_config *c);
+/* 1 when s is a lease id: [A-Za-z0-9_-]{1,JAIL_ID_MAX}. */
+int jail_id_valid(const char *s);
+/* The registration unit's key into key (cap bytes): "tenant+registration"
+ * and "+approval" with one; -1 when it does not fit, holds '/' or starts
+ * with '.'. */
+int jail_reg_key(const struct jail_request *rq, char *key, size_t cap);
+/* The length of key up to its last '+', included: for "tenant+
+ * registration+approval" the part every approval of the registration
+ * shares; 0 without a '+'. */
+size_t jail_key_family_len(const char *key);
+
+/* Look at the host for cfg: capabilities, user namespaces (a real probe
+ * in a child, dropped to the range's last uid), seccomp, Landlock, cgroups;
+ * and which modes could run. Never fails: what it cannot learn is "no".
+ * With cfg->one_shot the two trials in children (user namespaces,
+ * seccomp) are skipped and count as passed. */
+void jail_probe(const struct jail_config *cfg, struct jail_host *h);
+
+/* The --check report: human lines, or one JSON object. */
+void jail_host_print(FILE *out, const struct jail_config *cfg,
+    const struct jail_host *h, int json);
+
+/* Probe, refuse what cannot be honoured (mode, Landlock in require mode,
+ * limits without a cgroup, seccomp missing in uid/ns), resolve the paths,
+ * set up the uid table and cgroups. 0, or -1 with a message in err that
+ * names what is missing and which mode would work. cfg is copied; its
+ * strings are borrowed. */
+int jail_init(struct jail *j, const struct jail_config *cfg, char *err,
+    size_t errlen);
+
+/* After a jail step failed in a one-shot jail: the trials jail_init
+ * skipped (user namespaces, seccomp, the range's uid reaching the state
+ * directory), for the reason, into out. 0 when one was found, -1 when
+ * every trial passes (the step's own message is all there is). */
+int jail_diagnose(const struct jail_config *cfg, char *out, size_t len);
+
+/* Remove the service cgroup directories (at exit, leases gone). */
+void jail_fini(struct jail *j);
+
+/* One line for logs: "uid landlock=abi7 cgroup=v1". Static storage. */
+const char *jail_summary(const struct jail *j);
+
+/* The read-only list, for --check (NULL past its end). */
+const char *jail_ro_path(const struct jail *j, size_t i);
+
+/* cfg.self_exe as the jailed child sees it. */
+const char *jail_self_exe(const struct jail *j);
+
+/* The lease's cgroup v2 group for spawn_spec.cgroup_fd (the child starts
+ * inside it), or -1 (v1, none): then the child's cgroup step moves it. */
+int jail_lease_cgroup_fd(const struct jail_lease *l);
+
+/* Prepare one lease/execution: uid, directories, cgroup. 0, or -1 with a
+ * message (everything made so far is undone). */
+int jail_lease_open(const struct jail *j, const struct jail_request *rq,
+    struct jail_lease *l, char *err, size_t errlen);
+
+/* For spawn_spec.pass_fd: what the child reports its disk on (0 without
+ * limits.disk). */
+int jail_lease_pass_fd(const struct jail_lease *l);
+
+/* After spawn_start succeeded: take the disk the child reported (fail
+ * closed: -1 with a message when it did not). 0 without limits.disk. */
+int jail_lease_started(struct jail_lease *l, char *err, size_t errlen);
+
+/* The child side: a spawn_jail_fn with ctx = struct jail_lease *. In ns
+ * mode it forks twice (a proxy stays outside, pid 1 inside); only the
+ * process that is to exec returns. */
+int jail_lease_enter(void *ctx, const char **step);
+
+/* Kill everything of the lease: its cgroup (exact: a process cannot leave
+ * it), or without one every process of its uid when no other lease holds
+ * the uid (uid_kill_all). Reaps the caller's children while it waits;
+ * watch's wait status goes to status and found, as spawn_reap. */
+void jail_lease_kill(struct jail_lease *l, pid_t watch, int *status,
+    int *found);
+
+/* The cgroup's counters (zeros, has_* 0, without a cgroup). */
+void jail_lease_stats(const struct jail_lease *l, struct jail_stats *st);
+
+/* Kill (as jail_lease_kill), remove the directories (as the lease's uid)
+ * and the cgroup, release the uid. 0, or -1 with a message when something
+ * was left behind (the caller logs it). Safe on a lease that failed to
+ * open or was never entered. */
+int jail_lease_close(struct jail_lease *l, pid_t watch, int *status,
+    int *found, char *err, size_t errlen);
+
+#endif

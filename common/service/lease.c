@@ -1,0 +1,785 @@
+/* lease.c - serve one runner connection: the lease of one child. */
+#include "common/service/lease.h"
+
+#include "common/base/clock.h"
+#include "common/service/metrics.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/policy/approval.h"
+#include "common/wire/channel.h"
+#include "common/policy/envpolicy.h"
+#include "common/base/fsutil.h"
+#include "common/policy/guardfs.h"
+#include "common/base/log.h"
+#include "common/wire/outq.h"
+#include "common/wire/proto.h"
+#include "common/service/service.h"
+#include "common/base/sigfd.h"
+#include "common/base/secmem.h"
+#include "common/jail/spawn.h"
+#include "common/base/tailbuf.h"
+
+#define STDERR_CHUNK 4096	/* a stderr frame ends at a newline or here */
+
+struct lease {
+	const struct lease_config *cfg;
+	const char *id, *peer;
+	struct channel ch;
+	struct spawn_req req;
+	struct spawn_child child;
+	struct outq in;			/* towards the child's stdin */
+	int spawned, in_open, eof_pending, out_open, err_open;
+	int exited, wait_status;
+	int sigfd;
+	int64_t t_start, t_exited, last_heard;
+	uint64_t bytes_out, bytes_err;
+	uint8_t err_buf[STDERR_CHUNK];
+	size_t err_len;
+	char tail[PROTO_TEXT_MAX];	/* the last stderr bytes, for EXIT */
+	size_t tail_len;
+	struct guard_result guard;	/* scripts to resolve, PATH rule */
+	struct jail_lease jl;		/* uid, HOME, TMPDIR, cgroup */
+	int jl_open;
+	struct jail_stats stats;
+	const char *end_reason;
+	char approval_id[APPROVAL_ID_TEXT];	/* the verified token's id
+					 * (keys the package cache); "" none */
+	struct egress_lease eg;		/* the proxy, with cfg->egress */
+	char egress_extra[EGRESS_ALLOW_TEXT_MAX];	/* the approval's own
+					 * hosts (canonical list text) */
+	size_t egress_extra_len;
+};
+
+static void
+log_refusal(const struct lease *l, unsigned code, const char *msg)
+{
+	metric_add(M_REFUSALS_TOTAL, code, 1);
+	metric_add(M_LEASES_TOTAL, ME_REFUSED, 1);
+	if (code == LERR_JAIL)
+		metric_add(M_JAIL_FAILURES, 0, 1);
+	log_event(LOG_WARN, "lease refused", (struct log_field[]){
+	    LF_STR("lease", l->id), LF_STR("peer", l->peer),
+	    LF_STR("code", proto_error_name(code)), LF_STR("reason", msg) }, 4);
+}
+
+/* The lease is over but for its final frame and linger: tell the
+ * supervisor (DONE) so that it stops counting this lease against
+ * --max-leases and its tenant's cap. A client that reconnects at once is
+ * not refused for the seconds this one lingers. */
+static void
+release_slot(const struct lease *l)
+{
+	service_done(l->cfg->control_fd, 0);
+}
+
+/* Send ERROR and end; the relay prints the message (service_refuse:
+ * the close lingers). Safe against a peer that never stops: only a peer
+ * that completed the handshake reaches a handler at all, and the linger
+ * is bounded in time and bytes, so a refused connection holds its lease
+ * or refusal slot for at most the SPAWN deadline and then
+ * SERVICE_FINAL_FRAME_MS. */
+static int
+refuse(struct lease *l, unsigned code, const char *msg)
+{
+	log_refusal(l, code, msg);
+	release_slot(l);
+	service_refuse(&l->ch, code, msg);
+	return 1;
+}
+
+/* Ask the supervisor to count this lease against its tenant's cap. */
+static unsigned
+admit_tenant(const struct lease *l)
+{
+	int rc = service_admit(l->cfg->control_fd, l->req.tenant, 0, NULL);
+
+	return rc < 0 ? LERR_INTERNAL : (unsigned)rc;
+}
+
+/* Queue the buffered stderr up to its last newline (all of it when full
+ * or at end of stream) as one STDERR frame. */
+static int
+flush_stderr(struct lease *l, int all)
+{
+	size_t n = l->err_len;
+
+	if (!all && n < sizeof l->err_buf) {
+		while (n > 0 && l->err_buf[n - 1] != '\n')
+			n--;
+	}
+	if (n == 0)
+		return 0;
+	if (channel_queue(&l->ch, FRAME_STDERR, l->err_buf, n) != 0)
+		return -1;
+	tail_keep(l->tail, sizeof l->tail, &l->tail_len, l->err_buf, n);
+	l->bytes_err += n;
+	memmove(l->err_buf, l->err_buf + n, l->err_len - n);
+	l->err_len -= n;
+	return 0;
+}
+
+static void
+pump_stdout(struct lease *l)
+{
+	static uint8_t buf[FRAME_PAYLOAD_MAX];
+	ssize_t n = read(l->child.out, buf, sizeof buf);
+
+	if (n > 0) {
+		if (channel_queue(&l->ch, FRAME_STDOUT, buf, (size_t)n) == 0)
+			l->bytes_out += (uint64_t)n;
+	} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+		l->out_open = 0;
+	}
+}
+
+static void
+pump_stderr(struct lease *l)
+{
+	ssize_t n = read(l->child.err, l->err_buf + l->err_len,
+	    sizeof l->err_buf - l->err_len);
+
+	if (n > 0) {
+		l->err_len += (size_t)n;
+		(void)flush_stderr(l, 0);
+	} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+		l->err_open = 0;
+		(void)flush_stderr(l, 1);
+	}
+}
+
+static void
+close_child_stdin(struct lease *l)
+{
+	if (l->in_open) {
+		close(l->child.in);
+		l->in_open = 0;
+	}
+}
+
+/* One frame from the relay. Returns -1 when the lease must end. */
+static int
+on_frame(struct lease *l, uint8_t type, const uint8_t *p, size_t n)
+{
+	switch (type) {
+	case FRAME_STDIN:
+		if (l->eof_pending)
+			break;
+		if (!l->in_open || n == 0)
+			return 0;	/* the child closed its stdin: drop */
+		if (outq_write(&l->in, p, n) != 0)
+			close_child_stdin(l);
+		return 0;
+	case FRAME_STDIN_EOF:
+		if (n != 0)
+			break;
+		l->eof_pending = 1;
+		if (!outq_busy(&l->in))
+			close_child_stdin(l);
+		return 0;
+	case FRAME_PING:
+		if (n != PROTO_PING_LEN)
+			break;
+		if (channel_can_queue(&l->ch))
+			(void)channel_queue(&l->ch, FRAME_PONG, p, n);
+		return 0;
+	case FRAME_PONG:
+		return 0;
+	default:
+		break;
+	}
+	l->end_reason = "protocol error: unexpected frame from the relay";
+	return -1;
+}
+
+static void
+reap(struct lease *l)
+{
+	int found = 0;
+
+	spawn_reap(l->child.pid, &l->wait_status, &found);
+	if (found && !l->exited) {
+		l->exited = 1;
+		l->t_exited = mono_ms();
+	}
+}
+
+/* SIGKILL the tree until no child of ours is left (bounded), recording
+ * the server's status if it is among the reaped. */
+static void
+kill_rest(struct lease *l)
+{
+	struct timespec pause = { 0, 2 * 1000 * 1000 };
+
+	for (int round = 0; round < 500; round++) {
+		int st;
+		pid_t got;
+
+		spawn_signal_tree(l->child.pid, SIGKILL);
+		while ((got = waitpid(-1, &st, WNOHANG)) > 0)
+			if (got == l->child.pid && !l->exited) {
+				l->wait_status = st;
+				l->exited = 1;
+				l->t_exited = mono_ms();
+			}
+		if (got < 0 && errno == ECHILD)
+			return;
+		nanosleep(&pause, NULL);
+	}
+}
+
+/* Everything of the lease: the jail's cgroup and uid sweeps, then our own
+ * children (the process group and orphans reparented to us). */
+static void
+kill_everything(struct lease *l)
+{
+	int st = 0, found = 0;
+
+	if (l->jl_open) {
+		jail_lease_kill(&l->jl, l->exited ? -1 : l->child.pid, &st,
+		    &found);
+		if (found && !l->exited) {
+			l->wait_status = st;
+			l->exited = 1;
+			l->t_exited = mono_ms();
+		}
+	}
+	kill_rest(l);
+}
+
+/* SIGTERM the tree, give it the grace, then SIGKILL whatever is left. */
+static void
+teardown(struct lease *l)
+{
+	int64_t deadline = mono_ms() + l->cfg->kill_grace_ms;
+
+	if (!l->spawned)
+		return;
+	if (!l->exited) {
+		spawn_signal_tree(l->child.pid, SIGTERM);
+		while (!l->exited && mono_ms() < deadline) {
+			struct pollfd pf = { l->child.pidfd, POLLIN, 0 };
+
+			poll(&pf, 1, (int)(deadline - mono_ms()));
+			reap(l);
+		}
+	}
+	kill_everything(l);
+	reap(l);
+}
+
+static void
+send_exit(struct lease *l, unsigned reason)
+{
+	struct exit_info x;
+	uint8_t buf[PROTO_TEXT_MAX + 64];
+	long n;
+
+	memset(&x, 0, sizeof x);
+	if (WIFSIGNALED(l->wait_status)) {
+		x.kind = EXIT_KIND_SIGNAL;
+		x.status = (uint8_t)WTERMSIG(l->wait_status);
+	} else {
+		x.status = (uint8_t)WEXITSTATUS(l->wait_status);
+	}
+	/* a server the memory limit killed, or one that failed after the
+	 * pids limit refused a fork, ended because of its limits */
+	if (reason == EXIT_REASON_EXITED && l->stats.oom_kills > 0 &&
+	    WIFSIGNALED(l->wait_status) && WTERMSIG(l->wait_status) == SIGKILL)
+		reason = EXIT_REASON_OOM;
+	else if (reason == EXIT_REASON_EXITED && l->stats.pids_max_hits > 0 &&
+	    !(WIFEXITED(l->wait_status) && WEXITSTATUS(l->wait_status) == 0))
+		reason = EXIT_REASON_PIDS;
+	x.reason = (uint8_t)reason;
+	x.peak_memory = l->stats.peak_memory;
+	x.duration_ms = (uint64_t)(mono_ms() - l->t_start);
+	x.bytes_in = l->in.total;
+	x.bytes_out = l->bytes_out;
+	x.bytes_err = l->bytes_err;
+	memcpy(x.detail, l->tail, l->tail_len);
+	x.detail[l->tail_len] = '\0';
+	for (size_t i = 0; i < l->tail_len; i++)	/* text field: no NUL */
+		if (x.detail[i] == '\0')
+			x.detail[i] = '?';
+	n = proto_exit_encode(buf, sizeof buf, &x);
+	if (n >= 0)
+		(void)channel_send_wait(&l->ch, FRAME_EXIT, buf, (size_t)n,
+		    (int)l->cfg->liveness_ms);
+}
+
+/* Relay until the child is gone and its pipes are drained (0), or the
+ * connection ends (-1 with end_reason set). */
+static int
+relay(struct lease *l)
+{
+	for (;;) {
+		struct pollfd pf[6];
+		int64_t now = mono_ms(), deadline;
+		int stdin_blocked;
+		const uint8_t *p;
+		const char *why = "";
+		uint8_t type;
+		size_t len;
+		enum channel_next nx = CHANNEL_NEED;
+
+		while (!outq_busy(&l->in) &&
+		    (nx = channel_next(&l->ch, &type, &p, &len, &why)) ==
+		    CHANNEL_FRAME)
+			if (on_frame(l, type, p, len) != 0)
+				return -1;
+		if (!outq_busy(&l->in) && nx == CHANNEL_BAD) {
+			l->end_reason = why;
+			return -1;
+		}
+		if (l->exited && !l->out_open && !l->err_open)
+			return 0;
+		stdin_blocked = outq_busy(&l->in);
+		if (channel_pending(&l->ch) && channel_flush(&l->ch) != 0) {
+			l->end_reason = "connection lost";
+			return -1;
+		}
+		if (stdin_blocked)	/* the relay did talk; we are not
+					 * listening because the child is slow */
+			l->last_heard = now;
+		deadline = l->last_heard + l->cfg->liveness_ms;
+		if (l->exited && l->t_exited + l->cfg->kill_grace_ms < deadline)
+			deadline = l->t_exited + l->cfg->kill_grace_ms;
+		if (now >= l->last_heard + l->cfg->liveness_ms) {
+			l->end_reason = "relay silent past the liveness limit";
+			return -1;
+		}
+		if (l->exited && now >= l->t_exited + l->cfg->kill_grace_ms) {
+			/* leftovers keep the pipes open: end them */
+			kill_everything(l);
+			l->t_exited = now + 3600 * 1000;
+		}
+		pf[0] = (struct pollfd){ l->ch.fd, (short)((stdin_blocked ? 0 :
+		    POLLIN) | (channel_pending(&l->ch) ? POLLOUT : 0)), 0 };
+		pf[1] = (struct pollfd){ l->sigfd, POLLIN, 0 };
+		pf[2] = (struct pollfd){ l->out_open && channel_can_queue(&l->ch)
+		    ? l->child.out : -1, POLLIN, 0 };
+		pf[3] = (struct pollfd){ l->err_open && channel_can_queue(&l->ch)
+		    ? l->child.err : -1, POLLIN, 0 };
+		pf[4] = (struct pollfd){ l->in_open && stdin_blocked ?
+		    l->child.in : -1, POLLOUT, 0 };
+		pf[5] = (struct pollfd){ l->exited ? -1 : l->child.pidfd,
+		    POLLIN, 0 };
+		if (poll(pf, 6, (int)(deadline - now) + 1) < 0 &&
+		    errno != EINTR) {
+			l->end_reason = "poll failed";
+			return -1;
+		}
+		if (pf[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			(void)!read(l->sigfd, &si, sizeof si);
+			l->end_reason = "runner shutting down";
+			return -2;
+		}
+		if (pf[5].revents & POLLIN)
+			reap(l);
+		if (pf[4].revents & (POLLOUT | POLLERR | POLLHUP)) {
+			if (outq_flush(&l->in) != 0)
+				close_child_stdin(l);
+			else if (!outq_busy(&l->in) && l->eof_pending)
+				close_child_stdin(l);
+		}
+		if (pf[2].revents & (POLLIN | POLLHUP | POLLERR))
+			pump_stdout(l);
+		if (pf[3].revents & (POLLIN | POLLHUP | POLLERR))
+			pump_stderr(l);
+		if (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			long got = channel_fill(&l->ch);
+
+			if (got == 0 || (got < 0 && errno != EAGAIN)) {
+				l->end_reason = "connection closed by the relay";
+				return -1;
+			}
+			l->last_heard = mono_ms();
+		}
+	}
+}
+
+unsigned
+lease_end_label(const char *end_reason, const struct jail_stats *st)
+{
+	static const struct { const char *reason; unsigned label; } map[] = {
+		{ "exited", ME_EXITED },
+		{ "runner shutting down", ME_SHUTDOWN },
+		{ "connection closed by the relay", ME_RELAY_CLOSED },
+		{ "relay silent past the liveness limit", ME_LIVENESS },
+	};
+
+	if (st->oom_kills > 0)
+		return ME_OOM;
+	if (st->pids_max_hits > 0)
+		return ME_PIDS;
+	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+		if (strcmp(end_reason, map[i].reason) == 0)
+			return map[i].label;
+	return ME_ERROR;
+}
+
+static void
+count_end(const struct lease *l)
+{
+	metric_add(M_LEASES_TOTAL, lease_end_label(l->end_reason, &l->stats),
+	    1);
+	metric_add(M_LEASE_BYTES, MS_STDIN, l->in.total);
+	metric_add(M_LEASE_BYTES, MS_STDOUT, l->bytes_out);
+	metric_add(M_LEASE_BYTES, MS_STDERR, l->bytes_err);
+	if (l->stats.oom_kills > 0)
+		metric_add(M_CGROUP_KILLS, ML_MEMORY, 1);
+	if (l->stats.pids_max_hits > 0)
+		metric_add(M_CGROUP_KILLS, ML_PIDS, 1);
+	metric_observe(MH_LEASE_SECONDS, (uint64_t)(mono_ms() - l->t_start));
+}
+
+static void
+log_end(const struct lease *l)
+{
+	struct log_field f[16];
+	size_t n = 0;
+
+	count_end(l);
+
+	f[n++] = LF_STR("lease", l->id);
+	f[n++] = LF_STR("reason", l->end_reason);
+	if (WIFSIGNALED(l->wait_status))
+		f[n++] = LF_NUM("signal", WTERMSIG(l->wait_status));
+	else
+		f[n++] = LF_NUM("exit", WEXITSTATUS(l->wait_status));
+	f[n++] = LF_NUM("bytes_in", l->in.total);
+	f[n++] = LF_NUM("bytes_out", l->bytes_out);
+	f[n++] = LF_NUM("bytes_err", l->bytes_err);
+	f[n++] = LF_NUM("duration_ms", mono_ms() - l->t_start);
+	f[n++] = LF_STR("jail", l->cfg->jail_name);
+	if (l->cfg->jail && l->cfg->jail->cfg.mode != JAIL_NONE) {
+		f[n++] = LF_NUM("uid", l->jl.uid);
+		f[n++] = LF_NUM("landlock_abi", l->cfg->jail->landlock_abi);
+	}
+	if (l->stats.has_memory) {
+		f[n++] = LF_NUM("peak_memory", l->stats.peak_memory);
+		f[n++] = LF_NUM("oom_kills", l->stats.oom_kills);
+	}
+	if (l->stats.has_pids)
+		f[n++] = LF_NUM("pids_limit_hits", l->stats.pids_max_hits);
+	if (l->stats.has_cpu)
+		f[n++] = LF_NUM("cpu_ms", l->stats.cpu_usec / 1000);
+	log_event(LOG_INFO, "lease ended", f, n);
+}
+
+static int
+lease_signals(void)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+
+	return sigfd_open(sigs, sizeof sigs / sizeof sigs[0]);
+}
+
+unsigned
+lease_guard_error(enum guard_verdict v)
+{
+	switch (v) {
+	case GUARD_BAD_LAUNCHER:
+		return LERR_LAUNCHER;
+	case GUARD_INLINE_CODE:
+	case GUARD_STDIN_PROGRAM:
+	case GUARD_DEBUGGER:
+		return LERR_INLINE_CODE;
+	default:
+		return LERR_ARGV;
+	}
+}
+
+#define APPROVAL_SKEW_S 60	/* clock skew tolerated between reviewer and us */
+
+/* With a reviewer key, the token must bind exactly this request. */
+static int
+check_approval(struct lease *l)
+{
+	struct approval_request ar = { l->req.tenant, l->req.registration,
+		l->req.argv, l->req.argc, l->req.env_key, l->req.envc };
+	static struct approval token;	/* about 15 KiB */
+	enum approval_result res;
+	char msg[PROTO_TEXT_MAX], diff[512];
+	const char *why;
+
+	if (!l->cfg->review_key)
+		return 0;
+	if (l->cfg->revoked && revocation_reload(l->cfg->revoked, &why) != 0)
+		log_msg(LOG_WARN, "revocation list unusable, refusing every "
+		    "token: %s", why);
+	if (l->req.approval_len == 0)
+		return refuse(l, LERR_APPROVAL, "approval_required: this "
+		    "runner only spawns reviewed registrations");
+	res = approval_open(l->cfg->review_key, l->req.approval,
+	    l->req.approval_len, &token);
+	if (res == APPROVAL_OK)
+		res = approval_check(&token, &ar, (uint64_t)time(NULL),
+		    APPROVAL_SKEW_S, l->cfg->revoked);
+	if (res == APPROVAL_OK) {
+		/* the cache and uid belong to this approval alone: what a
+		 * revoked one left there is never seen again */
+		eckey_id_text(token.token_id, l->approval_id);
+		/* the runner allows its own list plus exactly these */
+		memcpy(l->egress_extra, token.egress.p, token.egress.n);
+		l->egress_extra_len = token.egress.n;
+		return 0;
+	}
+	if (res == APPROVAL_ENV_MISMATCH)
+		approval_env_diff(&token, &ar, diff, sizeof diff);
+	snprintf(msg, sizeof msg, "%s: the approval token does not allow "
+	    "this spawn%s%s", approval_result_name(res),
+	    res == APPROVAL_ENV_MISMATCH ? ": env keys " : "",
+	    res == APPROVAL_ENV_MISMATCH ? diff : "");
+	return refuse(l, LERR_APPROVAL, msg);
+}
+
+/* The guard: is this argv one we may run at all, and is each script it
+ * names, on disk, the file it names? */
+static int
+check_guard(struct lease *l)
+{
+	struct guard_result *g = &l->guard;
+	char msg[PROTO_TEXT_MAX];
+
+	if (guard_check(l->cfg->guard, (const char *const *)l->req.argv,
+	    l->req.argc, g) != GUARD_OK) {
+		snprintf(msg, sizeof msg, "%s", g->reason);
+		return refuse(l, lease_guard_error(g->verdict), msg);
+	}
+	if (guardfs_check_scripts(g, (const char *const *)l->req.argv, msg,
+	    sizeof msg) != 0)
+		return refuse(l, LERR_ARGV, msg);
+	return 0;
+}
+
+/* The jail's uid, directories and cgroup for this lease. */
+static int
+open_jail(struct lease *l)
+{
+	struct jail_request rq = { .id = l->id, .tenant = l->req.tenant,
+		.registration = l->req.registration,
+		.approval = l->approval_id[0] ? l->approval_id : NULL };
+	char err[512];
+
+	if (jail_lease_open(l->cfg->jail, &rq, &l->jl, err, sizeof err) != 0)
+		return refuse(l, LERR_JAIL, err);
+	l->jl_open = 1;
+	return 0;
+}
+
+/* With --egress-allow: the lease's own network namespace, the proxy its
+ * only way out, and the variables that point clients at it. */
+static int
+open_egress(struct lease *l, char **envp)
+{
+	char err[512];
+
+	if (!l->cfg->egress)
+		return 0;
+	if (egress_lease_start(l->cfg->egress, l->egress_extra,
+	    l->egress_extra_len, l->id, l->jl.uid,
+	    l->jl.gid, &l->eg, err, sizeof err) != 0)
+		return refuse(l, LERR_JAIL, err);
+	if (egress_env(envp, ENV_ENVP_CAP) != 0)
+		return refuse(l, LERR_ENV, "no room left in the environment "
+		    "for the egress proxy's variables");
+	log_event(LOG_INFO, "lease egress", (struct log_field[]){
+	    LF_STR("lease", l->id), LF_STR("proxy", EGRESS_LEASE_URL),
+	    LF_NUM("rules", l->eg.nrules), LF_NUM("proxy_pid", l->eg.pid) },
+	    4);
+	return 0;
+}
+
+/* The env policy; on success envp is the child's environment. */
+static int
+build_env(struct lease *l, char **envp, size_t envp_cap, char *buf,
+    size_t buf_cap)
+{
+	static struct env_entry map[PROTO_ENVC_MAX];
+	struct env_result e;
+	struct env_base base;
+	char msg[PROTO_TEXT_MAX];
+
+	for (size_t i = 0; i < l->req.envc; i++)
+		map[i] = (struct env_entry){ l->req.env_key[i],
+		    strlen(l->req.env_key[i]), l->req.env_value[i],
+		    strlen(l->req.env_value[i]) };
+	base = (struct env_base){ l->cfg->path, l->jl.home, l->cfg->lang,
+		l->jl.tmpdir };
+	/* a command word looked up on PATH finds only the packages' bins
+	 * (put first by the launcher) or a launcher the guard checked */
+	if (l->guard.path_lookup) {
+		if (!l->cfg->launcher_path)
+			return refuse(l, LERR_ARGV, "this runner has no "
+			    "launcher directory for a command looked up on "
+			    "PATH");
+		base.path = l->cfg->launcher_path;
+	}
+	if (envpolicy_build(&base, map, l->req.envc, envp, envp_cap, buf,
+	    buf_cap, &e) != ENV_OK) {
+		snprintf(msg, sizeof msg, "%s", e.reason);
+		return refuse(l, LERR_ENV, msg);
+	}
+	return 0;
+}
+
+static void
+log_spawned(const struct lease *l)
+{
+	metric_observe(MH_SPAWN_SECONDS, (uint64_t)(mono_ms() - l->t_start));
+	log_event(LOG_INFO, "lease spawned", (struct log_field[]){
+	    LF_STR("lease", l->id), LF_STR("tenant", l->req.tenant),
+	    LF_STR("registration", l->req.registration),
+	    LF_STR("argv0", l->req.argv[0]), LF_NUM("argc", l->req.argc),
+	    LF_NUM("env_keys", l->req.envc), LF_NUM("pid", l->child.pid),
+	    LF_STR("jail", l->cfg->jail_name), LF_NUM("uid", l->jl.uid),
+	    LF_NUM("landlock_abi", l->cfg->jail ?
+	        l->cfg->jail->landlock_abi : 0) }, 10);
+}
+
+/* The authenticated connection and its spawn request, within the
+ * handshake deadline (counted again from the hand-off). */
+static int
+open_lease(struct lease *l, int conn_fd, struct noise_transport *t)
+{
+	char err[512];
+	const uint8_t *p;
+	const char *why;
+	uint8_t type;
+	size_t len;
+	enum proto_status st;
+	int64_t left;
+
+	channel_adopt(&l->ch, conn_fd, t);
+	if (l->cfg->refuse_code)
+		return refuse(l, l->cfg->refuse_code, l->cfg->refuse_message);
+	left = l->t_start + l->cfg->handshake_ms - mono_ms();
+	switch (channel_recv_wait(&l->ch, &type, &p, &len,
+	    left > 0 ? (int)left : 0, &why)) {
+	case CHANNEL_FRAME:
+		break;
+	case CHANNEL_NEED:
+		return refuse(l, LERR_TIMEOUT, "no spawn request before the "
+		    "handshake deadline");
+	default:
+		snprintf(err, sizeof err, "no valid spawn request: %s", why);
+		return refuse(l, LERR_PROTOCOL, err);
+	}
+	if (type != FRAME_SPAWN)
+		return refuse(l, LERR_PROTOCOL, "the first frame must be SPAWN");
+	st = proto_spawn_parse(&l->req, p, len);
+	if (st != PROTO_OK)
+		return refuse(l, LERR_BAD_REQUEST, proto_status_text(st));
+	return 0;
+}
+
+int
+lease_serve(const struct lease_config *cfg, int conn_fd,
+    struct noise_transport *t, const char *peer, const char *lease_id)
+{
+	static struct lease l;
+	static char *envp[ENV_ENVP_CAP];
+	static char envbuf[ENV_BUF_CAP];
+	struct started_info s;
+	struct spawn_spec spec;
+	uint8_t buf[256];
+	char err[512];
+	unsigned code;
+	long n;
+	int rc;
+
+	l.cfg = cfg;
+	l.id = lease_id;
+	l.peer = peer;
+	l.t_start = mono_ms();
+	l.end_reason = "exited";
+	/* the handshake ran in the pre-auth process: this copy of the
+	 * shared secret (inherited from the supervisor) serves nothing here,
+	 * and nothing forked from here on (the jail's init in ns mode never
+	 * execs) may carry it */
+	secret_ring_wipe(cfg->ring);
+	if ((l.sigfd = lease_signals()) < 0) {
+		secure_wipe(t, sizeof *t);
+		close(conn_fd);
+		return 1;
+	}
+	rc = open_lease(&l, conn_fd, t);
+	if (rc != 0)
+		return 1;
+	if ((code = admit_tenant(&l)) != 0)
+		return refuse(&l, code, code == LERR_TENANT_CAPACITY ?
+		    "the tenant is at its lease limit" : code == LERR_SHUTDOWN ?
+		    "the runner is shutting down" : "admission failed");
+	if (check_guard(&l) || check_approval(&l) || open_jail(&l) ||
+	    build_env(&l, envp, ENV_ENVP_CAP, envbuf, sizeof envbuf) ||
+	    open_egress(&l, envp))
+		goto out;
+	spec = (struct spawn_spec){ .argv = l.req.argv, .envp = envp,
+		.jail = jail_lease_enter, .jail_ctx = &l.jl,
+		.cgroup_fd = jail_lease_cgroup_fd(&l.jl) };
+	spec.into_cgroup = spec.cgroup_fd >= 0;
+	if (spawn_start(&spec, &l.child, err, sizeof err) != 0) {
+		refuse(&l, strncmp(err, "jail", 4) == 0 ? LERR_JAIL : LERR_SPAWN,
+		    err);
+		goto out;
+	}
+	l.spawned = l.in_open = l.out_open = l.err_open = 1;
+	memset(&l.in, 0, offsetof(struct outq, buf));
+	l.in.fd = l.child.in;
+	log_spawned(&l);
+	if (!cfg->jail || cfg->jail->cfg.mode == JAIL_NONE)
+		log_event(LOG_WARN, "lease NOT isolated (--jail none)",
+		    (struct log_field[]){ LF_STR("lease", l.id) }, 1);
+	memset(&s, 0, sizeof s);
+	snprintf(s.lease_id, sizeof s.lease_id, "%s", l.id);
+	snprintf(s.jail, sizeof s.jail, "%s", cfg->jail_name);
+	s.ping_ms = cfg->ping_ms;
+	s.liveness_ms = cfg->liveness_ms;
+	n = proto_started_encode(buf, sizeof buf, &s);
+	if (n < 0 || channel_queue(&l.ch, FRAME_STARTED, buf, (size_t)n)) {
+		l.end_reason = "cannot send STARTED";
+		rc = -1;
+	} else {
+		l.last_heard = mono_ms();
+		rc = relay(&l);
+	}
+	teardown(&l);
+	jail_lease_stats(&l.jl, &l.stats);
+	if (rc == 0)
+		send_exit(&l, EXIT_REASON_EXITED);
+	else if (rc == -2)
+		send_exit(&l, EXIT_REASON_SHUTDOWN);
+	log_end(&l);
+	/* EXIT is a final frame as ERROR is: the relay may still be sending
+	 * stdin the server never read; linger as refuse() does (the server
+	 * is already gone, so this only delays the jail's cleanup) */
+	if (rc == 0 || rc == -2) {
+		release_slot(&l);
+		(void)channel_close_lingering(&l.ch, SERVICE_FINAL_FRAME_MS);
+	}
+out:
+	channel_close(&l.ch);
+	egress_lease_stop(&l.eg);
+	if (l.jl_open && jail_lease_close(&l.jl, -1, NULL, NULL, err,
+	    sizeof err) != 0)
+		log_event(LOG_WARN, "lease cleanup incomplete", (struct
+		    log_field[]){ LF_STR("lease", l.id), LF_STR("reason", err) },
+		    2);
+	return 0;
+}

@@ -1,0 +1,75 @@
+/* service.h - what the runner and `sandbox serve` share beyond the
+ * supervisor (common/service/supervisor.h) and the pre-auth process
+ * (common/service/preauth.h): who runs the pre-auth process, admission over the
+ * control socket (common/service/ctlmsg.h), the refusal of an authenticated
+ * connection, and the drain.
+ *
+ *   handler                          supervisor
+ *   service_admit(tenant, cpu) ----> ADMIT   (applet's budgets decide)
+ *                              <---- VERDICT  service_verdict(code)
+ *   service_done(cpu_used)     ----> DONE    (stop counting this one) */
+#ifndef AIRLOCK_SERVICE_H
+#define AIRLOCK_SERVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/wire/channel.h"
+#include "common/service/preauth.h"
+#include "common/service/supervisor.h"
+
+/* The budget of a lingering close after a final frame (ERROR, EXIT), the
+ * frame's sending included (channel_close_lingering): long enough to
+ * drain the largest upload a client may still be sending. */
+#define SERVICE_FINAL_FRAME_MS 2000
+
+/* Whom the pre-auth process runs as (docs/SECURITY.md): a service that is
+ * not root stays its own uid (it has nothing to drop but capabilities);
+ * as root, uid (and the gid of the same number) when non-zero: the
+ * operator's choice or the first uid of the jail's range, which the
+ * caller then keeps from executions; else nobody (65534), with a
+ * warning. */
+void service_preauth_identity(uint32_t uid, struct preauth_identity *id);
+
+/* Start sv's pre-auth process (supervisor_start_preauth) on the listeners
+ * given so far: handshakes keyed by any secret of ring (which must
+ * outlive sv, or be replaced by supervisor_restart_preauth) within
+ * handshake_ms, PREAUTH_PENDING_DEFAULT pending, per_peer of one source
+ * (--max-conns-per-peer), as uid (service_preauth_identity), which must
+ * be no account of /etc/passwd or /etc/group and, unless preflight (a
+ * check beside the live service, whose pre-auth process holds it), held
+ * by no process. 0, or -1 with err set. */
+int service_start_preauth(struct supervisor *sv,
+    const struct secret_ring *ring, uint32_t versions,
+    uint32_t handshake_ms, uint32_t per_peer, uint32_t uid, int preflight,
+    char *err, size_t errlen);
+
+/* Send ERROR code/msg on an authenticated channel and close it lingering
+ * (SERVICE_FINAL_FRAME_MS, CHANNEL_LINGER_BYTES): stdin the peer is
+ * still sending cannot reset the connection before it reads why. */
+void service_refuse(struct channel *ch, unsigned code, const char *msg);
+
+/* Handler side: ask the supervisor to admit tenant, wait for its VERDICT
+ * and return its code (0: go ahead). With watch, keep that channel alive
+ * meanwhile: PINGs are answered, anything else (or its end) gives -1
+ * (the peer left). -2 when the supervisor is gone or answered nonsense. */
+int service_admit(int ctl, const char *tenant, uint64_t cpu_ms,
+    struct channel *watch);
+
+/* Handler side: the request is over but for its final frame. */
+void service_done(int ctl, uint64_t cpu_used_ms);
+
+/* Supervisor side: answer an ADMIT. */
+void service_verdict(int ctl, unsigned code);
+
+/* Drain: stop listening (the pre-auth process ends); let the handlers
+ * run on for up to wait_ms (0: not at all; a second stop signal ends the
+ * wait), then SIGTERM every one, and SIGKILL those still there kill_ms
+ * later. Meanwhile serve their control messages (on_ctl, answering with
+ * the applet's shutdown code) and reap them (reap). Returns when no
+ * handler is left. */
+void service_drain(struct supervisor *sv, uint32_t wait_ms, uint32_t kill_ms,
+    void (*on_ctl)(void *ctx, void *handler), void (*reap)(void *ctx),
+    void *ctx);
+
+#endif
