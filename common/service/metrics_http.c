@@ -185,7 +185,9 @@ serve(int lfd)
 	}
 }
 
-pid_t
+/* Fork the endpoint's process serving the listening socket lfd (which
+ * the caller then closes); it ends with its parent. The pid, or -1. */
+static pid_t
 metrics_http_start(int lfd)
 {
 	pid_t parent = getpid(), pid = fork();

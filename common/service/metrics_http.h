@@ -9,7 +9,6 @@
 #define AIRLOCK_METRICS_HTTP_H
 
 #include <stdint.h>
-#include <sys/types.h>
 
 #include "common/service/metrics.h"
 
@@ -20,11 +19,6 @@
  * a step fails (applet start-up, not a library path). */
 void xmetrics_listen_start(const char *addr, enum metrics_service which,
     uint64_t capacity, int check_only);
-
-/* Fork the endpoint's process serving the listening socket lfd (which the
- * caller then closes); it ends with its parent. The pid, or -1 with
- * errno. */
-pid_t metrics_http_start(int lfd);
 
 /* The answer to one request's bytes (pure, for tests and the fuzzer):
  * writes the whole HTTP response into out (cap bytes) and returns its
