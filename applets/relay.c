@@ -20,12 +20,12 @@
 #include "common/base/errstream.h"
 #include "common/base/log.h"
 #include "common/wire/netaddr.h"
-#include "common/wire/outq.h"
+#include "common/wire/fd_writer.h"
 #include "common/wire/proto.h"
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 #include "common/base/secmem.h"
 #include "common/wire/secret.h"
-#include "common/base/sigfd.h"
+#include "common/base/signal_fd.h"
 #include "common/wire/version.h"
 #include "common/base/xwrap.h"
 #include "applets/applet.h"
@@ -293,7 +293,7 @@ connect_runner(const struct netaddr *a, uint64_t timeout_ms, char *err,
 /* Everything the event loop needs. */
 struct relay {
 	struct channel ch;
-	struct outq out;
+	struct fd_writer out;
 	struct errstream err;
 	int sigfd;
 	int stdin_open;
@@ -425,7 +425,7 @@ on_frame(struct relay *r, uint8_t type, const uint8_t *p, size_t n)
 		if (!r->started || n == 0)
 			return violation(r, type, r->started ? "empty" :
 			    "before STARTED");
-		if (outq_write(&r->out, p, n) != 0) {
+		if (fd_writer_write(&r->out, p, n) != 0) {
 			/* our reader is gone: what the server would die of */
 			r->exit_status = 128 + SIGPIPE;
 			return -1;
@@ -491,7 +491,7 @@ pump_stdin(struct relay *r)
 static int
 outputs_full(const struct relay *r)
 {
-	return outq_busy(&r->out) || !errstream_can_put(&r->err);
+	return fd_writer_busy(&r->out) || !errstream_can_put(&r->err);
 }
 
 /* Deliver buffered frames while our outputs can take them; -1 when the
@@ -539,7 +539,7 @@ flush_outputs(struct relay *r, int64_t err_deadline)
 {
 	for (;;) {
 		int64_t now = mono_ms();
-		int out_busy = outq_busy(&r->out), err_busy, sig;
+		int out_busy = fd_writer_busy(&r->out), err_busy, sig;
 		struct pollfd pf[3];
 
 		if (errstream_busy(&r->err) && now >= err_deadline)
@@ -556,7 +556,7 @@ flush_outputs(struct relay *r, int64_t err_deadline)
 			return RELAY_INTERNAL;
 		if ((sig = signalled(r)) != 0)
 			return sig;
-		if (pf[1].revents && outq_flush(&r->out) != 0)
+		if (pf[1].revents && fd_writer_flush(&r->out) != 0)
 			return 128 + SIGPIPE;
 		if (pf[2].revents)
 			errstream_flush(&r->err);
@@ -645,7 +645,7 @@ relay_loop(struct relay *r)
 		/* an output is watched only while it holds bytes: poll reports
 		 * POLLERR even unasked, and a stdout whose reader is gone
 		 * would wake us for nothing, forever */
-		pf[n++] = (struct pollfd){ outq_busy(&r->out) ? r->out.fd : -1,
+		pf[n++] = (struct pollfd){ fd_writer_busy(&r->out) ? r->out.fd : -1,
 		    POLLOUT, 0 };
 		pf[n++] = (struct pollfd){ errstream_busy(&r->err) ?
 		    r->err.q.fd : -1, POLLOUT, 0 };
@@ -666,7 +666,7 @@ relay_loop(struct relay *r)
 			return RELAY_INTERNAL;
 		if ((sig = signalled(r)) != 0)
 			return sig;
-		if (pf[2].revents && outq_flush(&r->out) != 0)
+		if (pf[2].revents && fd_writer_flush(&r->out) != 0)
 			return 128 + SIGPIPE;
 		if (pf[3].revents)
 			errstream_flush(&r->err);
@@ -696,7 +696,7 @@ static int
 signals_fd(void)
 {
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
-	int fd = sigfd_open(sigs, sizeof sigs / sizeof sigs[0]);
+	int fd = signal_fd_open(sigs, sizeof sigs / sizeof sigs[0]);
 
 	if (fd < 0)
 		die_errno(EXIT_OSERR, "signalfd");
@@ -901,7 +901,7 @@ relay_main(int argc, char **argv)
 		return status;
 	}
 	r.sigfd = signals_fd();
-	if (outq_init_shared(&r.out, STDOUT_FILENO) != 0 ||
+	if (fd_writer_init_shared(&r.out, STDOUT_FILENO) != 0 ||
 	    errstream_init(&r.err, STDERR_FILENO, log_is_json(),
 	    log_prog_name()) != 0)
 		die_errno(EXIT_OSERR, "cannot set up the output writers");

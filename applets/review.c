@@ -1047,7 +1047,7 @@ collect_entry(void *ctx, const struct audit_view *v)
 }
 
 static int
-item_is(const struct lpf_item *it, const char *s)
+item_is(const struct record_line_item *it, const char *s)
 {
 	return it->n == strlen(s) && memcmp(it->p, s, it->n) == 0;
 }
@@ -1102,7 +1102,7 @@ event_is(const struct audit_view *v, const struct store_event *ev)
 
 /* Record ids sort by length, then bytes (as store_list sorts them). */
 static int
-id_order(const struct lpf_item *a, const char *b)
+id_order(const struct record_line_item *a, const char *b)
 {
 	size_t n = strlen(b);
 	int c;
@@ -1199,7 +1199,7 @@ check_records(struct store *s, const struct entries *e)
 
 /* 1 when detail ends with "key=value". */
 static int
-detail_has(const struct lpf_item *d, const char *key, const char *value)
+detail_has(const struct record_line_item *d, const char *key, const char *value)
 {
 	size_t k = strlen(key), n = strlen(value);
 

@@ -26,7 +26,8 @@
 #include "common/wire/proto.h"
 #include "common/wire/secret.h"
 #include "common/service/service.h"
-#include "common/base/sigfd.h"
+#include "common/base/signal_fd.h"
+#include "common/base/random_id.h"
 #include "common/jail/spawn.h"
 #include "common/service/supervisor.h"
 #include "common/base/xwrap.h"
@@ -475,7 +476,7 @@ setup_signals(struct runner *r)
 	int fd;
 
 	signal(SIGPIPE, SIG_IGN);
-	fd = sigfd_open(sigs, sizeof sigs / sizeof sigs[0]);
+	fd = signal_fd_open(sigs, sizeof sigs / sizeof sigs[0]);
 	if (fd < 0)
 		die_errno(EXIT_OSERR, "signalfd");
 	supervisor_init(&r->sv, fd, sizeof(struct handler));

@@ -44,7 +44,8 @@
 #include "common/base/secmem.h"
 #include "common/wire/secret.h"
 #include "common/service/service.h"
-#include "common/base/sigfd.h"
+#include "common/base/signal_fd.h"
+#include "common/base/random_id.h"
 #include "common/jail/spawn.h"
 #include "common/service/supervisor.h"
 #include "common/base/tailbuf.h"
@@ -782,7 +783,7 @@ signals_fd(const int *sigs, size_t n)
 	int fd;
 
 	signal(SIGPIPE, SIG_IGN);
-	fd = sigfd_open(sigs, n);
+	fd = signal_fd_open(sigs, n);
 	if (fd < 0)
 		die_errno(EXIT_OSERR, "signalfd");
 	return fd;

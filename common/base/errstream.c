@@ -24,7 +24,7 @@ errstream_init(struct errstream *s, int fd, int json, const char *prog)
 	s->dropped = 0;
 	s->prefix_len = (size_t)snprintf(s->prefix, sizeof s->prefix, "%.60s: ",
 	    prog);
-	return outq_init_shared(&s->q, fd);
+	return fd_writer_init_shared(&s->q, fd);
 }
 
 int
@@ -48,7 +48,7 @@ errstream_put(struct errstream *s, const uint8_t *p, size_t n)
 static void
 put(struct errstream *s, const void *p, size_t n)
 {
-	(void)outq_append(&s->q, p, n);	/* room was checked by the caller */
+	(void)fd_writer_append(&s->q, p, n);	/* room was checked by the caller */
 }
 
 static void
@@ -106,7 +106,7 @@ static void
 format(struct errstream *s)
 {
 	while (s->in_off < s->in_len &&
-	    outq_room(&s->q) >= RECORD_ROOM + STEP_MAX) {
+	    fd_writer_room(&s->q) >= RECORD_ROOM + STEP_MAX) {
 		if (s->json)
 			json_piece(s);
 		else
@@ -123,7 +123,7 @@ errstream_flush(struct errstream *s)
 		uint64_t before = s->q.total;
 
 		format(s);
-		if (outq_flush(&s->q) != 0) {
+		if (fd_writer_flush(&s->q) != 0) {
 			errstream_abandon(s);
 			return;
 		}
@@ -142,7 +142,7 @@ errstream_record(struct errstream *s, const char *line, size_t n)
 	}
 	if (!s->json && s->held > 0)
 		release_held(s);
-	if (outq_room(&s->q) < n + 1) {
+	if (fd_writer_room(&s->q) < n + 1) {
 		s->dropped += n;
 		return;
 	}
@@ -156,14 +156,14 @@ errstream_record(struct errstream *s, const char *line, size_t n)
 int
 errstream_busy(const struct errstream *s)
 {
-	return !s->dead && (s->in_off < s->in_len || outq_busy(&s->q));
+	return !s->dead && (s->in_off < s->in_len || fd_writer_busy(&s->q));
 }
 
 void
 errstream_finish(struct errstream *s)
 {
 	if (!s->dead && !s->json && s->held > 0 &&
-	    outq_room(&s->q) >= s->held)
+	    fd_writer_room(&s->q) >= s->held)
 		release_held(s);
 }
 

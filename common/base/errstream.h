@@ -23,10 +23,10 @@
 
 #include "common/wire/frame.h"
 #include "common/base/log.h"
-#include "common/wire/outq.h"
+#include "common/wire/fd_writer.h"
 
 struct errstream {
-	struct outq q;			/* formatted, for the fd */
+	struct fd_writer q;			/* formatted, for the fd */
 	uint8_t in[FRAME_PAYLOAD_MAX];	/* peer bytes not yet formatted */
 	size_t in_off, in_len;
 	int json;
@@ -39,8 +39,8 @@ struct errstream {
 	uint64_t dropped;		/* bytes given up on */
 };
 
-/* Set s up for fd (inherited: see outq_init_shared). json picks the
- * format; prog is our record prefix's name. 0, or -1 as outq_init_shared. */
+/* Set s up for fd (inherited: see fd_writer_init_shared). json picks the
+ * format; prog is our record prefix's name. 0, or -1 as fd_writer_init_shared. */
 int errstream_init(struct errstream *s, int fd, int json, const char *prog);
 /* 1 if errstream_put can take a payload now. */
 int errstream_can_put(const struct errstream *s);

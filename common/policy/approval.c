@@ -7,7 +7,7 @@
 #include <bearssl_hash.h>
 
 #include "common/egress/egress_allow.h"
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 
 _Static_assert(APPROVAL_TOKEN_MAX <= PROTO_APPROVAL_MAX,
     "every token must fit the spawn request's approval field");

@@ -61,7 +61,7 @@ digits(size_t v)
 
 /* The SIG item: empty, or KEYID "." SIGNATURE in canonical base64url. */
 static int
-sig_decode(const struct lpf_item *it, struct audit_view *v,
+sig_decode(const struct record_line_item *it, struct audit_view *v,
     uint8_t sig[ECKEY_SIG_LEN])
 {
 	v->is_signed = it->n != 0;
@@ -88,7 +88,7 @@ hex_encode(const uint8_t *p, size_t n, char *out)
 }
 
 static int
-hex_decode(const struct lpf_item *it, uint8_t out[AUDIT_HASH_LEN])
+hex_decode(const struct record_line_item *it, uint8_t out[AUDIT_HASH_LEN])
 {
 	if (it->n != HEX_LEN)
 		return -1;
@@ -117,7 +117,7 @@ sha256(const void *p, size_t n, uint8_t out[AUDIT_HASH_LEN])
 }
 
 static int
-printable(const struct lpf_item *it, size_t min, size_t max, int spaces)
+printable(const struct record_line_item *it, size_t min, size_t max, int spaces)
 {
 	if (it->n < min || it->n > max)
 		return 0;
@@ -135,16 +135,16 @@ parse_entry(const uint8_t *line, size_t len, const struct eckey_pub *pub,
     struct audit_view *v, uint8_t prev[AUDIT_HASH_LEN], const char **why)
 {
 	struct rd r = rd_init(line, len);
-	struct lpf_line l;
+	struct record_line_line l;
 	uint8_t calc[AUDIT_HASH_LEN], sig[ECKEY_SIG_LEN];
 	size_t body;
 
 	*why = "malformed entry";
-	if (lpf_next(&r, AUDIT_LINE_MAX, &l) != 0 || !rd_done(&r) ||
-	    !lpf_is(&l, "audit", 10) || len < TAIL_LEN ||
+	if (record_line_next(&r, AUDIT_LINE_MAX, &l) != 0 || !rd_done(&r) ||
+	    !record_line_is(&l, "audit", 10) || len < TAIL_LEN ||
 	    memcmp(line + len - TAIL_LEN, " 64:", 4) != 0)
 		return -1;
-	if (lpf_u64(&l.item[0], &v->seq) || lpf_u64(&l.item[1], &v->time) ||
+	if (record_line_u64(&l.item[0], &v->seq) || record_line_u64(&l.item[1], &v->time) ||
 	    hex_decode(&l.item[2], prev) || hex_decode(&l.item[9], v->hash) ||
 	    sig_decode(&l.item[8], v, sig))
 		return -1;
@@ -337,26 +337,26 @@ audit_append(const char *path, const struct audit_entry *e,
 		close(fd);
 		return -1;
 	}
-	lpf_key(&w, "audit");
-	lpf_num(&w, seq + 1);
-	lpf_num(&w, e->time);
+	record_line_key(&w, "audit");
+	record_line_num(&w, seq + 1);
+	record_line_num(&w, e->time);
 	hex_encode(prev, sizeof prev, hex);
-	lpf_put(&w, hex, sizeof hex);
-	lpf_str(&w, e->actor);
-	lpf_str(&w, e->action);
-	lpf_str(&w, e->record);
-	lpf_str(&w, e->status);
-	lpf_put(&w, detail, sanitise(e->detail, detail, sizeof detail));
+	record_line_put(&w, hex, sizeof hex);
+	record_line_str(&w, e->actor);
+	record_line_str(&w, e->action);
+	record_line_str(&w, e->record);
+	record_line_str(&w, e->status);
+	record_line_put(&w, detail, sanitise(e->detail, detail, sizeof detail));
 	if (key && (w.bad || sign_body(key, line, w.off, sig) != 0)) {
 		snprintf(err, errcap, "cannot sign the audit entry");
 		close(fd);
 		return -1;
 	}
-	lpf_put(&w, sig, key ? AUDIT_SIG_TEXT : 0);
+	record_line_put(&w, sig, key ? AUDIT_SIG_TEXT : 0);
 	sha256(line, w.off, hash);
 	hex_encode(hash, sizeof hash, hex);
-	lpf_put(&w, hex, sizeof hex);
-	lpf_eol(&w);
+	record_line_put(&w, hex, sizeof hex);
+	record_line_eol(&w);
 	/* Never write an entry the verifier would refuse. */
 	if (w.bad || parse_entry((const uint8_t *)line, w.off,
 	    key ? &key->pub : NULL, &v, hash, &why) != 0) {

@@ -1,5 +1,5 @@
 /* audit.h - the review store's append-only, hash-chained, signed audit
- * log (STORE/audit.log). One entry per line, in the lpf format (lpf.h):
+ * log (STORE/audit.log). One entry per line, in the record-line format (record_line.h):
  *
  *	audit SEQ TIME PREV ACTOR ACTION RECORD STATUS DETAIL SIG HASH
  *
@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "common/policy/eckey.h"
-#include "common/wire/lpf.h"
+#include "common/policy/record_line.h"
 
 #define AUDIT_LINE_MAX 4096
 #define AUDIT_DETAIL_MAX 2048
@@ -41,7 +41,7 @@ struct audit_entry {
 /* A parsed entry; items point into the verified input. */
 struct audit_view {
 	uint64_t seq, time;
-	struct lpf_item actor, action, record, status, detail;
+	struct record_line_item actor, action, record, status, detail;
 	int is_signed;
 	uint8_t key_id[ECKEY_ID_LEN];	/* when signed */
 	uint8_t hash[AUDIT_HASH_LEN];	/* this entry's HASH */

@@ -19,7 +19,7 @@
 #include "common/base/b64url.h"
 #include "common/base/fileio.h"
 #include "common/policy/pem.h"
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 #include "common/base/secmem.h"
 
 #define LABEL_PUB "PUBLIC KEY"

@@ -9,7 +9,7 @@
 #include "common/base/b64url.h"
 #include "common/base/fileio.h"
 #include "common/wire/proto.h"
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 
 #define ID_TEXT_LEN 22		/* B64URL_ENCODED_LEN(16) */
 

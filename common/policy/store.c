@@ -15,7 +15,7 @@
 #include "common/policy/approval.h"
 #include "common/egress/egress_allow.h"
 #include "common/base/fileio.h"
-#include "common/wire/lpf.h"
+#include "common/policy/record_line.h"
 
 #define REC_HEADER "airlock-record"
 #define REC_VERSION "1"
@@ -96,7 +96,7 @@ fail(struct store *s, const char *fmt, ...)
  * where it failed. */
 struct parse {
 	struct rd r;
-	struct lpf_line l;
+	struct record_line_line l;
 	char *arena;
 	size_t used, cap;
 	size_t line;
@@ -110,12 +110,12 @@ next(struct parse *ps, const char *key, size_t n)
 	int rc;
 
 	ps->line++;
-	rc = lpf_next(&ps->r, STORE_REC_MAX, &ps->l);
+	rc = record_line_next(&ps->r, STORE_REC_MAX, &ps->l);
 	if (rc != 0) {
 		ps->why = rc > 0 ? "unexpected end of file" : "malformed line";
 		return -1;
 	}
-	if (key && !lpf_is(&ps->l, key, n)) {
+	if (key && !record_line_is(&ps->l, key, n)) {
 		ps->why = "unexpected line (wrong key or item count)";
 		return -1;
 	}
@@ -138,7 +138,7 @@ peek(struct parse *ps, const char *key)
 static const char *
 str(struct parse *ps, size_t i)
 {
-	const struct lpf_item *it = &ps->l.item[i];
+	const struct record_line_item *it = &ps->l.item[i];
 	char *out;
 
 	if (it->n >= ps->cap - ps->used)
@@ -192,7 +192,7 @@ parse_head(struct parse *ps, struct store_rec *rec)
 	const char *v;
 	int e;
 
-	if (next(ps, REC_HEADER, 1) || !lpf_eq(&ps->l.item[0], REC_VERSION))
+	if (next(ps, REC_HEADER, 1) || !record_line_eq(&ps->l.item[0], REC_VERSION))
 		return bad(ps, "not a version 1 record "
 		    "(\"airlock-record 1:1\")");
 	if (next(ps, "id", 1) || !(rec->id = str(ps, 0)) ||
@@ -288,7 +288,7 @@ parse_events(struct parse *ps, struct store_rec *rec)
 		if (rec->nevents == STORE_EVENTS_MAX)
 			return bad(ps, "too many events");
 		ev = &rec->events[rec->nevents];
-		if (next(ps, "event", 5) || lpf_u64(&ps->l.item[0], &ev->time))
+		if (next(ps, "event", 5) || record_line_u64(&ps->l.item[0], &ev->time))
 			return bad(ps, "bad event");
 		if (!(ev->actor = str(ps, 1)) ||
 		    !store_actor_valid(ev->actor, strlen(ev->actor)))
@@ -359,11 +359,11 @@ store_rec_format(const struct store_rec *rec, uint8_t **out, size_t *len)
 
 	if (!buf)
 		return -1;
-	lpf_key(&w, REC_HEADER);
-	lpf_str(&w, REC_VERSION);
-	lpf_eol(&w);
-#define FIELD(key, value) do { lpf_key(&w, key); lpf_str(&w, value); \
-	lpf_eol(&w); } while (0)
+	record_line_key(&w, REC_HEADER);
+	record_line_str(&w, REC_VERSION);
+	record_line_eol(&w);
+#define FIELD(key, value) do { record_line_key(&w, key); record_line_str(&w, value); \
+	record_line_eol(&w); } while (0)
 	FIELD("id", rec->id);
 	FIELD("tenant", rec->tenant);
 	FIELD("registration", rec->registration);
@@ -381,13 +381,13 @@ store_rec_format(const struct store_rec *rec, uint8_t **out, size_t *len)
 	for (size_t i = 0; i < rec->nevents; i++) {
 		const struct store_event *ev = &rec->events[i];
 
-		lpf_key(&w, "event");
-		lpf_num(&w, ev->time);
-		lpf_str(&w, ev->actor);
-		lpf_str(&w, ev->action);
-		lpf_str(&w, store_status_name(ev->status));
-		lpf_str(&w, ev->note);
-		lpf_eol(&w);
+		record_line_key(&w, "event");
+		record_line_num(&w, ev->time);
+		record_line_str(&w, ev->actor);
+		record_line_str(&w, ev->action);
+		record_line_str(&w, store_status_name(ev->status));
+		record_line_str(&w, ev->note);
+		record_line_eol(&w);
 	}
 	if (w.bad) {
 		free(buf);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 
 enum {
 	TAG_UTF8 = 1, TAG_INTEGER = 3, TAG_FLOAT = 4, TAG_LONG = 5,

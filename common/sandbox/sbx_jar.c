@@ -29,7 +29,7 @@ sbx_jar_crc32(uint32_t crc, const uint8_t *p, size_t n)
 	return ~crc;
 }
 
-/* ZIP's fields are little-endian, unlike the wire format (rd.h). */
+/* ZIP's fields are little-endian, unlike the wire format (bounded_rw.h). */
 static uint8_t *
 le(uint8_t *p, uint32_t v, int n)
 {

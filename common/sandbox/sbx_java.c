@@ -15,7 +15,7 @@
 #include "common/base/fileio.h"
 #include "common/sandbox/javacheck.h"
 #include "common/jail/landlock.h"
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 #include "common/sandbox/sbx_exec.h"
 #include "common/sandbox/sbx_jar.h"
 #include "common/sandbox/sbx_stage.h"

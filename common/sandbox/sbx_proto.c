@@ -7,7 +7,7 @@
 
 #include "common/base/json.h"
 #include "common/wire/proto.h"
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 
 static const char *const status_texts[] = {
 	[SBX_OK] = "ok",

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 
 void
 sbx_stage_init(struct sbx_stage *s)

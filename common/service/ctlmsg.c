@@ -6,7 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 #include "common/base/secmem.h"
 
 const char *

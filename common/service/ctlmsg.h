@@ -19,7 +19,7 @@
  *
  * A datagram whose length is not exactly 4 + the type's size, an unknown
  * type, a CONN without its one fd or any other message with an fd is
- * refused whole. Integers are big-endian, read with common/base/rd.h. */
+ * refused whole. Integers are big-endian, read with common/base/bounded_rw.h. */
 #ifndef AIRLOCK_CTLMSG_H
 #define AIRLOCK_CTLMSG_H
 

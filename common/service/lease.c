@@ -25,10 +25,10 @@
 #include "common/base/fsutil.h"
 #include "common/policy/guardfs.h"
 #include "common/base/log.h"
-#include "common/wire/outq.h"
+#include "common/wire/fd_writer.h"
 #include "common/wire/proto.h"
 #include "common/service/service.h"
-#include "common/base/sigfd.h"
+#include "common/base/signal_fd.h"
 #include "common/base/secmem.h"
 #include "common/jail/spawn.h"
 #include "common/base/tailbuf.h"
@@ -41,7 +41,7 @@ struct lease {
 	struct channel ch;
 	struct spawn_req req;
 	struct spawn_child child;
-	struct outq in;			/* towards the child's stdin */
+	struct fd_writer in;			/* towards the child's stdin */
 	int spawned, in_open, eof_pending, out_open, err_open;
 	int exited, wait_status;
 	int sigfd;
@@ -180,14 +180,14 @@ on_frame(struct lease *l, uint8_t type, const uint8_t *p, size_t n)
 			break;
 		if (!l->in_open || n == 0)
 			return 0;	/* the child closed its stdin: drop */
-		if (outq_write(&l->in, p, n) != 0)
+		if (fd_writer_write(&l->in, p, n) != 0)
 			close_child_stdin(l);
 		return 0;
 	case FRAME_STDIN_EOF:
 		if (n != 0)
 			break;
 		l->eof_pending = 1;
-		if (!outq_busy(&l->in))
+		if (!fd_writer_busy(&l->in))
 			close_child_stdin(l);
 		return 0;
 	case FRAME_PING:
@@ -335,18 +335,18 @@ relay(struct lease *l)
 		size_t len;
 		enum channel_next nx = CHANNEL_NEED;
 
-		while (!outq_busy(&l->in) &&
+		while (!fd_writer_busy(&l->in) &&
 		    (nx = channel_next(&l->ch, &type, &p, &len, &why)) ==
 		    CHANNEL_FRAME)
 			if (on_frame(l, type, p, len) != 0)
 				return -1;
-		if (!outq_busy(&l->in) && nx == CHANNEL_BAD) {
+		if (!fd_writer_busy(&l->in) && nx == CHANNEL_BAD) {
 			l->end_reason = why;
 			return -1;
 		}
 		if (l->exited && !l->out_open && !l->err_open)
 			return 0;
-		stdin_blocked = outq_busy(&l->in);
+		stdin_blocked = fd_writer_busy(&l->in);
 		if (channel_pending(&l->ch) && channel_flush(&l->ch) != 0) {
 			l->end_reason = "connection lost";
 			return -1;
@@ -392,9 +392,9 @@ relay(struct lease *l)
 		if (pf[5].revents & POLLIN)
 			reap(l);
 		if (pf[4].revents & (POLLOUT | POLLERR | POLLHUP)) {
-			if (outq_flush(&l->in) != 0)
+			if (fd_writer_flush(&l->in) != 0)
 				close_child_stdin(l);
-			else if (!outq_busy(&l->in) && l->eof_pending)
+			else if (!fd_writer_busy(&l->in) && l->eof_pending)
 				close_child_stdin(l);
 		}
 		if (pf[2].revents & (POLLIN | POLLHUP | POLLERR))
@@ -487,7 +487,7 @@ lease_signals(void)
 {
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
 
-	return sigfd_open(sigs, sizeof sigs / sizeof sigs[0]);
+	return signal_fd_open(sigs, sizeof sigs / sizeof sigs[0]);
 }
 
 unsigned
@@ -740,7 +740,7 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 		goto out;
 	}
 	l.spawned = l.in_open = l.out_open = l.err_open = 1;
-	memset(&l.in, 0, offsetof(struct outq, buf));
+	memset(&l.in, 0, offsetof(struct fd_writer, buf));
 	l.in.fd = l.child.in;
 	log_spawned(&l);
 	if (!cfg->jail || cfg->jail->cfg.mode == JAIL_NONE)

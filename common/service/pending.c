@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 
 void
 pending_init(struct pending *p, uint32_t max, uint32_t per_source)

@@ -22,7 +22,7 @@ struct work {
 #endif
 };
 
-/* RFC 8439's words are little-endian, unlike the wire format (rd.h). */
+/* RFC 8439's words are little-endian, unlike the wire format (bounded_rw.h). */
 static uint32_t
 load32(const uint8_t *p)
 {

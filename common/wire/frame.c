@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 
 static const char *const type_names[] = {
 	[FRAME_SPAWN] = "spawn", [FRAME_STARTED] = "started",

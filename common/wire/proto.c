@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 
 static const char *const status_texts[] = {
 	[PROTO_OK] = "ok",

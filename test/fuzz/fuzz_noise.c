@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "common/wire/noise.h"
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 #include "fuzz.h"
 
 static const uint8_t fuzz_psk[NOISE_PSK_LEN] =

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/sandbox/classfile.h"
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 #include "tap.h"
 
 static uint8_t file[1 << 20];

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "common/wire/proto.h"
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 #include "tap.h"
 
 static struct spawn_req req;

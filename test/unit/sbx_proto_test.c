@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 #include "common/sandbox/sbx_proto.h"
 #include "tap.h"
 

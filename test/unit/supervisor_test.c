@@ -15,7 +15,7 @@
 #include "common/wire/channel.h"
 #include "common/base/log.h"
 #include "common/service/service.h"
-#include "common/base/sigfd.h"
+#include "common/base/signal_fd.h"
 #include "common/service/supervisor.h"
 #include "tap.h"
 
@@ -239,7 +239,7 @@ main(void)
 		return 1;
 	snprintf(path, sizeof path, "%s/s", dir);
 	snprintf(addr, sizeof addr, "unix:%s", path);
-	supervisor_init(&sv, sigfd_open(sigs, 3), sizeof(struct handler));
+	supervisor_init(&sv, signal_fd_open(sigs, 3), sizeof(struct handler));
 	test_listen();
 	ok(supervisor_listen(&sv, addr, err, sizeof err) ==
 	    SUPERVISOR_LISTENING && sv.nlisteners == 1, "listens on %s", addr);

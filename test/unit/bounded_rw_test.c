@@ -1,9 +1,9 @@
-/* rd_test.c - the bounded reader never reads past the end, the writer
+/* bounded_rw_test.c - the bounded reader never reads past the end, the writer
  * never writes past its capacity. */
 #include <stdint.h>
 #include <string.h>
 
-#include "common/base/rd.h"
+#include "common/base/bounded_rw.h"
 #include "tap.h"
 
 int

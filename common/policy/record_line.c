@@ -1,5 +1,5 @@
-/* lpf.c - the length-prefixed line format: strict reader, simple writer. */
-#include "common/wire/lpf.h"
+/* record_line.c - the length-prefixed line format: strict reader, simple writer. */
+#include "common/policy/record_line.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -37,7 +37,7 @@ read_len(struct rd *r, size_t max, size_t *len)
 }
 
 static int
-parse_line(struct rd *r, size_t item_max, struct lpf_line *l)
+parse_line(struct rd *r, size_t item_max, struct record_line_line *l)
 {
 	const uint8_t *b;
 	uint8_t c;
@@ -50,7 +50,7 @@ parse_line(struct rd *r, size_t item_max, struct lpf_line *l)
 			return -1;
 		if (!is_key_char(c))
 			break;
-		if (++l->key_len > LPF_KEY_MAX)
+		if (++l->key_len > RECORD_LINE_KEY_MAX)
 			return -1;
 	}
 	if (l->key_len == 0)
@@ -58,10 +58,10 @@ parse_line(struct rd *r, size_t item_max, struct lpf_line *l)
 	while (c == ' ') {
 		size_t n;
 
-		if (l->n == LPF_ITEMS_MAX || read_len(r, item_max, &n) ||
+		if (l->n == RECORD_LINE_ITEMS_MAX || read_len(r, item_max, &n) ||
 		    rd_bytes(r, n, &b) || memchr(b, '\0', n))
 			return -1;
-		l->item[l->n++] = (struct lpf_item){ b, n };
+		l->item[l->n++] = (struct record_line_item){ b, n };
 		if (rd_u8(r, &c))
 			return -1;
 	}
@@ -69,7 +69,7 @@ parse_line(struct rd *r, size_t item_max, struct lpf_line *l)
 }
 
 int
-lpf_next(struct rd *r, size_t item_max, struct lpf_line *l)
+record_line_next(struct rd *r, size_t item_max, struct record_line_line *l)
 {
 	size_t save = r->off;
 
@@ -84,7 +84,7 @@ lpf_next(struct rd *r, size_t item_max, struct lpf_line *l)
 }
 
 int
-lpf_is(const struct lpf_line *l, const char *key, size_t n)
+record_line_is(const struct record_line_line *l, const char *key, size_t n)
 {
 	size_t k = strlen(key);
 
@@ -92,7 +92,7 @@ lpf_is(const struct lpf_line *l, const char *key, size_t n)
 }
 
 int
-lpf_u64(const struct lpf_item *it, uint64_t *v)
+record_line_u64(const struct record_line_item *it, uint64_t *v)
 {
 	uint64_t x = 0;
 
@@ -110,7 +110,7 @@ lpf_u64(const struct lpf_item *it, uint64_t *v)
 }
 
 int
-lpf_eq(const struct lpf_item *it, const char *s)
+record_line_eq(const struct record_line_item *it, const char *s)
 {
 	size_t n = strlen(s);
 
@@ -118,13 +118,13 @@ lpf_eq(const struct lpf_item *it, const char *s)
 }
 
 void
-lpf_key(struct wr *w, const char *key)
+record_line_key(struct wr *w, const char *key)
 {
 	wr_bytes(w, key, strlen(key));
 }
 
 void
-lpf_put(struct wr *w, const void *p, size_t n)
+record_line_put(struct wr *w, const void *p, size_t n)
 {
 	char len[24];
 	int k = snprintf(len, sizeof len, " %zu:", n);
@@ -134,22 +134,22 @@ lpf_put(struct wr *w, const void *p, size_t n)
 }
 
 void
-lpf_str(struct wr *w, const char *s)
+record_line_str(struct wr *w, const char *s)
 {
-	lpf_put(w, s, strlen(s));
+	record_line_put(w, s, strlen(s));
 }
 
 void
-lpf_num(struct wr *w, uint64_t v)
+record_line_num(struct wr *w, uint64_t v)
 {
 	char num[24];
 	int k = snprintf(num, sizeof num, "%llu", (unsigned long long)v);
 
-	lpf_put(w, num, (size_t)k);
+	record_line_put(w, num, (size_t)k);
 }
 
 void
-lpf_eol(struct wr *w)
+record_line_eol(struct wr *w)
 {
 	wr_u8(w, '\n');
 }

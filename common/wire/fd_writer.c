@@ -1,5 +1,5 @@
-/* outq.c - a one-payload output queue that never blocks for long. */
-#include "common/wire/outq.h"
+/* fd_writer.c - a one-payload output queue that never blocks for long. */
+#include "common/wire/fd_writer.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -18,18 +18,18 @@ on_alarm(int sig)
 }
 
 int
-outq_init_shared(struct outq *q, int fd)
+fd_writer_init_shared(struct fd_writer *q, int fd)
 {
 	struct sigaction sa;
 	struct stat st;
 
-	memset(q, 0, offsetof(struct outq, buf));
+	memset(q, 0, offsetof(struct fd_writer, buf));
 	q->fd = fd;
 	if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode)) {
-		q->kind = OUTQ_SOCKET;
+		q->kind = FD_WRITER_SOCKET;
 		return 0;
 	}
-	q->kind = OUTQ_SHARED;
+	q->kind = FD_WRITER_SHARED;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_alarm;
 	sigemptyset(&sa.sa_mask);
@@ -51,15 +51,15 @@ write_timer(long ms)
 /* One write that does not block past the armed timer; -1 with EAGAIN when
  * the fd takes nothing now. */
 static ssize_t
-write_once(const struct outq *q, const uint8_t *p, size_t n)
+write_once(const struct fd_writer *q, const uint8_t *p, size_t n)
 {
 	struct pollfd pf = { q->fd, POLLOUT, 0 };
 	ssize_t w;
 
 	switch (q->kind) {
-	case OUTQ_SOCKET:
+	case FD_WRITER_SOCKET:
 		return send(q->fd, p, n, MSG_DONTWAIT | MSG_NOSIGNAL);
-	case OUTQ_SHARED:
+	case FD_WRITER_SHARED:
 		if (poll(&pf, 1, 0) < 0) {
 			if (errno == EINTR)
 				errno = EAGAIN;	/* the timer ran out */
@@ -81,15 +81,15 @@ write_once(const struct outq *q, const uint8_t *p, size_t n)
 }
 
 /* Write from p as far as the fd takes; returns bytes written or -1. For a
- * shared fd one timer bounds the whole call to OUTQ_WRITE_BOUND_MS. */
+ * shared fd one timer bounds the whole call to FD_WRITER_WRITE_BOUND_MS. */
 static long
-write_some(const struct outq *q, const uint8_t *p, size_t n)
+write_some(const struct fd_writer *q, const uint8_t *p, size_t n)
 {
 	size_t done = 0;
 	long rc;
 
-	if (q->kind == OUTQ_SHARED && n > 0)
-		write_timer(OUTQ_WRITE_BOUND_MS);
+	if (q->kind == FD_WRITER_SHARED && n > 0)
+		write_timer(FD_WRITER_WRITE_BOUND_MS);
 	for (;;) {
 		ssize_t w;
 
@@ -110,13 +110,13 @@ write_some(const struct outq *q, const uint8_t *p, size_t n)
 			break;
 		}
 	}
-	if (q->kind == OUTQ_SHARED && n > 0)
+	if (q->kind == FD_WRITER_SHARED && n > 0)
 		write_timer(0);
 	return rc;
 }
 
 int
-outq_write(struct outq *q, const uint8_t *p, size_t n)
+fd_writer_write(struct fd_writer *q, const uint8_t *p, size_t n)
 {
 	long w = write_some(q, p, n);
 
@@ -130,15 +130,15 @@ outq_write(struct outq *q, const uint8_t *p, size_t n)
 }
 
 size_t
-outq_room(const struct outq *q)
+fd_writer_room(const struct fd_writer *q)
 {
 	return sizeof q->buf - (q->len - q->off);
 }
 
 int
-outq_append(struct outq *q, const uint8_t *p, size_t n)
+fd_writer_append(struct fd_writer *q, const uint8_t *p, size_t n)
 {
-	if (n > outq_room(q))
+	if (n > fd_writer_room(q))
 		return -1;
 	if (q->off > 0) {	/* keep the free space at the end */
 		memmove(q->buf, q->buf + q->off, q->len - q->off);
@@ -151,7 +151,7 @@ outq_append(struct outq *q, const uint8_t *p, size_t n)
 }
 
 int
-outq_flush(struct outq *q)
+fd_writer_flush(struct fd_writer *q)
 {
 	long w = write_some(q, q->buf + q->off, q->len - q->off);
 
@@ -165,7 +165,7 @@ outq_flush(struct outq *q)
 }
 
 int
-outq_busy(const struct outq *q)
+fd_writer_busy(const struct fd_writer *q)
 {
 	return q->len > q->off;
 }

@@ -1,8 +1,8 @@
-/* rd.h - a bounded reader over untrusted bytes, and its twin writer.
+/* bounded_rw.h - a bounded reader over untrusted bytes, and its twin writer.
  * Every accessor checks the remaining length first (never off + n > len,
  * which can wrap) and returns -1 without moving when it does not fit. */
-#ifndef AIRLOCK_RD_H
-#define AIRLOCK_RD_H
+#ifndef AIRLOCK_BOUNDED_RW_H
+#define AIRLOCK_BOUNDED_RW_H
 
 #include <stddef.h>
 #include <stdint.h>

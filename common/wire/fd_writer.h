@@ -1,4 +1,4 @@
-/* outq.h - the unwritten tail of one frame's payload for an output fd that
+/* fd_writer.h - the unwritten tail of one frame's payload for an output fd that
  * must never block its writer for long. Holding at most one payload is the
  * backpressure: while it is not empty, the producer stops reading its
  * source.
@@ -15,11 +15,11 @@
  *           poll() reported POLLOUT, at most PIPE_BUF bytes at a time (a
  *           pipe then takes them whole, without blocking, unless another
  *           writer of the same pipe filled it in between), and each call
- *           (outq_write, outq_flush) is bounded by a one-shot SIGALRM
- *           after OUTQ_WRITE_BOUND_MS: a write that blocks returns EINTR
+ *           (fd_writer_write, fd_writer_flush) is bounded by a one-shot SIGALRM
+ *           after FD_WRITER_WRITE_BOUND_MS: a write that blocks returns EINTR
  *           and the rest is kept for later. */
-#ifndef AIRLOCK_OUTQ_H
-#define AIRLOCK_OUTQ_H
+#ifndef AIRLOCK_FD_WRITER_H
+#define AIRLOCK_FD_WRITER_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -27,34 +27,34 @@
 #include "common/wire/frame.h"
 
 /* The longest one call may block on a shared non-socket fd. */
-#define OUTQ_WRITE_BOUND_MS 100
+#define FD_WRITER_WRITE_BOUND_MS 100
 
-enum outq_kind { OUTQ_OWNED = 0, OUTQ_SOCKET, OUTQ_SHARED };
+enum fd_writer_kind { FD_WRITER_OWNED = 0, FD_WRITER_SOCKET, FD_WRITER_SHARED };
 
-struct outq {
+struct fd_writer {
 	int fd;
-	int kind;			/* enum outq_kind; 0 after memset */
+	int kind;			/* enum fd_writer_kind; 0 after memset */
 	size_t off, len;
 	uint64_t total;			/* bytes written, for the record */
 	uint8_t buf[FRAME_PAYLOAD_MAX];
 };
 
-/* Set q up (empty) for an inherited fd: OUTQ_SOCKET or OUTQ_SHARED as
- * above. For OUTQ_SHARED it installs a do-nothing SIGALRM handler without
+/* Set q up (empty) for an inherited fd: FD_WRITER_SOCKET or FD_WRITER_SHARED as
+ * above. For FD_WRITER_SHARED it installs a do-nothing SIGALRM handler without
  * SA_RESTART; the process must not use SIGALRM or ITIMER_REAL otherwise.
  * Returns 0, or -1 if the handler cannot be installed. */
-int outq_init_shared(struct outq *q, int fd);
+int fd_writer_init_shared(struct fd_writer *q, int fd);
 
 /* Write p now as far as the fd takes it and keep the rest (the queue must
  * be empty). Returns 0, or -1 on a write error (errno set, EPIPE included). */
-int outq_write(struct outq *q, const uint8_t *p, size_t n);
-/* Append p to what is kept, without writing (n must fit: outq_room). */
-int outq_append(struct outq *q, const uint8_t *p, size_t n);
-/* Bytes that outq_append can take now. */
-size_t outq_room(const struct outq *q);
+int fd_writer_write(struct fd_writer *q, const uint8_t *p, size_t n);
+/* Append p to what is kept, without writing (n must fit: fd_writer_room). */
+int fd_writer_append(struct fd_writer *q, const uint8_t *p, size_t n);
+/* Bytes that fd_writer_append can take now. */
+size_t fd_writer_room(const struct fd_writer *q);
 /* Write more of what is kept; 0 or -1 as above. */
-int outq_flush(struct outq *q);
+int fd_writer_flush(struct fd_writer *q);
 /* 1 while bytes are kept. */
-int outq_busy(const struct outq *q);
+int fd_writer_busy(const struct fd_writer *q);
 
 #endif
