@@ -85,7 +85,7 @@ static const char usage_main[] =
 
 #define LIMIT_HELP \
 "  --timeout DUR     wall clock (default 5s)\n" \
-"  --cpu DUR         CPU time of the whole jail (default 2s)\n" \
+"  --cpu-time DUR    CPU time of the whole jail (default 2s)\n" \
 "  --memory SIZE     memory of the whole jail, no swap (default 256M);\n" \
 "                    Java's heap is sized from it\n" \
 "  --pids N          tasks in the jail (default 64)\n" \
@@ -152,7 +152,7 @@ static const char usage_serve[] =
 "  --listen ADDR             HOST:PORT, [IPV6]:PORT or unix:/PATH\n"
 "  --secret-file FILE        shared secret (AIRLOCK_SECRET_FILE, or\n"
 "                            AIRLOCK_SECRET); at least 32 bytes\n"
-"  --max-timeout DUR         (default 30s)  --max-cpu DUR (default 10s)\n"
+"  --max-timeout DUR         (default 30s)  --max-cpu-time DUR (10s)\n"
 "  --max-memory SIZE         (default 1G)   --max-pids N (default 256)\n"
 "  --max-output SIZE         (default 16M)\n"
 "  --max-disk SIZE           caps --disk and its default (default 512M)\n"
@@ -161,7 +161,7 @@ LIMIT_HELP
 "  --tenant-concurrency N    executions of one tenant at once (default 4)\n"
 "  --tenant-queue N          requests of one tenant waiting (default 8;\n"
 "                            0 refuses at once)\n"
-"  --tenant-cpu DUR          CPU per tenant per window (default: none)\n"
+"  --tenant-cpu-time DUR     CPU time per tenant per window (default: none)\n"
 "  --cpu-window DUR          the rolling window (default 1m)\n"
 "  --max-concurrency N       executions at once in all (default 16)\n"
 "  --max-queue N             requests waiting in all (default 64)\n"
@@ -173,7 +173,7 @@ LIMIT_HELP
 "                            (default 32; 256 pending in all)\n"
 "  --preauth-uid UID         the uid (and gid) of the pre-auth process\n"
 "                            that runs handshakes (default: the first uid\n"
-"                            of --uids, which executions then do not get;\n"
+"                            of --uid-range, which executions then do not get;\n"
 "                            nobody with --jail none as root)\n"
 "  --exec-interpreter PATH   what language exec runs (files[0] as its\n"
 "                            argument); without it exec is refused\n"
@@ -205,7 +205,7 @@ static const char usage_call[] =
 "  --request-id ID     (default: random)\n"
 "  --lang L            python, java or exec\n"
 "  --input FILE|-      the tool's stdin\n"
-"  --timeout DUR --cpu DUR --memory SIZE --pids N --output SIZE\n"
+"  --timeout DUR --cpu-time DUR --memory SIZE --pids N --output SIZE\n"
 "                      requested limits (default: the service's)\n"
 "  --json              the result as one JSON object on stdout\n"
 "  --connect-timeout DUR  connect + handshake (default 10s)\n"
@@ -259,7 +259,7 @@ enum {
 	OPT_MAX_CONC, OPT_MAX_QUEUE, OPT_QUEUE_TIMEOUT, OPT_HS_TIMEOUT,
 	OPT_EXEC, OPT_CHECK, OPT_METRICS, OPT_CONNECT, OPT_TENANT, OPT_REQID,
 	OPT_CONNECT_TIMEOUT, OPT_HEAP, OPT_JAVA_UNCONFINED, OPT_PER_PEER,
-	OPT_PREAUTH_UID, OPT_MAX_DISK
+	OPT_PREAUTH_UID, OPT_MAX_DISK, OPT_OLD_CPU, OPT_OLD_MAX_CPU, OPT_OLD_T_CPU
 };
 
 #define JAIL_OPTIONS \
@@ -277,7 +277,8 @@ enum {
 
 #define LIMIT_OPTIONS \
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT }, \
-	{ "cpu", required_argument, NULL, OPT_CPU }, \
+	{ "cpu-time", required_argument, NULL, OPT_CPU }, \
+	{ "cpu", required_argument, NULL, OPT_OLD_CPU }, \
 	{ "memory", required_argument, NULL, OPT_MEMORY }, \
 	{ "pids", required_argument, NULL, OPT_PIDS }, \
 	{ "output", required_argument, NULL, OPT_OUTPUT }
@@ -291,6 +292,19 @@ duration_arg(const char *name, const char *v)
 		die(EXIT_USAGE, "--%s: '%s' is not a duration up to 1d (e.g. "
 		    "500ms, 5s, 2m)", name, v);
 	return ms;
+}
+
+/* The sandbox's CPU-time flags once shared the runner's --cpu name, which
+ * means CPU bandwidth (CPUs) there: the old names are refused, never read
+ * with either meaning. */
+static void
+renamed_cpu_opt(int opt)
+{
+	const char *old = opt == OPT_OLD_CPU ? "cpu" :
+	    opt == OPT_OLD_MAX_CPU ? "max-cpu" : "tenant-cpu";
+
+	die(EXIT_USAGE, "--%s is now --%s-time DUR (CPU time); --cpu means "
+	    "CPU bandwidth in CPUs, as in the runner", old, old);
 }
 
 static uint64_t
@@ -321,7 +335,8 @@ limit_opt(int opt, const char *v, struct sbx_limits *l)
 {
 	switch (opt) {
 	case OPT_TIMEOUT: l->timeout_ms = duration_arg("timeout", v); return 1;
-	case OPT_CPU: l->cpu_ms = duration_arg("cpu", v); return 1;
+	case OPT_CPU: l->cpu_ms = duration_arg("cpu-time", v); return 1;
+	case OPT_OLD_CPU: renamed_cpu_opt(opt); return 1;
 	case OPT_MEMORY: l->memory = size_arg("memory", v); return 1;
 	case OPT_PIDS:
 		l->pids = (uint32_t)count_arg("pids", v, 1, 65536);
@@ -1664,14 +1679,16 @@ serve_args(struct serve_config *c, int argc, char **argv)
 		{ "listen", required_argument, NULL, OPT_LISTEN },
 		{ "secret-file", required_argument, NULL, OPT_SECRET },
 		{ "max-timeout", required_argument, NULL, OPT_MAX_TIMEOUT },
-		{ "max-cpu", required_argument, NULL, OPT_MAX_CPU },
+		{ "max-cpu-time", required_argument, NULL, OPT_MAX_CPU },
+		{ "max-cpu", required_argument, NULL, OPT_OLD_MAX_CPU },
 		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 		{ "max-pids", required_argument, NULL, OPT_MAX_PIDS },
 		{ "max-output", required_argument, NULL, OPT_MAX_OUTPUT },
 		{ "max-disk", required_argument, NULL, OPT_MAX_DISK },
 		{ "tenant-concurrency", required_argument, NULL, OPT_T_CONC },
 		{ "tenant-queue", required_argument, NULL, OPT_T_QUEUE },
-		{ "tenant-cpu", required_argument, NULL, OPT_T_CPU },
+		{ "tenant-cpu-time", required_argument, NULL, OPT_T_CPU },
+		{ "tenant-cpu", required_argument, NULL, OPT_OLD_T_CPU },
 		{ "cpu-window", required_argument, NULL, OPT_WINDOW },
 		{ "max-concurrency", required_argument, NULL, OPT_MAX_CONC },
 		{ "max-queue", required_argument, NULL, OPT_MAX_QUEUE },
@@ -1721,7 +1738,11 @@ serve_args(struct serve_config *c, int argc, char **argv)
 			c->max.timeout_ms = duration_arg("max-timeout", optarg);
 			break;
 		case OPT_MAX_CPU:
-			c->max.cpu_ms = duration_arg("max-cpu", optarg);
+			c->max.cpu_ms = duration_arg("max-cpu-time", optarg);
+			break;
+		case OPT_OLD_MAX_CPU:
+		case OPT_OLD_T_CPU:
+			renamed_cpu_opt(o);
 			break;
 		case OPT_MAX_MEMORY:
 			c->max.memory = size_arg("max-memory", optarg);
@@ -1748,7 +1769,7 @@ serve_args(struct serve_config *c, int argc, char **argv)
 			    "tenant-queue", optarg, 1, 10000);
 			break;
 		case OPT_T_CPU:
-			c->budget.tenant_cpu_ms = duration_arg("tenant-cpu",
+			c->budget.tenant_cpu_ms = duration_arg("tenant-cpu-time",
 			    optarg);
 			break;
 		case OPT_WINDOW:
@@ -1792,13 +1813,13 @@ serve_args(struct serve_config *c, int argc, char **argv)
 		die(EXIT_USAGE, "--exec-interpreter: an absolute path");
 	if (c->jo.mode != JAIL_NONE && c->preauth_uid >= c->jo.uid_first &&
 	    c->preauth_uid <= c->jo.uid_last)
-		die(EXIT_USAGE, "--preauth-uid %llu is in --uids: executions "
+		die(EXIT_USAGE, "--preauth-uid %llu is in --uid-range: executions "
 		    "must never share the pre-auth process's uid",
 		    (unsigned long long)c->preauth_uid);
 	if (c->jo.mode != JAIL_NONE && !c->preauth_uid) {
 		/* the range's first uid runs the pre-auth process */
 		if (c->jo.uid_first == c->jo.uid_last)
-			die(EXIT_USAGE, "--uids needs two uids at least: the "
+			die(EXIT_USAGE, "--uid-range needs two uids at least: the "
 			    "first runs the pre-auth process (or give "
 			    "--preauth-uid)");
 		c->preauth_uid = c->jo.uid_first++;
