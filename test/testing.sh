@@ -17,6 +17,17 @@
 #   gone PID               no process PID (killed and reaped)
 #   alive PID              PID runs and is not a zombie
 #   free_port              a free loopback TCP port, chosen by the kernel
+#   start_runner [OPTIONS] starts $RUNNER_CMD OPTIONS in the background,
+#                          RUNNER_PID its pid, stderr appended to $LOG, PATH
+#                          $RUNNER_PATH (default $BIN:/usr/bin:/bin), after
+#                          removing a stale $SOCK; returns once $RUNNER_READY
+#                          (eval'd; default: the socket $SOCK exists) holds,
+#                          else shows the log's tail and returns 1.
+#                          RUNNER_CMD is shell words expanded at each start,
+#                          so a case varies it by a variable:
+#                          RUNNER_CMD='"$AIRLOCK" runner --jail "$JAIL" ...'
+#                          then JAIL=ns start_runner --pids 40
+#   stop_runner            kills (TERM) and reaps it; nothing when none runs
 #
 # Environment: AIRLOCK (the binary under test), RESULTS (the tally file),
 # TESTDIR (a scratch directory removed afterwards).
@@ -88,4 +99,22 @@ alive() {
 
 free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+start_runner() {
+	eval "set -- $RUNNER_CMD \"\$@\""
+	[ -n "${SOCK:-}" ] && rm -f "$SOCK"
+	PATH=${RUNNER_PATH:-$BIN:/usr/bin:/bin} "$@" 2>>"$LOG" &
+	RUNNER_PID=$!
+	wait_for "${RUNNER_READY:-[ -S \"\$SOCK\" ]}" && return 0
+	echo "  runner did not start:"
+	tail -n 5 "$LOG"
+	return 1
+}
+
+stop_runner() {
+	[ -n "${RUNNER_PID:-}" ] || return 0
+	kill "$RUNNER_PID" 2>/dev/null
+	wait "$RUNNER_PID" 2>/dev/null
+	RUNNER_PID=
 }
