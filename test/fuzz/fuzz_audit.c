@@ -3,20 +3,14 @@
  * the revocation list parser under arbitrary bytes (the first byte picks):
  * no crash, and what passes has the shape it claims (one entry per line;
  * every listed id found; a signed entry counted as signed). The key is
- * the one of pem_test.c; the corpus holds a log it signed. */
+ * test/helpers/test_key.h; the corpus holds a log it signed. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/policy/audit.h"
 #include "common/policy/revocation.h"
 #include "fuzz.h"
-
-static const char sec1[] =
-    "-----BEGIN EC PRIVATE KEY-----\n"
-    "MHcCAQEEILA/ckw3QQD4fWC8LvktMyTak7fPTMlPQCSJeA5YCnj8oAoGCCqGSM49\n"
-    "AwEHoUQDQgAEiuG0R+AsxjXm61b6xtmvnHlTKhcZXDMsfvlyzPuRxE1NCqJ2vEqc\n"
-    "loWAfRQ2oqM64ajTInGKyBFyyTMJyS08AA==\n"
-    "-----END EC PRIVATE KEY-----\n";
+#include "test/helpers/test_key.h"
 
 static size_t seen, seen_signed;
 
@@ -41,8 +35,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct revocation_set set = { 0 };
 
 	if (!have_key) {
-		FUZZ_ASSERT(eckey_priv_parse(sec1, sizeof sec1 - 1, &key,
-		    &why) == 0);
+		FUZZ_ASSERT(eckey_priv_parse(test_key_sec1,
+		    sizeof test_key_sec1 - 1, &key, &why) == 0);
 		have_key = 1;
 	}
 	if (size < 1)

@@ -13,17 +13,10 @@
 #include "common/policy/eckey.h"
 #include "common/policy/revocation.h"
 #include "tap.h"
+#include "test/helpers/test_key.h"
 
-/* the key of pem_test.c, made by OpenSSL */
-static const char sec1[] =
-    "-----BEGIN EC PRIVATE KEY-----\n"
-    "MHcCAQEEILA/ckw3QQD4fWC8LvktMyTak7fPTMlPQCSJeA5YCnj8oAoGCCqGSM49\n"
-    "AwEHoUQDQgAEiuG0R+AsxjXm61b6xtmvnHlTKhcZXDMsfvlyzPuRxE1NCqJ2vEqc\n"
-    "loWAfRQ2oqM64ajTInGKyBFyyTMJyS08AA==\n"
-    "-----END EC PRIVATE KEY-----\n";
-
-/* approval_sign(sec1, req below, 1700000000, 1702592000): signing is
- * deterministic (RFC 6979), so any change to the format shows here. */
+/* approval_sign(test_key_sec1, req below, 1700000000, 1702592000): signing
+ * is deterministic (RFC 6979), so any change to the format shows here. */
 static const char golden[] =
     "ATyNfe__vqNI-ud7_kdY_D4ABGFjbWUABmdpdGh1YgADAANucHgAAi15ABNAc2NvcGUv"
     "c2VydmVyQDEuMi4zAAIAB0FQSV9LRVkAAUIAAAAAZVPxAAAAAABle34A.aOa9fA0p9pu"
@@ -443,8 +436,8 @@ main(void)
 {
 	const char *why;
 
-	if (eckey_priv_parse(sec1, strlen(sec1), &key, &why) != 0 ||
-	    eckey_generate(&other, &why) != 0) {
+	if (eckey_priv_parse(test_key_sec1, strlen(test_key_sec1), &key,
+	    &why) != 0 || eckey_generate(&other, &why) != 0) {
 		printf("Bail out! key setup: %s\n", why);
 		return 1;
 	}

@@ -12,8 +12,8 @@
 #include "common/base/secmem.h"
 #include "tap.h"
 
-/* The key of pem_test.c (openssl ecparam -name prime256v1 -genkey), as
- * DER: SEC1, PKCS#8, SubjectPublicKeyInfo. */
+/* The key of test/helpers/test_key.h (openssl ecparam -name prime256v1
+ * -genkey), as DER: SEC1, PKCS#8, SubjectPublicKeyInfo. */
 static const uint8_t sec1[] = {
 	0x30, 0x77, 0x02, 0x01, 0x01, 0x04, 0x20, 0xb0, 0x3f, 0x72, 0x4c, 0x37,
 	0x41, 0x00, 0xf8, 0x7d, 0x60, 0xbc, 0x2e, 0xf9, 0x2d, 0x33, 0x24, 0xda,

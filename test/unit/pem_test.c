@@ -13,15 +13,10 @@
 #include "common/policy/eckey.h"
 #include "common/policy/pem.h"
 #include "tap.h"
+#include "test/helpers/test_key.h"
 
-/* One key made by `openssl ecparam -name prime256v1 -genkey`, in the
- * three encodings OpenSSL writes; its id computed with openssl dgst. */
-static const char sec1[] =
-    "-----BEGIN EC PRIVATE KEY-----\n"
-    "MHcCAQEEILA/ckw3QQD4fWC8LvktMyTak7fPTMlPQCSJeA5YCnj8oAoGCCqGSM49\n"
-    "AwEHoUQDQgAEiuG0R+AsxjXm61b6xtmvnHlTKhcZXDMsfvlyzPuRxE1NCqJ2vEqc\n"
-    "loWAfRQ2oqM64ajTInGKyBFyyTMJyS08AA==\n"
-    "-----END EC PRIVATE KEY-----\n";
+/* The shared test key in the two other encodings OpenSSL writes; its id
+ * computed with openssl dgst. */
 static const char pkcs8[] =
     "-----BEGIN PRIVATE KEY-----\n"
     "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgsD9yTDdBAPh9YLwu\n"
@@ -116,20 +111,21 @@ test_openssl_keys(void)
 	eckey_id_text(p.id, id);
 	ok(strcmp(id, key_id) == 0, "key id is SHA-256(point)[0..16) in "
 	    "base64url (%s)", id);
-	ok(eckey_priv_parse(sec1, strlen(sec1), &a, &why) == 0 &&
-	    memcmp(a.pub.point, p.point, sizeof p.point) == 0,
+	ok(eckey_priv_parse(test_key_sec1, strlen(test_key_sec1), &a,
+	    &why) == 0 && memcmp(a.pub.point, p.point, sizeof p.point) == 0,
 	    "OpenSSL SEC1 private key parses and matches its public key");
 	ok(eckey_priv_parse(pkcs8, strlen(pkcs8), &b, &why) == 0 &&
 	    memcmp(a.x, b.x, sizeof a.x) == 0, "PKCS#8 gives the same key");
 	ok(eckey_pub_pem(&a.pub, out, sizeof out) > 0 && strcmp(out, pub) ==
 	    0, "our public PEM is byte-identical to OpenSSL's");
-	ok(eckey_priv_pem(&a, out, sizeof out) > 0 && strcmp(out, sec1) == 0,
+	ok(eckey_priv_pem(&a, out, sizeof out) > 0 &&
+	    strcmp(out, test_key_sec1) == 0,
 	    "our SEC1 private PEM is byte-identical to OpenSSL's");
 	ok(!pub_ok(pub_compressed), "a compressed point is refused");
 	ok(!pub_ok(pub_p384), "a P-384 key is refused");
 	ok(!pub_ok(pub_rsa), "an RSA key is refused");
 	ok(!pub_ok(pub_off_curve), "a point off the curve is refused");
-	ok(!pub_ok(sec1), "a private key is not a public key");
+	ok(!pub_ok(test_key_sec1), "a private key is not a public key");
 	ok(eckey_priv_parse(pub, strlen(pub), &b, &why) != 0,
 	    "a public key is not a private key");
 	eckey_wipe(&a);
