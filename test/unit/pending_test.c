@@ -8,25 +8,22 @@
 #include "common/service/pending.h"
 #include "tap.h"
 
+/* The source of a peer at address a: IPv4 when it is spelled so, else
+ * IPv6 (an IPv4-mapped one included). */
 static struct pending_source
-v4(const char *a)
+ip(const char *a)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
 	struct pending_source s;
 
-	inet_pton(AF_INET, a, &sin.sin_addr);
-	pending_source_of(&s, (struct sockaddr *)&sin, sizeof sin, (uid_t)-1);
-	return s;
-}
-
-static struct pending_source
-v6(const char *a)
-{
-	struct sockaddr_in6 sin = { .sin6_family = AF_INET6 };
-	struct pending_source s;
-
-	inet_pton(AF_INET6, a, &sin.sin6_addr);
-	pending_source_of(&s, (struct sockaddr *)&sin, sizeof sin, (uid_t)-1);
+	if (inet_pton(AF_INET, a, &sin.sin_addr) == 1) {
+		pending_source_of(&s, (struct sockaddr *)&sin, sizeof sin,
+		    (uid_t)-1);
+		return s;
+	}
+	inet_pton(AF_INET6, a, &sin6.sin6_addr);
+	pending_source_of(&s, (struct sockaddr *)&sin6, sizeof sin6, (uid_t)-1);
 	return s;
 }
 
@@ -55,28 +52,28 @@ main(void)
 	char text[64];
 	int early = 0, admitted = 0;
 
-	ok(same(v4("10.0.0.1"), v4("10.0.0.1")) &&
-	    !same(v4("10.0.0.1"), v4("10.0.0.2")),
+	ok(same(ip("10.0.0.1"), ip("10.0.0.1")) &&
+	    !same(ip("10.0.0.1"), ip("10.0.0.2")),
 	    "IPv4: each address is a source");
-	ok(same(v4("10.0.0.1"), v6("::ffff:10.0.0.1")),
+	ok(same(ip("10.0.0.1"), ip("::ffff:10.0.0.1")),
 	    "an IPv4-mapped IPv6 address is its IPv4 source");
-	ok(same(v6("2001:db8:1:2::1"), v6("2001:db8:1:2:ffff::9")) &&
-	    !same(v6("2001:db8:1:2::1"), v6("2001:db8:1:3::1")),
+	ok(same(ip("2001:db8:1:2::1"), ip("2001:db8:1:2:ffff::9")) &&
+	    !same(ip("2001:db8:1:2::1"), ip("2001:db8:1:3::1")),
 	    "IPv6: one /64 is one source");
 	ok(same(unix_uid(1000), unix_uid(1000)) &&
 	    !same(unix_uid(1000), unix_uid(1001)),
 	    "unix: one peer uid is one source");
-	ok(!same(unix_uid(0x0a000001), v4("10.0.0.1")),
+	ok(!same(unix_uid(0x0a000001), ip("10.0.0.1")),
 	    "a uid never equals an IPv4 address with the same bits");
 	pending_source_text(&(struct pending_source){ 0 }, text, sizeof text);
-	a = v6("2001:db8:1:2::1");
+	a = ip("2001:db8:1:2::1");
 	pending_source_text(&a, text, sizeof text);
 	ok(strcmp(text, "2001:db8:1:2::/64") == 0, "a /64 is logged as one");
 
 	pending_init(&p, 8, 3);
-	a = v4("10.0.0.1");
-	b = v4("10.0.0.2");
-	c = v4("10.0.0.3");
+	a = ip("10.0.0.1");
+	b = ip("10.0.0.2");
+	c = ip("10.0.0.3");
 	for (int i = 0; i < 3; i++) {
 		ok(pending_decide(&p, &a, 0, &heavy) == PENDING_ADMIT,
 		    "a's handshake %d is admitted", i + 1);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/base/fileio.h"
 #include "common/jail/uidpool.h"
 #include "tap.h"
 
@@ -157,17 +158,9 @@ static int
 put_file(const char *rel, const char *data, size_t n)
 {
 	char path[256];
-	int fd;
 
 	snprintf(path, sizeof path, "%s/%s", state, rel);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
-	if (write(fd, data, n) != (ssize_t)n) {
-		close(fd);
-		return -1;
-	}
-	return close(fd);
+	return file_replace(path, data, n, 0600);
 }
 
 static void
@@ -177,6 +170,20 @@ remove_rel(const char *rel)
 
 	snprintf(path, sizeof path, "%s/%s", state, rel);
 	remove(path);
+}
+
+/* Remove the pool's uid table: an entry per uid, the cursor, the folder. */
+static void
+remove_uids(void)
+{
+	char name[64];
+
+	for (uint32_t u = FIRST; u <= LAST; u++) {
+		snprintf(name, sizeof name, "uids/%u", u);
+		remove_rel(name);
+	}
+	remove_rel("uids/next");
+	remove_rel("uids");
 }
 
 static int
@@ -266,12 +273,7 @@ test_table(void)
 	    "refused, control bytes escaped: %s", err);
 
 	/* clean up */
-	for (uint32_t u = FIRST; u <= LAST; u++) {
-		snprintf(name, sizeof name, "uids/%u", u);
-		remove_rel(name);
-	}
-	remove_rel("uids/next");
-	remove_rel("uids");
+	remove_uids();
 	remove_rel("registrations/acme+w");
 	remove_rel("registrations");
 	rmdir(state);
@@ -389,12 +391,7 @@ test_release(void)
 	ok(uidpool_take_key(&p, "../x", &held, err, sizeof err) == -1,
 	    "a key that is not a plain name is refused: %s", err);
 
-	for (uint32_t v = FIRST; v <= LAST; v++) {
-		snprintf(name, sizeof name, "uids/%u", v);
-		remove_rel(name);
-	}
-	remove_rel("uids/next");
-	remove_rel("uids");
+	remove_uids();
 	for (const char *const *k = (const char *const []){ "t+a", "t+b",
 	    "t+c", "t+d", "t+e", "t+f", "t+r+A", "t+r+B", "t+r+C", NULL };
 	    *k; k++) {
