@@ -108,6 +108,30 @@ upstream_count(int count_r)
 	return n > 0 ? (int)n : 0;
 }
 
+/* Requests the proxy refuses: HEAD:PORT TAIL, PORT the upstream's (or the
+ * one after it), and the status it must answer. */
+struct refusal_case {
+	const char *head;
+	int next_port;
+	const char *tail;
+	int want;
+	const char *what;
+};
+
+static const struct refusal_case refusals[] = {
+	{ "CONNECT 127.0.0.1", 1, " HTTP/1.1\r\n\r\n", 403,
+	  "another port of a listed address" },
+	{ "CONNECT 127.0.0.2", 0, " HTTP/1.1\r\n\r\n", 403,
+	  "an unlisted literal" },
+	{ "CONNECT [::ffff:127.0.0.1]", 0, " HTTP/1.1\r\n\r\n", 403,
+	  "the mapped IPv6 form of a listed literal" },
+	{ "GET http://127.0.0.1", 0, "/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+	  405, "absolute-form GET" },
+	{ "CONNECT 127.0.0.1", 0, " HTTP/1.1\n\n", 400, "bare LF" },
+	{ "CONNECT 0x7f000001", 0, " HTTP/1.1\r\n\r\n", 400,
+	  "a name a resolver reads as a number" },
+};
+
 int
 main(void)
 {
@@ -155,18 +179,15 @@ main(void)
 	poll(NULL, 0, 100);
 	ok(upstream_count(cnt[0]) == 1, "the upstream saw one connection");
 
-	snprintf(text, sizeof text, "CONNECT 127.0.0.1:%u HTTP/1.1\r\n\r\n",
-	    up_port == 65535 ? 1 : up_port + 1);
-	ok(refused_with(proxy_port, text, out, sizeof out) == 403,
-	    "another port of a listed address: 403");
-	snprintf(text, sizeof text, "CONNECT 127.0.0.2:%u HTTP/1.1\r\n\r\n",
-	    up_port);
-	ok(refused_with(proxy_port, text, out, sizeof out) == 403,
-	    "an unlisted literal: 403");
-	snprintf(text, sizeof text, "CONNECT [::ffff:127.0.0.1]:%u HTTP/1.1"
-	    "\r\n\r\n", up_port);
-	ok(refused_with(proxy_port, text, out, sizeof out) == 403,
-	    "the mapped IPv6 form of a listed literal: 403");
+	for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+		const struct refusal_case *c = &refusals[i];
+		unsigned port = c->next_port ?
+		    (up_port == 65535 ? 1 : up_port + 1) : up_port;
+
+		snprintf(text, sizeof text, "%s:%u%s", c->head, port, c->tail);
+		ok(refused_with(proxy_port, text, out, sizeof out) == c->want,
+		    "%s: %d", c->what, c->want);
+	}
 	ok(refused_with(proxy_port, "CONNECT 169.254.169.254:443 HTTP/1.1"
 	    "\r\n\r\n", out, sizeof out) == 403, "metadata on another port: "
 	    "403");
@@ -175,18 +196,6 @@ main(void)
 	ok(refused_with(proxy_port, text, out, sizeof out) == 403 &&
 	    strstr(out, "only to addresses") != NULL,
 	    "a listed name resolving to loopback: 403 (%.40s)", out + 9);
-	snprintf(text, sizeof text, "GET http://127.0.0.1:%u/ HTTP/1.1\r\n"
-	    "Host: 127.0.0.1\r\n\r\n", up_port);
-	ok(refused_with(proxy_port, text, out, sizeof out) == 405,
-	    "absolute-form GET: 405");
-	snprintf(text, sizeof text, "CONNECT 127.0.0.1:%u HTTP/1.1\n\n",
-	    up_port);
-	ok(refused_with(proxy_port, text, out, sizeof out) == 400,
-	    "bare LF: 400");
-	snprintf(text, sizeof text, "CONNECT 0x7f000001:%u HTTP/1.1\r\n\r\n",
-	    up_port);
-	ok(refused_with(proxy_port, text, out, sizeof out) == 400,
-	    "a name a resolver reads as a number: 400");
 	fd = dial(proxy_port);
 	(void)!write(fd, "CONNECT 127.0.0.1:", 18);
 	shutdown(fd, SHUT_WR);

@@ -16,6 +16,17 @@ struct req_case {
 	const char *path;
 };
 
+/* Does the endpoint's answer to GET path start with status_line? */
+static int
+answers(const char *path, const char *status_line)
+{
+	char req[64], out[256];
+	int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\n\r\n", path);
+
+	return metrics_http_answer(req, (size_t)n, 0, out, sizeof out) > 0 &&
+	    strncmp(out, status_line, strlen(status_line)) == 0;
+}
+
 int
 main(void)
 {
@@ -91,29 +102,17 @@ main(void)
 
 	/* the endpoint's answers, with the shared counters mapped */
 	ok(metrics_open(METRICS_RUNNER) == 0, "shared counters");
-	n = metrics_http_answer("GET /healthz HTTP/1.1\r\n\r\n", 25, 0, out,
-	    sizeof out);
-	ok(n > 0 && strncmp(out, "HTTP/1.1 200 OK\r\n", 17) == 0, "healthz 200");
-	n = metrics_http_answer("GET /readyz HTTP/1.1\r\n\r\n", 24, 0, out,
-	    sizeof out);
-	ok(n > 0 && strncmp(out, "HTTP/1.1 503 ", 13) == 0,
+	ok(answers("/healthz", "HTTP/1.1 200 OK\r\n"), "healthz 200");
+	ok(answers("/readyz", "HTTP/1.1 503 "),
 	    "readyz 503 before the service says ready");
 	metric_set(M_READY, 0, 1);
 	metric_set(M_CAPACITY, 0, 2);
-	n = metrics_http_answer("GET /readyz HTTP/1.1\r\n\r\n", 24, 0, out,
-	    sizeof out);
-	ok(n > 0 && strncmp(out, "HTTP/1.1 200 ", 13) == 0, "readyz 200 ready");
+	ok(answers("/readyz", "HTTP/1.1 200 "), "readyz 200 ready");
 	metric_set(M_LEASES_ACTIVE, 0, 2);
-	n = metrics_http_answer("GET /readyz HTTP/1.1\r\n\r\n", 24, 0, out,
-	    sizeof out);
-	ok(n > 0 && strncmp(out, "HTTP/1.1 503 ", 13) == 0,
-	    "readyz 503 at capacity");
+	ok(answers("/readyz", "HTTP/1.1 503 "), "readyz 503 at capacity");
 	metric_set(M_LEASES_ACTIVE, 0, 0);
 	metric_set(M_DRAINING, 0, 1);
-	n = metrics_http_answer("GET /readyz HTTP/1.1\r\n\r\n", 24, 0, out,
-	    sizeof out);
-	ok(n > 0 && strncmp(out, "HTTP/1.1 503 ", 13) == 0,
-	    "readyz 503 while draining");
+	ok(answers("/readyz", "HTTP/1.1 503 "), "readyz 503 while draining");
 	metric_add(M_REFUSALS_TOTAL, 4, 3);
 	n = metrics_http_answer("GET /metrics HTTP/1.1\r\n\r\n", 25, 0, out,
 	    sizeof out);
@@ -121,8 +120,7 @@ main(void)
 	ok(strstr(out, "\nairlock_runner_refusals_total{code=\"env\"} 3\n") &&
 	    !strstr(out, "executions_total"),
 	    "metrics: a runner's counters, labelled from the fixed table");
-	ok(metrics_http_answer("GET /x HTTP/1.1\r\n\r\n", 19, 0, out,
-	    sizeof out) > 0 && strncmp(out, "HTTP/1.1 404 ", 13) == 0, "404");
+	ok(answers("/x", "HTTP/1.1 404 "), "404");
 	ok(metrics_http_answer("GET /x", 6, 0, out, sizeof out) == 0,
 	    "an incomplete request waits");
 	ok(metrics_http_answer("GET /x", 6, 1, out, sizeof out) > 0 &&
