@@ -9,6 +9,7 @@
 #include "common/wire/channel.h"
 #include "common/wire/proto.h"
 #include "fuzz.h"
+#include "test/helpers/noise_pair.h"
 
 static struct channel rx;
 static struct spawn_req req;
@@ -22,12 +23,7 @@ pair(struct noise_transport *tx)
 	uint8_t m1[NOISE_MSG1_LEN], m2[NOISE_MSG2_LEN];
 	size_t n, pl;
 
-	noise_handshake_init(&a, NOISE_INITIATOR, psk, NOISE_PROLOGUE,
-	    NOISE_PROLOGUE_LEN);
-	noise_handshake_init(&b, NOISE_RESPONDER, psk, NOISE_PROLOGUE,
-	    NOISE_PROLOGUE_LEN);
-	noise_handshake_set_ephemeral(&a, ei);
-	noise_handshake_set_ephemeral(&b, er);
+	noise_pair_init(&a, &b, psk, ei, er);
 	FUZZ_ASSERT(noise_write_message(&a, NULL, 0, m1, sizeof m1, &n) == 0);
 	FUZZ_ASSERT(noise_read_message(&b, m1, n, NULL, 0, &pl) == 0);
 	FUZZ_ASSERT(noise_write_message(&b, NULL, 0, m2, sizeof m2, &n) == 0);

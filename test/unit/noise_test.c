@@ -8,6 +8,7 @@
 #include "common/wire/noise.h"
 #include "common/base/secmem.h"
 #include "tap.h"
+#include "test/helpers/noise_pair.h"
 
 #define VECTORS "test/data/noise/noise-vectors-NNpsk0-25519-ChaChaPoly-" \
 	"SHA256.json"
@@ -78,6 +79,16 @@ js_string(struct json *j, const char **s, size_t *n)
 	return 0;
 }
 
+/* An object member's key and its ':'; on anything else j is bad, -1. */
+static int
+js_member(struct json *j, const char **k, size_t *n)
+{
+	if (js_string(j, k, n) == 0 && js_eat(j, ':'))
+		return 0;
+	j->bad = 1;
+	return -1;
+}
+
 static void
 js_skip(struct json *j, int depth)
 {
@@ -98,9 +109,8 @@ js_skip(struct json *j, int depth)
 		if (js_eat(j, close))
 			return;
 		do {
-			if (close == '}' && (js_string(j, &s, &n) ||
-			    !js_eat(j, ':')))
-				j->bad = 1;
+			if (close == '}')
+				js_member(j, &s, &n);
 			js_skip(j, depth + 1);
 		} while (!j->bad && js_eat(j, ','));
 		if (!js_eat(j, close))
@@ -180,10 +190,8 @@ js_messages(struct json *j, struct vector *v)
 			return;
 		}
 		do {
-			if (js_string(j, &k, &n) || !js_eat(j, ':')) {
-				j->bad = 1;
+			if (js_member(j, &k, &n) != 0)
 				return;
-			}
 			if (key_is(k, n, "payload"))
 				js_hex(j, &v->payload[v->nmsg]);
 			else if (key_is(k, n, "ciphertext"))
@@ -217,10 +225,8 @@ js_vector(struct json *j, struct vector *v)
 		return;
 	}
 	do {
-		if (js_string(j, &k, &n) || !js_eat(j, ':')) {
-			j->bad = 1;
+		if (js_member(j, &k, &n) != 0)
 			return;
-		}
 		for (i = 0; i < sizeof hexes / sizeof hexes[0]; i++)
 			if (key_is(k, n, hexes[i].key))
 				break;
@@ -264,7 +270,7 @@ load_vectors(void)
 	if (!js_eat(&j, '{'))
 		return -1;
 	do {
-		if (js_string(&j, &k, &n) || !js_eat(&j, ':'))
+		if (js_member(&j, &k, &n) != 0)
 			return -1;
 		if (!key_is(k, n, "vectors")) {
 			js_skip(&j, 1);
@@ -522,37 +528,42 @@ test_wrong_psk_and_prologue(void)
 	noise_handshake_destroy(&r);
 }
 
+/* Does every single-bit flip of message m (n bytes) fail the peer in
+ * state saved? m is left as it was. */
+static int
+every_flip_fails(const struct noise_handshake *saved, uint8_t *m, size_t n)
+{
+	struct noise_handshake tmp;
+	uint8_t pl[1];
+	size_t got;
+	int all = 1;
+
+	for (size_t bit = 0; bit < 8 * n; bit++) {
+		m[bit / 8] ^= (uint8_t)(1u << bit % 8);
+		tmp = *saved;
+		all &= noise_read_message(&tmp, m, n, pl, 0, &got) != NOISE_OK;
+		m[bit / 8] ^= (uint8_t)(1u << bit % 8);
+	}
+	return all;
+}
+
 static void
 test_handshake_bit_flips(void)
 {
 	struct noise_handshake i, r, saved_i, saved_r, tmp;
 	uint8_t m1[NOISE_MSG1_LEN], m2[NOISE_MSG2_LEN], pl[1];
 	size_t n, n1 = 0, n2 = 0;
-	int all1 = 1, all2 = 1;
 
-	noise_handshake_init(&i, NOISE_INITIATOR, psk_a, NOISE_PROLOGUE,
-	    NOISE_PROLOGUE_LEN);
-	noise_handshake_init(&r, NOISE_RESPONDER, psk_a, NOISE_PROLOGUE,
-	    NOISE_PROLOGUE_LEN);
+	noise_pair_init(&i, &r, psk_a, NULL, NULL);
 	noise_write_message(&i, NULL, 0, m1, sizeof m1, &n1);
 	saved_r = r;
 	noise_read_message(&r, m1, n1, pl, 0, &n);
 	noise_write_message(&r, NULL, 0, m2, sizeof m2, &n2);
 	saved_i = i;
-	for (size_t bit = 0; bit < 8 * NOISE_MSG1_LEN; bit++) {
-		m1[bit / 8] ^= (uint8_t)(1u << bit % 8);
-		tmp = saved_r;
-		all1 &= noise_read_message(&tmp, m1, n1, pl, 0, &n) != NOISE_OK;
-		m1[bit / 8] ^= (uint8_t)(1u << bit % 8);
-	}
-	ok(all1, "every single-bit flip of msg1 fails the responder");
-	for (size_t bit = 0; bit < 8 * NOISE_MSG2_LEN; bit++) {
-		m2[bit / 8] ^= (uint8_t)(1u << bit % 8);
-		tmp = saved_i;
-		all2 &= noise_read_message(&tmp, m2, n2, pl, 0, &n) != NOISE_OK;
-		m2[bit / 8] ^= (uint8_t)(1u << bit % 8);
-	}
-	ok(all2, "every single-bit flip of msg2 fails the initiator");
+	ok(n1 == NOISE_MSG1_LEN && every_flip_fails(&saved_r, m1, n1),
+	    "every single-bit flip of msg1 fails the responder");
+	ok(n2 == NOISE_MSG2_LEN && every_flip_fails(&saved_i, m2, n2),
+	    "every single-bit flip of msg2 fails the initiator");
 	ok(ct_is_zero(saved_i.psk, sizeof saved_i.psk),
 	    "the initiator wiped its psk once msg1 was written");
 	tmp = saved_i;
@@ -894,12 +905,7 @@ test_airlock_known_answer(void)
 	hexn(t1, "780e8d524a15b20008da7be804ac9efed0969c92715c3d425e", 25);
 	hexn(t2, "8393c1036afd208e466531d797ba07b805a736fe6eb795da60", 25);
 
-	noise_handshake_init(&i, NOISE_INITIATOR, psk, NOISE_PROLOGUE,
-	    NOISE_PROLOGUE_LEN);
-	noise_handshake_init(&r, NOISE_RESPONDER, psk, NOISE_PROLOGUE,
-	    NOISE_PROLOGUE_LEN);
-	noise_handshake_set_ephemeral(&i, ie);
-	noise_handshake_set_ephemeral(&r, re);
+	noise_pair_init(&i, &r, psk, ie, re);
 	ok(noise_write_message(&i, NULL, 0, buf, sizeof buf, &n) == NOISE_OK &&
 	    n == 48 && memcmp(buf, m1, 48) == 0, "airlock msg1 known answer");
 	ok(noise_read_message(&r, m1, 48, pl, 0, &n) == NOISE_OK &&
