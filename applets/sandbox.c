@@ -5,29 +5,24 @@
  *   call      its client
  *   verify    check class files against the Java denylist
  *   denylist  print the built-in Java denylist
- * The execution itself is common/sbx_exec (jail, event loop, limits), the
- * Java stage common/sbx_java, the wire format common/sbx_proto, the
- * budgets common/sbx_budget; this file is options, plumbing and output. */
+ * The execution itself is common/sandbox/sbx_exec (jail, event loop,
+ * limits), the Java stage sbx_java, the wire format sbx_proto, the
+ * service sbx_server (with the budgets of sbx_budget), its client
+ * sbx_client; this file is options, the jail's set-up and output. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "common/wire/channel.h"
 #include "common/base/cli.h"
-#include "common/base/clock.h"
-#include "common/service/ctlmsg.h"
 #include "common/base/fsutil.h"
 #include "common/sandbox/javacheck.h"
 #include "common/service/metrics.h"
@@ -35,19 +30,17 @@
 #include "common/jail/jail.h"
 #include "common/base/json.h"
 #include "common/base/log.h"
-#include "common/wire/netaddr.h"
 #include "common/sandbox/sbx_budget.h"
 #include "common/sandbox/sbx_exec.h"
 #include "common/sandbox/sbx_java.h"
 #include "common/sandbox/sbx_proto.h"
+#include "common/sandbox/sbx_client.h"
+#include "common/sandbox/sbx_server.h"
 #include "common/jail/seccomp_policy.h"
-#include "common/base/secmem.h"
 #include "common/wire/secret.h"
-#include "common/service/service.h"
 #include "common/base/signal_fd.h"
 #include "common/base/random_id.h"
 #include "common/jail/spawn.h"
-#include "common/service/supervisor.h"
 #include "common/base/tailbuf.h"
 #include "common/base/xwrap.h"
 #include "applets/applet.h"
@@ -495,19 +488,6 @@ read_denylist(struct sandbox *s, const char *path)
 	s->deny_len = (size_t)n;
 }
 
-/* The writable space of an execution with this memory limit: --disk,
- * or half the limit (tmpfs pages count against it: the tool keeps the
- * other half, and a full disk ends as disk, not as an OOM kill); at most
- * max_disk, at least 1 MiB. */
-static uint64_t
-disk_for(const struct jail_opts *o, uint64_t memory, uint64_t max_disk)
-{
-	uint64_t d = o->disk ? o->disk : memory / 2;
-
-	d = d > max_disk ? max_disk : d;
-	return d < (1u << 20) ? (1u << 20) : d;
-}
-
 /* The jail of every execution: fixed at start-up, limits at their
  * maxima (an execution's own are applied to its copy). one_shot: run's
  * single execution is its own trial (see struct jail_config). The view
@@ -546,7 +526,7 @@ sandbox_setup(struct sandbox *s, const struct jail_opts *o,
 		.memory = max->memory, .pids = max->pids,
 		.nproc = max->pids, .nofile = 1024,
 		.cpu_seconds = (max->cpu_ms + 999) / 1000 + 1,
-		.disk = disk_for(o, max->memory, max_disk),
+		.disk = sbx_server_disk(o->disk, max->memory, max_disk),
 	};
 	cfg.new_net = 1;
 	cfg.landlock = o->landlock;
@@ -865,7 +845,7 @@ run_main(int argc, char **argv)
 	job.tenant = "cli";
 	job.lang = lang;
 	job.lim = lim;
-	job.disk = disk_for(&jo, lim.memory, UINT64_MAX);
+	job.disk = sbx_server_disk(jo.disk, lim.memory, UINT64_MAX);
 	if (lang == SBX_LANG_EXEC) {
 		job.exec_argv = argv + optind;
 	} else {
@@ -1051,7 +1031,7 @@ check_main(int argc, char **argv)
 	cfg.state_dir = jo.state_dir;
 	cfg.cgroup_dir = jo.cgroup;
 	cfg.new_net = 1;
-	cfg.limits.disk = disk_for(&jo, 256u << 20, UINT64_MAX);
+	cfg.limits.disk = sbx_server_disk(jo.disk, 256u << 20, UINT64_MAX);
 	cfg.landlock = jo.landlock;
 	seccomp_policy_program(&prog);
 	cfg.seccomp = &prog;
@@ -1090,590 +1070,22 @@ sandbox_main(int argc, char **argv)
 }
 
 
-/* --- serve ------------------------------------------------------------- */
+/* --- serve ------------------------------------------------------------ */
 
-struct serve_config {
+/* serve's command line: the service's configuration and what only the
+ * applet uses (where to listen, the jail, the preflight, metrics). */
+struct serve_opts {
+	struct sbx_server_config sc;
 	const char *listen[SUPERVISOR_LISTEN_MAX];
 	size_t nlisten;
 	const char *secret_files[SECRET_RING_MAX + 1];
-	size_t nsecret;
-	struct sbx_limits max, def;
-	uint64_t max_disk;		/* caps --disk and its default */
-	struct sbx_budget_config budget;
-	uint64_t queue_timeout_ms, handshake_ms, max_per_peer, preauth_uid;
-	const char *exec_interpreter;
 	struct jail_opts jo;
 	int check;			/* --check: the preflight only */
 	const char *metrics;		/* --metrics ADDR, or NULL */
 };
 
-/* One connection's process, as the supervisor sees it. */
-struct handler {
-	struct supervisor_handler sv;
-	int admitted;		/* asked and answered RUN or QUEUED */
-	int done;		/* sent its CPU use */
-};
-
-struct server {
-	struct serve_config cfg;
-	struct sandbox sb;
-	struct sbx_budgets budgets;
-	struct secret_ring ring;	/* the secrets accepted */
-	struct supervisor sv;
-	int draining;
-};
-
-/* Supervisor <-> handler: ADMIT (tenant, CPU asked), VERDICT (0: run now,
- * else the refusal code), DONE (CPU used): common/service/service.h. */
-
-static struct handler *
-handler_by_pid(struct server *s, uint64_t pid)
-{
-	return supervisor_find(&s->sv, (pid_t)pid);
-}
-
-/* Start what the budgets let start now. */
 static void
-start_queued(struct server *s)
-{
-	uint64_t ids[64];
-	size_t n;
-
-	while ((n = sbx_budget_next(&s->budgets, (uint64_t)mono_ms(), ids,
-	    sizeof ids / sizeof ids[0])) > 0)
-		for (size_t i = 0; i < n; i++) {
-			struct handler *h = handler_by_pid(s, ids[i]);
-
-			if (h)
-				service_verdict(h->sv.ctl, 0);
-		}
-}
-
-static void
-expire_queued(struct server *s)
-{
-	uint64_t ids[64];
-	size_t n = sbx_budget_expire(&s->budgets, (uint64_t)mono_ms(),
-	    s->cfg.queue_timeout_ms, ids, sizeof ids / sizeof ids[0]);
-
-	for (size_t i = 0; i < n; i++) {
-		struct handler *h = handler_by_pid(s, ids[i]);
-
-		if (h)
-			service_verdict(h->sv.ctl, SBX_ERR_QUEUE_TIMEOUT);
-	}
-}
-
-static void
-on_ctl(void *ctx, void *handler)
-{
-	struct server *s = ctx;
-	struct handler *h = handler;
-	struct ctlmsg m;
-	int fd, rc;
-	enum ctlmsg_status st = ctlmsg_recv(h->sv.ctl, &m, &fd, MSG_DONTWAIT);
-
-	if (st != CTLMSG_OK)
-		return;		/* gone (SIGCHLD cleans up), or nonsense */
-	if (m.type == CTLMSG_ADMIT && !h->admitted) {
-		if (s->draining) {
-			service_verdict(h->sv.ctl, SBX_ERR_SHUTDOWN);
-			return;
-		}
-		rc = sbx_budget_admit(&s->budgets, (uint64_t)h->sv.pid,
-		    m.u.admit.tenant, m.u.admit.cpu_ms, (uint64_t)mono_ms());
-		if (rc == SBX_ADMIT_RUN || rc == SBX_ADMIT_QUEUED)
-			h->admitted = 1;
-		if (rc == SBX_ADMIT_RUN)
-			service_verdict(h->sv.ctl, 0);
-		else if (rc != SBX_ADMIT_QUEUED)
-			service_verdict(h->sv.ctl, (unsigned)rc);
-	} else if (m.type == CTLMSG_DONE && h->admitted && !h->done) {
-		h->done = 1;
-		sbx_budget_finish(&s->budgets, (uint64_t)h->sv.pid,
-		    m.u.done_cpu_ms, (uint64_t)mono_ms());
-		start_queued(s);
-	}
-}
-
-/* A handler is gone: what it held goes back (an execution that never
- * said what it used is charged its whole CPU limit: fail closed). */
-static void
-reap(struct server *s)
-{
-	struct handler *h;
-
-	while ((h = supervisor_reaped(&s->sv)) != NULL) {
-		uint64_t pid = (uint64_t)h->sv.pid;
-		size_t i;
-
-		if (h->admitted && !h->done &&
-		    sbx_budget_cancel(&s->budgets, pid) != 0) {
-			for (i = 0; i < s->budgets.nentries; i++)
-				if (s->budgets.entries[i].state == SBX_RUNNING &&
-				    s->budgets.entries[i].id == pid)
-					break;
-			sbx_budget_finish(&s->budgets, pid,
-			    i < s->budgets.nentries ?
-			    s->budgets.entries[i].cpu_ms : 0,
-			    (uint64_t)mono_ms());
-		}
-		supervisor_remove(&s->sv, h);
-		start_queued(s);
-	}
-}
-
-/* --- the handler: one connection, one execution ------------------------ */
-
-struct conn {
-	struct server *s;
-	struct channel ch;
-	int ctl;
-	const char *peer;
-	char key_id[SECRET_KEY_ID_LEN + 1];	/* the secret it used */
-	char exec_id[17];
-	struct sbx_request req;
-	struct sbx_file_data files[SBX_FILES_MAX];
-	uint8_t *body;
-	const char *why;	/* the receiver went away: why */
-};
-
-/* Send ERROR and end the connection (the handler exits next); the close
- * lingers (service_refuse): a refusal can come while the client is still
- * uploading. Only a client that completed the handshake gets here. */
-static void
-conn_error(struct conn *c, unsigned code, const char *msg)
-{
-	log_event(LOG_WARN, "request refused", (struct log_field[]){
-	    LF_STR("exec", c->exec_id), LF_STR("peer", c->peer),
-	    LF_STR("tenant", c->req.tenant), LF_STR("request",
-	    c->req.request_id), LF_STR("code", sbx_error_name(code)),
-	    LF_STR("reason", msg) }, 6);
-	service_refuse(&c->ch, code, msg);
-}
-
-/* Read the request header and its body, within the upload deadline. */
-static int
-conn_request(struct conn *c, int64_t deadline)
-{
-	const uint8_t *p;
-	const char *why = "";
-	uint8_t type;
-	size_t len, have = 0;
-	uint64_t body_len;
-	enum sbx_status st;
-	enum channel_next nx;
-
-	nx = channel_recv_wait(&c->ch, &type, &p, &len,
-	    (int)(deadline - mono_ms()), &why);
-	if (nx == CHANNEL_NEED) {
-		conn_error(c, SBX_ERR_UPLOAD_TIMEOUT, "no request in time");
-		return -1;
-	}
-	if (nx != CHANNEL_FRAME || type != FRAME_SPAWN) {
-		if (nx == CHANNEL_FRAME)
-			conn_error(c, SBX_ERR_PROTOCOL, "expected the request");
-		return -1;
-	}
-	if ((st = sbx_request_parse(&c->req, p, len)) != SBX_OK) {
-		conn_error(c, st == SBX_BAD_MAGIC ? SBX_ERR_PROTOCOL :
-		    SBX_ERR_BAD_REQUEST, sbx_status_text(st));
-		return -1;
-	}
-	body_len = sbx_request_body_len(&c->req);	/* capped by the parser */
-	c->body = malloc(body_len ? (size_t)body_len : 1);
-	if (!c->body) {
-		conn_error(c, SBX_ERR_INTERNAL, "out of memory");
-		return -1;
-	}
-	for (;;) {
-		int left = (int)(deadline - mono_ms());
-
-		if (left <= 0 || (nx = channel_recv_wait(&c->ch, &type, &p,
-		    &len, left, &why)) == CHANNEL_NEED) {
-			conn_error(c, SBX_ERR_UPLOAD_TIMEOUT, "the request's "
-			    "files and input did not arrive in time");
-			return -1;
-		}
-		if (nx != CHANNEL_FRAME)
-			return -1;
-		if (type == FRAME_STDIN_EOF)
-			break;
-		if (type != FRAME_STDIN || len > body_len - have) {
-			conn_error(c, SBX_ERR_PROTOCOL, "more bytes than the "
-			    "request announced, or an unexpected frame");
-			return -1;
-		}
-		memcpy(c->body + have, p, len);
-		have += len;
-	}
-	if (have != body_len) {
-		conn_error(c, SBX_ERR_PROTOCOL, "fewer bytes than the request "
-		    "announced");
-		return -1;
-	}
-	have = 0;
-	for (size_t i = 0; i < c->req.nfiles; i++) {
-		c->files[i] = (struct sbx_file_data){ c->req.files[i].name,
-		    c->body + have, c->req.files[i].size };
-		have += c->req.files[i].size;
-	}
-	return 0;
-}
-
-static uint64_t
-clamp(uint64_t want, uint64_t def, uint64_t max)
-{
-	uint64_t v = want ? want : def;
-
-	return v > max ? max : v;
-}
-
-/* Ask the supervisor; wait for its answer while the client may leave:
- * 0 run, > 0 refused, -1 the client left. */
-static int
-conn_admit(struct conn *c, uint64_t cpu_ms)
-{
-	int rc = service_admit(c->ctl, c->req.tenant, cpu_ms, &c->ch);
-
-	return rc == -2 ? SBX_ERR_SHUTDOWN : rc;	/* supervisor gone */
-}
-
-/* The execution's output goes out as STDOUT/STDERR frames: queued,
- * never waited for (conn_room said it fits; the loop flushes on POLLOUT
- * while the limits' clocks run). */
-static int
-conn_emit(void *ctx, int stream, const uint8_t *p, size_t n)
-{
-	struct conn *c = ctx;
-
-	if (n > FRAME_PAYLOAD_MAX || channel_queue(&c->ch, stream == 1 ?
-	    FRAME_STDOUT : FRAME_STDERR, p, n) != 0) {
-		c->why = "internal: the output queue overflowed";
-		return -1;
-	}
-	return 0;
-}
-
-/* One frame's worth while the queue has room for a record, else 0: the
- * tool then blocks on its pipe until the client reads. */
-static size_t
-conn_room(void *ctx)
-{
-	struct conn *c = ctx;
-
-	return channel_can_queue(&c->ch) ? FRAME_PAYLOAD_MAX : 0;
-}
-
-static short
-conn_events(void *ctx)
-{
-	struct conn *c = ctx;
-
-	return (short)(POLLIN | (channel_pending(&c->ch) ? POLLOUT : 0));
-}
-
-static int
-conn_ready(void *ctx, short revents)
-{
-	struct conn *c = ctx;
-	const uint8_t *p;
-	const char *why;
-	uint8_t type;
-	size_t len;
-
-	if ((revents & POLLOUT) && channel_flush(&c->ch) != 0) {
-		c->why = "connection lost";
-		return -1;
-	}
-	if (revents & (POLLIN | POLLHUP | POLLERR)) {
-		long got = channel_fill(&c->ch);
-
-		if (got == 0 || (got < 0 && errno != EAGAIN)) {
-			c->why = "the client went away";
-			return -1;
-		}
-		while (channel_next(&c->ch, &type, &p, &len, &why) ==
-		    CHANNEL_FRAME) {
-			if (type != FRAME_PING || len != PROTO_PING_LEN ||
-			    channel_queue(&c->ch, FRAME_PONG, p, len) != 0) {
-				c->why = "protocol error from the client";
-				return -1;
-			}
-		}
-		if (c->ch.failed) {
-			c->why = "protocol error from the client";
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* The execution in the service's metrics (labels from fixed tables). */
-static void
-count_execution(unsigned lang, const struct sbx_result *r)
-{
-	if (lang >= SBX_LANG_PYTHON && lang <= SBX_LANG_EXEC &&
-	    r->reason < SBX_REASON_MAX_)
-		metric_add(M_SBX_EXECUTIONS, (lang - SBX_LANG_PYTHON) *
-		    SBX_REASON_MAX_ + r->reason, 1);
-	metric_observe(MH_SBX_SECONDS, r->wall_ms);
-	if (r->reason == SBX_MEMORY)
-		metric_add(M_CGROUP_KILLS, ML_MEMORY, 1);
-	else if (r->reason == SBX_PIDS)
-		metric_add(M_CGROUP_KILLS, ML_PIDS, 1);
-	else if (r->reason == SBX_JAIL_FAILED)
-		metric_add(M_JAIL_FAILURES, 0, 1);
-}
-
-/* One JSON record per execution: never the source or the input. */
-static void
-log_execution(const struct conn *c, const struct sbx_job *job,
-    const struct sbx_result *r)
-{
-	const struct sbx_limits *lim = &job->lim;
-	/* a compiler message quotes source lines: not in the log */
-	const char *detail = r->reason == SBX_COMPILE_FAILED ?
-	    "(compiler message sent to the client only)" : r->detail;
-
-	count_execution(c->req.lang, r);
-	log_event(r->reason == SBX_EXITED ? LOG_INFO : LOG_WARN, "execution",
-	    (struct log_field[]){
-	    LF_STR("exec", c->exec_id), LF_STR("tenant", c->req.tenant),
-	    LF_STR("request", c->req.request_id), LF_STR("key", c->key_id),
-	    LF_STR("language", sbx_lang_name(c->req.lang)),
-	    LF_NUM("timeout_ms", lim->timeout_ms),
-	    LF_NUM("cpu_limit_ms", lim->cpu_ms),
-	    LF_NUM("memory_limit", lim->memory),
-	    LF_NUM("pids_limit", lim->pids),
-	    LF_NUM("output_limit", lim->output),
-	    LF_NUM("disk_limit", job->disk),
-	    LF_STR("reason", sbx_reason_name(r->reason)),
-	    LF_STR("status_kind", r->kind == SBX_KIND_CODE ? "exit" :
-	    r->kind == SBX_KIND_SIGNAL ? "signal" : "none"),
-	    LF_NUM("status", r->status),
-	    LF_NUM("wall_ms", r->wall_ms), LF_NUM("cpu_ms", r->cpu_ms),
-	    LF_NUM("peak_memory", r->peak_memory),
-	    LF_NUM("stdout_bytes", r->stdout_bytes),
-	    LF_NUM("stderr_bytes", r->stderr_bytes),
-	    LF_NUM("truncated", r->flags & (SBX_F_STDOUT_TRUNCATED |
-	    SBX_F_STDERR_TRUNCATED)),
-	    LF_STR("detail", detail) }, 20);
-}
-
-static _Noreturn void
-handler_run(struct server *s, int fd, struct noise_transport *t, int ctl,
-    const char *peer, unsigned key)
-{
-	static struct conn c;
-	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
-	struct sbx_started started;
-	struct sbx_result res;
-	struct sbx_output out;
-	struct sbx_job job;
-	struct sbx_exec_env env = s->sb.env;
-	uint8_t buf[SBX_DETAIL_MAX + 256];
-	int64_t deadline = mono_ms() + (int64_t)s->cfg.handshake_ms;
-	long n;
-	int rc;
-
-	env.sigfd = signals_fd(sigs, sizeof sigs / sizeof sigs[0]);
-	{
-		sigset_t none;
-
-		sigemptyset(&none);
-		sigaddset(&none, SIGTERM);
-		sigaddset(&none, SIGINT);
-		sigaddset(&none, SIGHUP);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-	}
-	spawn_become_subreaper();
-	memset(&c, 0, sizeof c);
-	c.s = s;
-	c.ctl = ctl;
-	c.peer = peer;
-	memcpy(c.key_id, key < s->ring.n ? s->ring.id[key] : "?",
-	    key < s->ring.n ? sizeof c.key_id : 2);
-	exec_id(c.exec_id);
-	/* the handshake ran in the pre-auth process: the inherited copy of
-	 * the secret serves nothing here */
-	secret_ring_wipe(&s->ring);
-	channel_adopt(&c.ch, fd, t);
-	netaddr_keepalive(c.ch.fd, 15, 5, 3);
-	if (conn_request(&c, deadline) != 0)
-		_exit(EXIT_PROTOCOL);
-	if ((c.req.lang == SBX_LANG_JAVA && !env.java_home) ||
-	    (c.req.lang == SBX_LANG_EXEC && !s->cfg.exec_interpreter)) {
-		conn_error(&c, SBX_ERR_LANGUAGE, c.req.lang == SBX_LANG_JAVA ?
-		    "this service has no JDK" : "this service has no "
-		    "--exec-interpreter");
-		_exit(EXIT_OK);
-	}
-	memset(&job, 0, sizeof job);
-	job.id = c.exec_id;
-	job.tenant = c.req.tenant;
-	job.lang = c.req.lang;
-	job.lim.timeout_ms = clamp(c.req.lim.timeout_ms, s->cfg.def.timeout_ms,
-	    s->cfg.max.timeout_ms);
-	job.lim.cpu_ms = clamp(c.req.lim.cpu_ms, s->cfg.def.cpu_ms,
-	    s->cfg.max.cpu_ms);
-	job.lim.memory = clamp(c.req.lim.memory, s->cfg.def.memory,
-	    s->cfg.max.memory);
-	job.lim.output = clamp(c.req.lim.output, s->cfg.def.output,
-	    s->cfg.max.output);
-	job.lim.pids = (uint32_t)clamp(c.req.lim.pids, s->cfg.def.pids,
-	    s->cfg.max.pids);
-	job.disk = disk_for(&s->cfg.jo, job.lim.memory, s->cfg.max_disk);
-	job.files = c.files;
-	job.nfiles = c.req.nfiles;
-	job.input = c.body + (sbx_request_body_len(&c.req) - c.req.input_size);
-	job.input_len = c.req.input_size;
-	if (c.req.lang == SBX_LANG_EXEC) {
-		static char *xargv[3];
-
-		xargv[0] = (char *)s->cfg.exec_interpreter;
-		xargv[1] = (char *)c.files[0].name;
-		job.exec_argv = xargv;
-	}
-	rc = conn_admit(&c, job.lim.cpu_ms);
-	if (rc < 0)
-		_exit(EXIT_OK);		/* the client left while waiting */
-	if (rc > 0) {
-		char msg[160];
-
-		snprintf(msg, sizeof msg, "refused by the %s budget of tenant "
-		    "%s", sbx_error_name((unsigned)rc), c.req.tenant);
-		metric_add(M_SBX_BUDGET_REFUSALS, rc == SBX_ERR_BUDGET_CONCURRENCY
-		    ? MB_TENANT_CONCURRENCY : rc == SBX_ERR_BUDGET_QUEUE ?
-		    MB_TENANT_QUEUE : rc == SBX_ERR_BUDGET_CPU ? MB_TENANT_CPU :
-		    rc == SBX_ERR_QUEUE_TIMEOUT ? MB_QUEUE_TIMEOUT :
-		    MB_TOTAL_QUEUE, rc != SBX_ERR_SHUTDOWN);
-		conn_error(&c, (unsigned)rc, rc == SBX_ERR_BUDGET_CONCURRENCY ?
-		    "the tenant is at its concurrent executions" :
-		    rc == SBX_ERR_BUDGET_QUEUE ? "the tenant's queue is full" :
-		    rc == SBX_ERR_BUDGET_CPU ? "the tenant has used its CPU "
-		    "time for this window" : rc == SBX_ERR_QUEUE_TIMEOUT ?
-		    "waited in the tenant's queue too long" :
-		    rc == SBX_ERR_SHUTDOWN ? "the service is shutting down" :
-		    msg);
-		_exit(EXIT_OK);
-	}
-	memset(&started, 0, sizeof started);
-	snprintf(started.exec_id, sizeof started.exec_id, "%s", c.exec_id);
-	snprintf(started.jail, sizeof started.jail, "%s",
-	    jail_mode_name(s->cfg.jo.mode));
-	started.lim = job.lim;
-	n = sbx_started_encode(buf, sizeof buf, &started);
-	if (n < 0 || channel_queue(&c.ch, FRAME_STARTED, buf, (size_t)n) != 0)
-		_exit(EXIT_SOFTWARE);
-	out = (struct sbx_output){ &c, conn_emit, conn_room, c.ch.fd,
-		conn_events, conn_ready };
-	rc = sbx_exec(&env, &job, &out, &res);
-	service_done(ctl, res.cpu_ms);
-	log_execution(&c, &job, &res);
-	if (rc != 0) {
-		log_event(LOG_WARN, "execution abandoned", (struct log_field[]){
-		    LF_STR("exec", c.exec_id), LF_STR("reason", c.why ? c.why :
-		    "the service is stopping") }, 2);
-		_exit(EXIT_OK);
-	}
-	n = sbx_result_encode(buf, sizeof buf, &res);
-	if (n < 0 || channel_send_wait(&c.ch, FRAME_EXIT, buf, (size_t)n,
-	    10000) != 0)
-		_exit(EXIT_IOERR);
-	/* the result is a final frame too: close as conn_error does */
-	(void)channel_close_lingering(&c.ch, SERVICE_FINAL_FRAME_MS);
-	_exit(EXIT_OK);
-}
-
-/* An authenticated connection from the pre-auth process: one handler,
- * up to the executions and queue places in all plus the refusal slots
- * (the budgets refuse past the first two); past them it is closed. */
-static void
-take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key)
-{
-	struct server *s = ctx;
-	char peer[96];
-	int ctl;
-
-	netaddr_peer_text(conn, peer, sizeof peer);
-	if (s->sv.nh >= (size_t)s->cfg.budget.total_concurrent +
-	    s->cfg.budget.total_queue + SUPERVISOR_REFUSAL_SLOTS) {
-		metric_add(M_CONNECTIONS_DROPPED, 0, 1);
-		log_event(LOG_WARN, "connection dropped: at the connection cap",
-		    (struct log_field[]){ LF_STR("peer", peer) }, 1);
-		close(conn);
-		return;
-	}
-	if (supervisor_fork(&s->sv, conn, &ctl) == 0)
-		handler_run(s, conn, t, ctl, peer, key);
-}
-
-static void
-reap_all(void *ctx)
-{
-	reap(ctx);
-	metric_set(M_LEASES_ACTIVE, 0, ((struct server *)ctx)->sv.nh);
-}
-
-/* SIGHUP: re-read the secrets for new connections (rotation); a file
- * that does not load keeps the ones in force, and the log says why. */
-static void
-reload_secrets(struct server *s)
-{
-	struct secret_ring ring;
-	char err[512];
-
-	if (secret_ring_load(&ring, s->cfg.secret_files, s->cfg.nsecret, err,
-	    sizeof err) != 0) {
-		log_event(LOG_ERROR, "reload refused: the secrets in force stay",
-		    (struct log_field[]){ LF_STR("reason", err) }, 1);
-		return;
-	}
-	s->ring = ring;
-	secret_ring_wipe(&ring);
-	supervisor_replace_preauth(&s->sv);
-	log_event(LOG_INFO, "reloaded", (struct log_field[]){
-	    LF_NUM("secrets", s->ring.n) }, 1);
-}
-
-static int
-serve_loop(struct server *s)
-{
-	struct supervisor *sv = &s->sv;
-
-	metric_set(M_READY, 0, 1);
-	for (;;) {
-		int rc = supervisor_poll(sv, s->budgets.queued ? 50 : -1,
-		    on_ctl, take_conn, s);
-		int sig = 0;
-
-		if (rc < 0 && errno != EINTR)
-			die_errno(EXIT_OSERR, "poll");
-		if (rc > 0 && (sig = supervisor_signals(sv)) == SIGHUP)
-			reload_secrets(s);
-		else if (rc > 0 && sig)
-			break;
-		reap(s);
-		expire_queued(s);
-		metric_set(M_LEASES_ACTIVE, 0, sv->nh);
-	}
-	/* drain: no new connections, every handler stops its execution at
-	 * once; what is left after 5 s is killed */
-	s->draining = 1;
-	metric_set(M_READY, 0, 0);
-	metric_set(M_DRAINING, 0, 1);
-	log_event(LOG_INFO, "sandbox draining", (struct log_field[]){
-	    LF_NUM("executions", sv->nh) }, 1);
-	service_drain(sv, 0, 5000, on_ctl, reap_all, s);
-	supervisor_fini(sv);
-	jail_fini(&s->sb.jail);
-	log_msg(LOG_INFO, "sandbox stopped");
-	return EXIT_OK;
-}
-
-static void
-serve_args(struct serve_config *c, int argc, char **argv)
+serve_args(struct serve_opts *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "listen", required_argument, NULL, OPT_LISTEN },
@@ -1708,16 +1120,17 @@ serve_args(struct serve_config *c, int argc, char **argv)
 	memset(c, 0, sizeof *c);
 	c->check = preflight_asked;
 	jail_opts_default(&c->jo);
-	limits_default(&c->def);
-	c->max = (struct sbx_limits){ 30000, 10000, 1ull << 30, 16u << 20,
+	limits_default(&c->sc.def);
+	c->sc.max = (struct sbx_limits){ 30000, 10000, 1ull << 30, 16u << 20,
 		256 };
-	c->max_disk = 512u << 20;
-	c->budget = (struct sbx_budget_config){ 4, 8, 0, 60000, 16, 64 };
-	c->queue_timeout_ms = 30000;
-	c->handshake_ms = 10000;
-	c->max_per_peer = 32;
+	c->sc.max_disk = 512u << 20;
+	c->sc.budget = (struct sbx_budget_config){ 4, 8, 0, 60000, 16, 64 };
+	c->sc.queue_timeout_ms = 30000;
+	c->sc.handshake_ms = 10000;
+	c->sc.max_per_peer = 32;
 	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (limit_opt(o, optarg, &c->def) || jail_opt(o, optarg, &c->jo))
+		if (limit_opt(o, optarg, &c->sc.def) ||
+		    jail_opt(o, optarg, &c->jo))
 			continue;
 		switch (o) {
 		case OPT_LISTEN:
@@ -1727,79 +1140,82 @@ serve_args(struct serve_config *c, int argc, char **argv)
 			c->listen[c->nlisten++] = optarg;
 			break;
 		case OPT_SECRET:
-			if (c->nsecret == SECRET_RING_MAX)
+			if (c->sc.nsecret == SECRET_RING_MAX)
 				die(EXIT_USAGE, "--secret-file: at most %d "
 				    "secrets at once", SECRET_RING_MAX);
-			c->secret_files[c->nsecret++] = optarg;
+			c->secret_files[c->sc.nsecret++] = optarg;
 			break;
 		case OPT_CHECK: c->check = 1; break;
 		case OPT_METRICS: c->metrics = optarg; break;
 		case OPT_MAX_TIMEOUT:
-			c->max.timeout_ms = duration_arg("max-timeout", optarg);
+			c->sc.max.timeout_ms = duration_arg("max-timeout",
+			    optarg);
 			break;
 		case OPT_MAX_CPU:
-			c->max.cpu_ms = duration_arg("max-cpu-time", optarg);
+			c->sc.max.cpu_ms = duration_arg("max-cpu-time",
+			    optarg);
 			break;
 		case OPT_OLD_MAX_CPU:
 		case OPT_OLD_T_CPU:
 			renamed_cpu_opt(o);
 			break;
 		case OPT_MAX_MEMORY:
-			c->max.memory = size_arg("max-memory", optarg);
+			c->sc.max.memory = size_arg("max-memory", optarg);
 			break;
 		case OPT_MAX_PIDS:
-			c->max.pids = (uint32_t)count_arg("max-pids", optarg, 1,
-			    65536);
+			c->sc.max.pids = (uint32_t)count_arg("max-pids",
+			    optarg, 1, 65536);
 			break;
 		case OPT_MAX_OUTPUT:
-			c->max.output = size_arg("max-output", optarg);
+			c->sc.max.output = size_arg("max-output", optarg);
 			break;
 		case OPT_MAX_DISK:
-			if ((c->max_disk = size_arg("max-disk", optarg)) <
+			if ((c->sc.max_disk = size_arg("max-disk", optarg)) <
 			    (1u << 20))
 				die(EXIT_USAGE, "--max-disk: at least 1M");
 			break;
 		case OPT_T_CONC:
-			c->budget.tenant_concurrent = (uint32_t)count_arg(
+			c->sc.budget.tenant_concurrent = (uint32_t)count_arg(
 			    "tenant-concurrency", optarg, 1, 10000);
 			break;
 		case OPT_T_QUEUE:
-			c->budget.tenant_queue = optarg[0] == '0' &&
+			c->sc.budget.tenant_queue = optarg[0] == '0' &&
 			    !optarg[1] ? 0 : (uint32_t)count_arg(
 			    "tenant-queue", optarg, 1, 10000);
 			break;
 		case OPT_T_CPU:
-			c->budget.tenant_cpu_ms = duration_arg("tenant-cpu-time",
-			    optarg);
+			c->sc.budget.tenant_cpu_ms = duration_arg(
+			    "tenant-cpu-time", optarg);
 			break;
 		case OPT_WINDOW:
-			c->budget.window_ms = duration_arg("cpu-window", optarg);
+			c->sc.budget.window_ms = duration_arg("cpu-window",
+			    optarg);
 			break;
 		case OPT_MAX_CONC:
-			c->budget.total_concurrent = (uint32_t)count_arg(
+			c->sc.budget.total_concurrent = (uint32_t)count_arg(
 			    "max-concurrency", optarg, 1, 10000);
 			break;
 		case OPT_MAX_QUEUE:
-			c->budget.total_queue = optarg[0] == '0' && !optarg[1] ?
-			    0 : (uint32_t)count_arg("max-queue", optarg, 1,
-			    100000);
+			c->sc.budget.total_queue = optarg[0] == '0' &&
+			    !optarg[1] ? 0 : (uint32_t)count_arg("max-queue",
+			    optarg, 1, 100000);
 			break;
 		case OPT_QUEUE_TIMEOUT:
-			c->queue_timeout_ms = duration_arg("queue-timeout",
+			c->sc.queue_timeout_ms = duration_arg("queue-timeout",
 			    optarg);
 			break;
 		case OPT_HS_TIMEOUT:
-			c->handshake_ms = duration_arg("handshake-timeout",
+			c->sc.handshake_ms = duration_arg("handshake-timeout",
 			    optarg);
 			break;
-		case OPT_EXEC: c->exec_interpreter = optarg; break;
+		case OPT_EXEC: c->sc.exec_interpreter = optarg; break;
 		case OPT_PER_PEER:
-			c->max_per_peer = count_arg("max-conns-per-peer",
-			    optarg, 1, 100000);
+			c->sc.max_per_peer = (uint32_t)count_arg(
+			    "max-conns-per-peer", optarg, 1, 100000);
 			break;
 		case OPT_PREAUTH_UID:
-			c->preauth_uid = count_arg("preauth-uid", optarg, 1,
-			    0xfffffffdUL);
+			c->sc.preauth_uid = (uint32_t)count_arg("preauth-uid",
+			    optarg, 1, 0xfffffffdUL);
 			break;
 		case 'h': fputs(usage_serve, stdout); exit(EXIT_OK);
 		default: fputs(usage_serve, stderr); exit(EXIT_USAGE);
@@ -1809,116 +1225,104 @@ serve_args(struct serve_config *c, int argc, char **argv)
 		die(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
 	if (c->nlisten == 0)
 		die(EXIT_USAGE, "no --listen address given");
-	if (c->exec_interpreter && c->exec_interpreter[0] != '/')
+	if (c->sc.exec_interpreter && c->sc.exec_interpreter[0] != '/')
 		die(EXIT_USAGE, "--exec-interpreter: an absolute path");
-	if (c->jo.mode != JAIL_NONE && c->preauth_uid >= c->jo.uid_first &&
-	    c->preauth_uid <= c->jo.uid_last)
-		die(EXIT_USAGE, "--preauth-uid %llu is in --uid-range: executions "
-		    "must never share the pre-auth process's uid",
-		    (unsigned long long)c->preauth_uid);
-	if (c->jo.mode != JAIL_NONE && !c->preauth_uid) {
+	if (c->jo.mode != JAIL_NONE && c->sc.preauth_uid >= c->jo.uid_first &&
+	    c->sc.preauth_uid <= c->jo.uid_last)
+		die(EXIT_USAGE, "--preauth-uid %llu is in --uid-range: "
+		    "executions must never share the pre-auth process's uid",
+		    (unsigned long long)c->sc.preauth_uid);
+	if (c->jo.mode != JAIL_NONE && !c->sc.preauth_uid) {
 		/* the range's first uid runs the pre-auth process */
 		if (c->jo.uid_first == c->jo.uid_last)
 			die(EXIT_USAGE, "--uid-range needs two uids at least: the "
 			    "first runs the pre-auth process (or give "
 			    "--preauth-uid)");
-		c->preauth_uid = c->jo.uid_first++;
+		c->sc.preauth_uid = c->jo.uid_first++;
 	}
 	/* defaults above a maximum are lowered to it, said once */
-	if (c->def.timeout_ms > c->max.timeout_ms)
-		c->def.timeout_ms = c->max.timeout_ms;
-	if (c->def.cpu_ms > c->max.cpu_ms)
-		c->def.cpu_ms = c->max.cpu_ms;
-	if (c->def.memory > c->max.memory)
-		c->def.memory = c->max.memory;
-	if (c->def.pids > c->max.pids)
-		c->def.pids = c->max.pids;
-	if (c->def.output > c->max.output)
-		c->def.output = c->max.output;
-	if (c->jo.disk > c->max_disk)
+	if (c->sc.def.timeout_ms > c->sc.max.timeout_ms)
+		c->sc.def.timeout_ms = c->sc.max.timeout_ms;
+	if (c->sc.def.cpu_ms > c->sc.max.cpu_ms)
+		c->sc.def.cpu_ms = c->sc.max.cpu_ms;
+	if (c->sc.def.memory > c->sc.max.memory)
+		c->sc.def.memory = c->sc.max.memory;
+	if (c->sc.def.pids > c->sc.max.pids)
+		c->sc.def.pids = c->sc.max.pids;
+	if (c->sc.def.output > c->sc.max.output)
+		c->sc.def.output = c->sc.max.output;
+	if (c->jo.disk > c->sc.max_disk)
 		die(EXIT_USAGE, "--disk %llu is over --max-disk %llu",
 		    (unsigned long long)c->jo.disk,
-		    (unsigned long long)c->max_disk);
+		    (unsigned long long)c->sc.max_disk);
+	c->sc.disk = c->jo.disk;
+	c->sc.secret_files = c->secret_files;
 }
 
-/* serve --check, past every start-up step: report, undo, succeed. */
-static int
-serve_preflight(struct server *s)
-{
-	jail_host_print(stdout, &s->sb.jail.cfg, &s->sb.jail.host, 0);
-	supervisor_stop_listening(&s->sv);
-	jail_fini(&s->sb.jail);
-	printf("preflight: this configuration starts here\n");
-	return EXIT_OK;
-}
-
+/* serve: start-up in the order of its checks, then the service. */
 static int
 serve_main(int argc, char **argv)
 {
-	static struct server s;
+	static struct serve_opts c;
+	static struct sbx_server s;
+	static struct sandbox sb;
 	static const int sigs[] = { SIGCHLD, SIGTERM, SIGINT, SIGHUP };
+	static const int exit_for[] = { [SBX_SERVER_OK] = EXIT_OK,
+		[SBX_SERVER_BAD_OPTIONS] = EXIT_USAGE,
+		[SBX_SERVER_BAD_SETUP] = EXIT_CONFIG,
+		[SBX_SERVER_SYSTEM] = EXIT_OSERR };
+	enum sbx_server_status st;
 	char err[512];
 
-	serve_args(&s.cfg, argc, argv);
-	if (s.cfg.metrics)
-		xmetrics_listen_start(s.cfg.metrics, METRICS_SANDBOX,
-		    s.cfg.budget.total_concurrent + s.cfg.budget.total_queue,
-		    s.cfg.check);
-	if (!s.cfg.jo.java_home)
-		s.cfg.jo.java_home = find_java_home();
-	supervisor_init(&s.sv, signals_fd(sigs, sizeof sigs / sizeof sigs[0]),
-	    sizeof(struct handler));
-	if (secret_ring_load(&s.ring, s.cfg.secret_files, s.cfg.nsecret, err,
-	    sizeof err) != 0)
-		die(EXIT_CONFIG, "%s", err);
-	if (sbx_budget_init(&s.budgets, &s.cfg.budget) != 0)
-		die(EXIT_USAGE, "the budget options do not fit together");
-	sandbox_setup(&s.sb, &s.cfg.jo, &s.cfg.max, s.cfg.max_disk, -1, 0,
-	    s.cfg.check, s.cfg.exec_interpreter);
-	for (size_t i = 0; i < s.cfg.nlisten; i++) {
-		switch (supervisor_listen(&s.sv, s.cfg.listen[i], err,
-		    sizeof err)) {
-		case SUPERVISOR_LISTENING: break;
-		case SUPERVISOR_BAD_ADDRESS:
-			die(EXIT_USAGE, "--listen: %s", err);
-		case SUPERVISOR_CANNOT_LISTEN: die(EXIT_CONFIG, "%s", err);
-		}
+	serve_args(&c, argc, argv);
+	if (c.metrics)
+		xmetrics_listen_start(c.metrics, METRICS_SANDBOX,
+		    c.sc.budget.total_concurrent + c.sc.budget.total_queue,
+		    c.check);
+	if (!c.jo.java_home)
+		c.jo.java_home = find_java_home();
+	st = sbx_server_init(&s, &c.sc, signals_fd(sigs, sizeof sigs /
+	    sizeof sigs[0]), err, sizeof err);
+	if (st != SBX_SERVER_OK)
+		die(exit_for[st], "%s", err);
+	sandbox_setup(&sb, &c.jo, &c.sc.max, c.sc.max_disk, -1, 0, c.check,
+	    c.sc.exec_interpreter);
+	for (size_t i = 0; i < c.nlisten; i++)
+		if ((st = sbx_server_listen(&s, c.listen[i], err, sizeof err))
+		    != SBX_SERVER_OK)
+			die(exit_for[st], st == SBX_SERVER_BAD_OPTIONS ?
+			    "--listen: %s" : "%s", err);
+	if (c.check) {
+		/* the preflight, past every start-up step: report, undo */
+		jail_host_print(stdout, &sb.jail.cfg, &sb.jail.host, 0);
+		sbx_server_stop_listening(&s);
+		jail_fini(&sb.jail);
+		printf("preflight: this configuration starts here\n");
+		return EXIT_OK;
 	}
-	if (s.cfg.check)
-		return serve_preflight(&s);
-	for (size_t i = 0; i < s.cfg.nlisten; i++) {
+	for (size_t i = 0; i < c.nlisten; i++)
 		log_event(LOG_INFO, "sandbox listening", (struct log_field[]){
-		    LF_STR("address", s.cfg.listen[i]),
-		    LF_STR("jail", jail_summary(&s.sb.jail)),
-		    LF_STR("java", s.cfg.jo.java_home ? s.cfg.jo.java_home :
-		    "none"), LF_NUM("max_concurrency",
-		    s.cfg.budget.total_concurrent),
-		    LF_NUM("tenant_concurrency",
-		    s.cfg.budget.tenant_concurrent),
-		    LF_NUM("tenant_queue", s.cfg.budget.tenant_queue) }, 6);
-	}
-	/* handshakes run in the pre-auth process, as its own uid */
-	if (service_start_preauth(&s.sv, &s.ring, 0,
-	    (uint32_t)s.cfg.handshake_ms,
-	    (uint32_t)s.cfg.max_per_peer, (uint32_t)s.cfg.preauth_uid, 0,
-	    err, sizeof err) != 0)
-		die(EXIT_CONFIG, "%s", err);
-	return serve_loop(&s);
+		    LF_STR("address", c.listen[i]),
+		    LF_STR("jail", jail_summary(&sb.jail)),
+		    LF_STR("java", c.jo.java_home ? c.jo.java_home : "none"),
+		    LF_NUM("max_concurrency", c.sc.budget.total_concurrent),
+		    LF_NUM("tenant_concurrency", c.sc.budget.tenant_concurrent),
+		    LF_NUM("tenant_queue", c.sc.budget.tenant_queue) }, 6);
+	if ((st = sbx_server_run(&s, &sb.env, err, sizeof err)) !=
+	    SBX_SERVER_OK)
+		die(exit_for[st], "%s", err);
+	jail_fini(&sb.jail);
+	log_msg(LOG_INFO, "sandbox stopped");
+	return EXIT_OK;
 }
 
 /* --- call -------------------------------------------------------------- */
 
-/* The service's ERROR: say it, and the exit status it gives. */
+/* The exit status of a refusal, by the code the service named. */
 static int
-call_refused(const uint8_t *p, size_t len)
+refusal_exit(unsigned code)
 {
-	struct error_info e;
-
-	if (proto_error_parse(&e, p, len) != PROTO_OK)
-		die(EXIT_PROTOCOL, "bad ERROR from the sandbox");
-	log_msg(LOG_ERROR, "the sandbox refused the request: %s: %s",
-	    sbx_error_name(e.code), e.message);
-	switch (e.code) {
+	switch (code) {
 	case SBX_ERR_PROTOCOL:
 		return EXIT_PROTOCOL;
 	case SBX_ERR_BAD_REQUEST:
@@ -1928,38 +1332,6 @@ call_refused(const uint8_t *p, size_t len)
 	default:
 		return EXIT_NOPERM;
 	}
-}
-
-/* Sending the request failed: the service may have refused it and
- * closed (a reset then meets our writes). Its ERROR, if it came first,
- * is read and reported; only without one is the request lost. */
-static _Noreturn void
-call_send_failed(struct channel *ch, const char *what)
-{
-	const uint8_t *p;
-	const char *why;
-	uint8_t type;
-	size_t len;
-	long got;
-
-	do {
-		while (channel_next(ch, &type, &p, &len, &why) ==
-		    CHANNEL_FRAME)
-			if (type == FRAME_ERROR)
-				exit(call_refused(p, len));
-		got = channel_fill(ch);
-	} while (got > 0 || (got < 0 && errno == EINTR));
-	die(EXIT_UNAVAILABLE, "%s", what);
-}
-
-/* Queue one frame, flushing first when the send buffer is full. */
-static void
-call_send(struct channel *ch, uint8_t type, const void *p, size_t n)
-{
-	if (!channel_can_queue(ch) && channel_flush_wait(ch, 30000) != 0)
-		call_send_failed(ch, "the service stopped taking the request");
-	if (channel_queue(ch, type, p, n) != 0)
-		die(EXIT_SOFTWARE, "cannot queue a frame");
 }
 
 static int
@@ -1980,43 +1352,43 @@ call_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static struct sbx_request req;
+	static const int exit_for[] = {
+		[SBX_CALL_BAD_REQUEST] = EXIT_USAGE,
+		[SBX_CALL_BAD_SECRET] = EXIT_CONFIG,
+		[SBX_CALL_UNREACHABLE] = EXIT_UNAVAILABLE,
+		[SBX_CALL_AUTH] = SBX_EXIT_AUTH,
+		[SBX_CALL_PROTOCOL] = EXIT_PROTOCOL,
+		[SBX_CALL_INTERNAL] = EXIT_SOFTWARE };
 	static struct sbx_file_data files[SBX_FILES_MAX];
-	static struct channel ch;
-	static uint8_t payload[FRAME_PAYLOAD_MAX];
-	const char *addr = getenv("AIRLOCK_SANDBOX"), *secret_file = NULL;
-	const char *tenant = getenv("AIRLOCK_TENANT"), *reqid = NULL;
+	static struct sbx_answer ans;
 	const char *input = NULL;
-	const uint8_t *in = NULL;
-	size_t in_len = 0;
-	uint64_t connect_ms = 10000;
-	struct sbx_started started;
-	struct sbx_result res;
+	struct sbx_call call = {
+		.addr = getenv("AIRLOCK_SANDBOX"),
+		.tenant = getenv("AIRLOCK_TENANT"),
+		.connect_ms = 10000,
+	};
 	struct capture cap;
-	struct netaddr na;
-	uint8_t psk[32];
+	enum sbx_call_status st;
 	char err[512], id[17];
-	unsigned lang = 0;
-	int json = 0, o, fd, have_started = 0;
-	long n;
+	int json = 0, o;
 
-	memset(&req, 0, sizeof req);
 	while ((o = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		if (limit_opt(o, optarg, &req.lim))
+		if (limit_opt(o, optarg, &call.lim))
 			continue;
 		switch (o) {
-		case OPT_CONNECT: addr = optarg; break;
-		case OPT_SECRET: secret_file = optarg; break;
-		case OPT_TENANT: tenant = optarg; break;
-		case OPT_REQID: reqid = optarg; break;
+		case OPT_CONNECT: call.addr = optarg; break;
+		case OPT_SECRET: call.secret_file = optarg; break;
+		case OPT_TENANT: call.tenant = optarg; break;
+		case OPT_REQID: call.request_id = optarg; break;
 		case OPT_LANG:
-			if (!(lang = sbx_lang_parse(optarg)))
+			if (!(call.lang = sbx_lang_parse(optarg)))
 				die(EXIT_USAGE, "--lang: python, java or exec");
 			break;
 		case OPT_INPUT: input = optarg; break;
 		case OPT_JSON: json = 1; break;
 		case OPT_CONNECT_TIMEOUT:
-			connect_ms = duration_arg("connect-timeout", optarg);
+			call.connect_ms = duration_arg("connect-timeout",
+			    optarg);
 			break;
 		case OPT_LOG:
 			if (log_set_format(optarg))
@@ -2026,111 +1398,40 @@ call_main(int argc, char **argv)
 		default: fputs(usage_call, stderr); return EXIT_USAGE;
 		}
 	}
-	if (!addr || !*addr)
+	if (!call.addr || !*call.addr)
 		die(EXIT_USAGE, "no service address: --connect or "
 		    "AIRLOCK_SANDBOX");
-	if (!tenant || !proto_id_valid((const uint8_t *)tenant,
-	    strlen(tenant)))
+	if (!call.tenant || !proto_id_valid((const uint8_t *)call.tenant,
+	    strlen(call.tenant)))
 		die(EXIT_USAGE, "--tenant: 1-64 bytes of [A-Za-z0-9._-]");
-	if (!lang)
+	if (!call.lang)
 		die(EXIT_USAGE, "no --lang given");
 	if (optind >= argc)
 		die(EXIT_USAGE, "no SOURCE given");
 	exec_id(id);
-	if (!reqid)
-		reqid = id;
-	if (!proto_id_valid((const uint8_t *)reqid, strlen(reqid)))
+	if (!call.request_id)
+		call.request_id = id;
+	if (!proto_id_valid((const uint8_t *)call.request_id,
+	    strlen(call.request_id)))
 		die(EXIT_USAGE, "--request-id: 1-64 bytes of [A-Za-z0-9._-]");
-	snprintf(req.tenant, sizeof req.tenant, "%s", tenant);
-	snprintf(req.request_id, sizeof req.request_id, "%s", reqid);
-	req.lang = (uint8_t)lang;
-	req.nfiles = (uint16_t)read_sources(argv + optind,
-	    (size_t)(argc - optind), files);
-	for (size_t i = 0; i < req.nfiles; i++) {
-		snprintf(req.files[i].name, sizeof req.files[i].name, "%s",
-		    files[i].name);
-		req.files[i].size = (uint32_t)files[i].len;
-	}
+	call.nfiles = read_sources(argv + optind, (size_t)(argc - optind),
+	    files);
+	call.files = files;
 	if (input)
-		in = read_all(input, SBX_INPUT_MAX, &in_len);
-	req.input_size = (uint32_t)in_len;
-	if ((n = sbx_request_encode(payload, sizeof payload, &req)) < 0)
-		die(EXIT_USAGE, "the request does not fit the protocol's caps");
-	if (secret_load_psk(secret_file, psk, err, sizeof err) != 0)
-		die(EXIT_CONFIG, "%s", err);
-	signal(SIGPIPE, SIG_IGN);
-	if (netaddr_parse(&na, addr, err, sizeof err))
-		die(EXIT_USAGE, "%s", err);
-	if ((fd = netaddr_connect(&na, err, sizeof err)) < 0)
-		die(EXIT_UNAVAILABLE, "sandbox unreachable: %s", err);
-	if (channel_handshake(&ch, fd, CHANNEL_INITIATOR, psk, (int)connect_ms,
-	    err, sizeof err) != 0)
-		die(SBX_EXIT_AUTH, "%s", err);
-	secure_wipe(psk, sizeof psk);
-	netaddr_keepalive(ch.fd, 15, 5, 3);
-	call_send(&ch, FRAME_SPAWN, payload, (size_t)n);
-	for (size_t i = 0; i < req.nfiles; i++)
-		for (size_t off = 0; off < files[i].len; off +=
-		    FRAME_PAYLOAD_MAX)
-			call_send(&ch, FRAME_STDIN, files[i].data + off,
-			    files[i].len - off < FRAME_PAYLOAD_MAX ?
-			    files[i].len - off : FRAME_PAYLOAD_MAX);
-	for (size_t off = 0; off < in_len; off += FRAME_PAYLOAD_MAX)
-		call_send(&ch, FRAME_STDIN, in + off, in_len - off <
-		    FRAME_PAYLOAD_MAX ? in_len - off : FRAME_PAYLOAD_MAX);
-	call_send(&ch, FRAME_STDIN_EOF, NULL, 0);
-	if (channel_flush_wait(&ch, 30000) != 0)
-		call_send_failed(&ch, "cannot send the request");
+		call.input = read_all(input, SBX_INPUT_MAX, &call.input_len);
 	/* the service's caps bound what comes back; ours bound it again */
 	capture_init(&cap, SBX_OUTPUT_CLIENT_MAX, !json);
-	for (;;) {
-		const uint8_t *p;
-		const char *why = "";
-		uint8_t type;
-		size_t len;
-		enum channel_next nx = channel_recv_wait(&ch, &type, &p, &len,
-		    600000, &why);
-
-		if (nx == CHANNEL_NEED)
-			die(EXIT_UNAVAILABLE, "no answer from the sandbox for "
-			    "10 minutes");
-		if (nx == CHANNEL_BAD)
-			die(EXIT_UNAVAILABLE, "connection to the sandbox lost: %s",
-			    why);
-		switch (type) {
-		case FRAME_STARTED:
-			if (have_started || sbx_started_parse(&started, p, len)
-			    != SBX_OK)
-				die(EXIT_PROTOCOL, "bad STARTED from the sandbox");
-			have_started = 1;
-			log_event(LOG_DEBUG, "execution started",
-			    (struct log_field[]){ LF_STR("exec",
-			    started.exec_id), LF_STR("jail", started.jail) },
-			    2);
-			break;
-		case FRAME_STDOUT:
-		case FRAME_STDERR:
-			if (!have_started)
-				die(EXIT_PROTOCOL, "output before STARTED");
-			capture_emit(&cap, type == FRAME_STDOUT ? 1 : 2, p, len);
-			break;
-		case FRAME_PING:
-			if (len == PROTO_PING_LEN)
-				call_send(&ch, FRAME_PONG, p, len);
-			break;
-		case FRAME_ERROR:
-			return call_refused(p, len);
-		case FRAME_EXIT:
-			if (!have_started || sbx_result_parse(&res, p, len) !=
-			    SBX_OK)
-				die(EXIT_PROTOCOL, "bad result from the sandbox");
-			channel_close(&ch);
-			return report(&res, lang, &started.lim, &cap, json);
-		default:
-			die(EXIT_PROTOCOL, "unexpected %s frame from the "
-			    "sandbox", frame_type_name(type));
-		}
-		if (channel_pending(&ch))
-			(void)channel_flush(&ch);
+	call.ctx = &cap;
+	call.emit = capture_emit;
+	signal(SIGPIPE, SIG_IGN);
+	switch ((st = sbx_call(&call, &ans, err, sizeof err))) {
+	case SBX_CALL_DONE:
+		return report(&ans.res, call.lang, &ans.info.lim, &cap, json);
+	case SBX_CALL_REFUSED:
+		log_msg(LOG_ERROR, "the sandbox refused the request: %s: %s",
+		    sbx_error_name(ans.refusal.code), ans.refusal.message);
+		return refusal_exit(ans.refusal.code);
+	default:
+		die(exit_for[st], "%s", err);
 	}
 }

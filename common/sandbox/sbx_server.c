@@ -1,0 +1,643 @@
+/* sbx_server.c - the sandbox service: supervisor callbacks, admission,
+ * the handler of one connection, the serve loop and its drain. */
+#include "common/sandbox/sbx_server.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/base/clock.h"
+#include "common/base/log.h"
+#include "common/base/random_id.h"
+#include "common/base/signal_fd.h"
+#include "common/base/xwrap.h"
+#include "common/jail/spawn.h"
+#include "common/service/metrics.h"
+#include "common/service/service.h"
+#include "common/wire/channel.h"
+#include "common/wire/netaddr.h"
+
+uint64_t
+sbx_server_disk(uint64_t disk, uint64_t memory, uint64_t max_disk)
+{
+	uint64_t d = disk ? disk : memory / 2;
+
+	d = d > max_disk ? max_disk : d;
+	return d < (1u << 20) ? (1u << 20) : d;
+}
+
+/* One connection's process, as the supervisor sees it. */
+struct handler {
+	struct supervisor_handler sv;
+	int admitted;		/* asked and answered RUN or QUEUED */
+	int done;		/* sent its CPU use */
+};
+
+/* Supervisor <-> handler: ADMIT (tenant, CPU asked), VERDICT (0: run now,
+ * else the refusal code), DONE (CPU used): common/service/service.h. */
+
+static struct handler *
+handler_by_pid(struct sbx_server *s, uint64_t pid)
+{
+	return supervisor_find(&s->sv, (pid_t)pid);
+}
+
+/* Start what the budgets let start now. */
+static void
+start_queued(struct sbx_server *s)
+{
+	uint64_t ids[64];
+	size_t n;
+
+	while ((n = sbx_budget_next(&s->budgets, (uint64_t)mono_ms(), ids,
+	    sizeof ids / sizeof ids[0])) > 0)
+		for (size_t i = 0; i < n; i++) {
+			struct handler *h = handler_by_pid(s, ids[i]);
+
+			if (h)
+				service_verdict(h->sv.ctl, 0);
+		}
+}
+
+static void
+expire_queued(struct sbx_server *s)
+{
+	uint64_t ids[64];
+	size_t n = sbx_budget_expire(&s->budgets, (uint64_t)mono_ms(),
+	    s->cfg.queue_timeout_ms, ids, sizeof ids / sizeof ids[0]);
+
+	for (size_t i = 0; i < n; i++) {
+		struct handler *h = handler_by_pid(s, ids[i]);
+
+		if (h)
+			service_verdict(h->sv.ctl, SBX_ERR_QUEUE_TIMEOUT);
+	}
+}
+
+static void
+on_ctl(void *ctx, void *handler)
+{
+	struct sbx_server *s = ctx;
+	struct handler *h = handler;
+	struct ctlmsg m;
+	int fd, rc;
+	enum ctlmsg_status st = ctlmsg_recv(h->sv.ctl, &m, &fd, MSG_DONTWAIT);
+
+	if (st != CTLMSG_OK)
+		return;		/* gone (SIGCHLD cleans up), or nonsense */
+	if (m.type == CTLMSG_ADMIT && !h->admitted) {
+		if (s->draining) {
+			service_verdict(h->sv.ctl, SBX_ERR_SHUTDOWN);
+			return;
+		}
+		rc = sbx_budget_admit(&s->budgets, (uint64_t)h->sv.pid,
+		    m.u.admit.tenant, m.u.admit.cpu_ms, (uint64_t)mono_ms());
+		if (rc == SBX_ADMIT_RUN || rc == SBX_ADMIT_QUEUED)
+			h->admitted = 1;
+		if (rc == SBX_ADMIT_RUN)
+			service_verdict(h->sv.ctl, 0);
+		else if (rc != SBX_ADMIT_QUEUED)
+			service_verdict(h->sv.ctl, (unsigned)rc);
+	} else if (m.type == CTLMSG_DONE && h->admitted && !h->done) {
+		h->done = 1;
+		sbx_budget_finish(&s->budgets, (uint64_t)h->sv.pid,
+		    m.u.done_cpu_ms, (uint64_t)mono_ms());
+		start_queued(s);
+	}
+}
+
+/* A handler is gone: what it held goes back (an execution that never
+ * said what it used is charged its whole CPU limit: fail closed). */
+static void
+reap(struct sbx_server *s)
+{
+	struct handler *h;
+
+	while ((h = supervisor_reaped(&s->sv)) != NULL) {
+		uint64_t pid = (uint64_t)h->sv.pid;
+		size_t i;
+
+		if (h->admitted && !h->done &&
+		    sbx_budget_cancel(&s->budgets, pid) != 0) {
+			for (i = 0; i < s->budgets.nentries; i++)
+				if (s->budgets.entries[i].state == SBX_RUNNING &&
+				    s->budgets.entries[i].id == pid)
+					break;
+			sbx_budget_finish(&s->budgets, pid,
+			    i < s->budgets.nentries ?
+			    s->budgets.entries[i].cpu_ms : 0,
+			    (uint64_t)mono_ms());
+		}
+		supervisor_remove(&s->sv, h);
+		start_queued(s);
+	}
+}
+
+/* --- the handler: one connection, one execution ------------------------ */
+
+struct conn {
+	struct sbx_server *s;
+	struct channel ch;
+	int ctl;
+	const char *peer;
+	char key_id[SECRET_KEY_ID_LEN + 1];	/* the secret it used */
+	char exec_id[17];
+	struct sbx_request req;
+	struct sbx_file_data files[SBX_FILES_MAX];
+	uint8_t *body;
+	const char *why;	/* the receiver went away: why */
+};
+
+/* Send ERROR and end the connection (the handler exits next); the close
+ * lingers (service_refuse): a refusal can come while the client is still
+ * uploading. Only a client that completed the handshake gets here. */
+static void
+conn_error(struct conn *c, unsigned code, const char *msg)
+{
+	log_event(LOG_WARN, "request refused", (struct log_field[]){
+	    LF_STR("exec", c->exec_id), LF_STR("peer", c->peer),
+	    LF_STR("tenant", c->req.tenant), LF_STR("request",
+	    c->req.request_id), LF_STR("code", sbx_error_name(code)),
+	    LF_STR("reason", msg) }, 6);
+	service_refuse(&c->ch, code, msg);
+}
+
+/* Read the request header and its body, within the upload deadline. */
+static int
+conn_request(struct conn *c, int64_t deadline)
+{
+	const uint8_t *p;
+	const char *why = "";
+	uint8_t type;
+	size_t len, have = 0;
+	uint64_t body_len;
+	enum sbx_status st;
+	enum channel_next nx;
+
+	nx = channel_recv_wait(&c->ch, &type, &p, &len,
+	    (int)(deadline - mono_ms()), &why);
+	if (nx == CHANNEL_NEED) {
+		conn_error(c, SBX_ERR_UPLOAD_TIMEOUT, "no request in time");
+		return -1;
+	}
+	if (nx != CHANNEL_FRAME || type != FRAME_SPAWN) {
+		if (nx == CHANNEL_FRAME)
+			conn_error(c, SBX_ERR_PROTOCOL, "expected the request");
+		return -1;
+	}
+	if ((st = sbx_request_parse(&c->req, p, len)) != SBX_OK) {
+		conn_error(c, st == SBX_BAD_MAGIC ? SBX_ERR_PROTOCOL :
+		    SBX_ERR_BAD_REQUEST, sbx_status_text(st));
+		return -1;
+	}
+	body_len = sbx_request_body_len(&c->req);	/* capped by the parser */
+	c->body = malloc(body_len ? (size_t)body_len : 1);
+	if (!c->body) {
+		conn_error(c, SBX_ERR_INTERNAL, "out of memory");
+		return -1;
+	}
+	for (;;) {
+		int left = (int)(deadline - mono_ms());
+
+		if (left <= 0 || (nx = channel_recv_wait(&c->ch, &type, &p,
+		    &len, left, &why)) == CHANNEL_NEED) {
+			conn_error(c, SBX_ERR_UPLOAD_TIMEOUT, "the request's "
+			    "files and input did not arrive in time");
+			return -1;
+		}
+		if (nx != CHANNEL_FRAME)
+			return -1;
+		if (type == FRAME_STDIN_EOF)
+			break;
+		if (type != FRAME_STDIN || len > body_len - have) {
+			conn_error(c, SBX_ERR_PROTOCOL, "more bytes than the "
+			    "request announced, or an unexpected frame");
+			return -1;
+		}
+		memcpy(c->body + have, p, len);
+		have += len;
+	}
+	if (have != body_len) {
+		conn_error(c, SBX_ERR_PROTOCOL, "fewer bytes than the request "
+		    "announced");
+		return -1;
+	}
+	have = 0;
+	for (size_t i = 0; i < c->req.nfiles; i++) {
+		c->files[i] = (struct sbx_file_data){ c->req.files[i].name,
+		    c->body + have, c->req.files[i].size };
+		have += c->req.files[i].size;
+	}
+	return 0;
+}
+
+static uint64_t
+clamp(uint64_t want, uint64_t def, uint64_t max)
+{
+	uint64_t v = want ? want : def;
+
+	return v > max ? max : v;
+}
+
+/* Ask the supervisor; wait for its answer while the client may leave:
+ * 0 run, > 0 refused, -1 the client left. */
+static int
+conn_admit(struct conn *c, uint64_t cpu_ms)
+{
+	int rc = service_admit(c->ctl, c->req.tenant, cpu_ms, &c->ch);
+
+	return rc == -2 ? SBX_ERR_SHUTDOWN : rc;	/* supervisor gone */
+}
+
+/* The execution's output goes out as STDOUT/STDERR frames: queued,
+ * never waited for (conn_room said it fits; the loop flushes on POLLOUT
+ * while the limits' clocks run). */
+static int
+conn_emit(void *ctx, int stream, const uint8_t *p, size_t n)
+{
+	struct conn *c = ctx;
+
+	if (n > FRAME_PAYLOAD_MAX || channel_queue(&c->ch, stream == 1 ?
+	    FRAME_STDOUT : FRAME_STDERR, p, n) != 0) {
+		c->why = "internal: the output queue overflowed";
+		return -1;
+	}
+	return 0;
+}
+
+/* One frame's worth while the queue has room for a record, else 0: the
+ * tool then blocks on its pipe until the client reads. */
+static size_t
+conn_room(void *ctx)
+{
+	struct conn *c = ctx;
+
+	return channel_can_queue(&c->ch) ? FRAME_PAYLOAD_MAX : 0;
+}
+
+static short
+conn_events(void *ctx)
+{
+	struct conn *c = ctx;
+
+	return (short)(POLLIN | (channel_pending(&c->ch) ? POLLOUT : 0));
+}
+
+static int
+conn_ready(void *ctx, short revents)
+{
+	struct conn *c = ctx;
+	const uint8_t *p;
+	const char *why;
+	uint8_t type;
+	size_t len;
+
+	if ((revents & POLLOUT) && channel_flush(&c->ch) != 0) {
+		c->why = "connection lost";
+		return -1;
+	}
+	if (revents & (POLLIN | POLLHUP | POLLERR)) {
+		long got = channel_fill(&c->ch);
+
+		if (got == 0 || (got < 0 && errno != EAGAIN)) {
+			c->why = "the client went away";
+			return -1;
+		}
+		while (channel_next(&c->ch, &type, &p, &len, &why) ==
+		    CHANNEL_FRAME) {
+			if (type != FRAME_PING || len != PROTO_PING_LEN ||
+			    channel_queue(&c->ch, FRAME_PONG, p, len) != 0) {
+				c->why = "protocol error from the client";
+				return -1;
+			}
+		}
+		if (c->ch.failed) {
+			c->why = "protocol error from the client";
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The execution in the service's metrics (labels from fixed tables). */
+static void
+count_execution(unsigned lang, const struct sbx_result *r)
+{
+	if (lang >= SBX_LANG_PYTHON && lang <= SBX_LANG_EXEC &&
+	    r->reason < SBX_REASON_MAX_)
+		metric_add(M_SBX_EXECUTIONS, (lang - SBX_LANG_PYTHON) *
+		    SBX_REASON_MAX_ + r->reason, 1);
+	metric_observe(MH_SBX_SECONDS, r->wall_ms);
+	if (r->reason == SBX_MEMORY)
+		metric_add(M_CGROUP_KILLS, ML_MEMORY, 1);
+	else if (r->reason == SBX_PIDS)
+		metric_add(M_CGROUP_KILLS, ML_PIDS, 1);
+	else if (r->reason == SBX_JAIL_FAILED)
+		metric_add(M_JAIL_FAILURES, 0, 1);
+}
+
+/* One JSON record per execution: never the source or the input. */
+static void
+log_execution(const struct conn *c, const struct sbx_job *job,
+    const struct sbx_result *r)
+{
+	const struct sbx_limits *lim = &job->lim;
+	/* a compiler message quotes source lines: not in the log */
+	const char *detail = r->reason == SBX_COMPILE_FAILED ?
+	    "(compiler message sent to the client only)" : r->detail;
+
+	count_execution(c->req.lang, r);
+	log_event(r->reason == SBX_EXITED ? LOG_INFO : LOG_WARN, "execution",
+	    (struct log_field[]){
+	    LF_STR("exec", c->exec_id), LF_STR("tenant", c->req.tenant),
+	    LF_STR("request", c->req.request_id), LF_STR("key", c->key_id),
+	    LF_STR("language", sbx_lang_name(c->req.lang)),
+	    LF_NUM("timeout_ms", lim->timeout_ms),
+	    LF_NUM("cpu_limit_ms", lim->cpu_ms),
+	    LF_NUM("memory_limit", lim->memory),
+	    LF_NUM("pids_limit", lim->pids),
+	    LF_NUM("output_limit", lim->output),
+	    LF_NUM("disk_limit", job->disk),
+	    LF_STR("reason", sbx_reason_name(r->reason)),
+	    LF_STR("status_kind", r->kind == SBX_KIND_CODE ? "exit" :
+	    r->kind == SBX_KIND_SIGNAL ? "signal" : "none"),
+	    LF_NUM("status", r->status),
+	    LF_NUM("wall_ms", r->wall_ms), LF_NUM("cpu_ms", r->cpu_ms),
+	    LF_NUM("peak_memory", r->peak_memory),
+	    LF_NUM("stdout_bytes", r->stdout_bytes),
+	    LF_NUM("stderr_bytes", r->stderr_bytes),
+	    LF_NUM("truncated", r->flags & (SBX_F_STDOUT_TRUNCATED |
+	    SBX_F_STDERR_TRUNCATED)),
+	    LF_STR("detail", detail) }, 20);
+}
+
+/* The handler of one authenticated connection, in its own process:
+ * returns its exit status. */
+static int
+handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
+    int ctl, const char *peer, unsigned key)
+{
+	static struct conn c;
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	struct sbx_started started;
+	struct sbx_result res;
+	struct sbx_output out;
+	struct sbx_job job;
+	struct sbx_exec_env env = *s->env;
+	uint8_t buf[SBX_DETAIL_MAX + 256];
+	int64_t deadline = mono_ms() + (int64_t)s->cfg.handshake_ms;
+	sigset_t mask;
+	long n;
+	int rc;
+
+	signal(SIGPIPE, SIG_IGN);
+	if ((env.sigfd = signal_fd_open(sigs, sizeof sigs / sizeof sigs[0]))
+	    < 0) {
+		log_msg(LOG_ERROR, "signalfd: %s", strerror(errno));
+		return EXIT_OSERR;
+	}
+	/* only the signals that stop the execution stay blocked: the
+	 * supervisor's SIGCHLD is the execution's own business now */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	spawn_become_subreaper();
+	memset(&c, 0, sizeof c);
+	c.s = s;
+	c.ctl = ctl;
+	c.peer = peer;
+	memcpy(c.key_id, key < s->ring.n ? s->ring.id[key] : "?",
+	    key < s->ring.n ? sizeof c.key_id : 2);
+	if (random_id(c.exec_id) != 0) {
+		log_msg(LOG_ERROR, "getrandom: %s", strerror(errno));
+		return EXIT_OSERR;
+	}
+	/* the handshake ran in the pre-auth process: the inherited copy of
+	 * the secret serves nothing here */
+	secret_ring_wipe(&s->ring);
+	channel_adopt(&c.ch, fd, t);
+	netaddr_keepalive(c.ch.fd, 15, 5, 3);
+	if (conn_request(&c, deadline) != 0)
+		return EXIT_PROTOCOL;
+	if ((c.req.lang == SBX_LANG_JAVA && !env.java_home) ||
+	    (c.req.lang == SBX_LANG_EXEC && !s->cfg.exec_interpreter)) {
+		conn_error(&c, SBX_ERR_LANGUAGE, c.req.lang == SBX_LANG_JAVA ?
+		    "this service has no JDK" : "this service has no "
+		    "--exec-interpreter");
+		return EXIT_OK;
+	}
+	memset(&job, 0, sizeof job);
+	job.id = c.exec_id;
+	job.tenant = c.req.tenant;
+	job.lang = c.req.lang;
+	job.lim.timeout_ms = clamp(c.req.lim.timeout_ms, s->cfg.def.timeout_ms,
+	    s->cfg.max.timeout_ms);
+	job.lim.cpu_ms = clamp(c.req.lim.cpu_ms, s->cfg.def.cpu_ms,
+	    s->cfg.max.cpu_ms);
+	job.lim.memory = clamp(c.req.lim.memory, s->cfg.def.memory,
+	    s->cfg.max.memory);
+	job.lim.output = clamp(c.req.lim.output, s->cfg.def.output,
+	    s->cfg.max.output);
+	job.lim.pids = (uint32_t)clamp(c.req.lim.pids, s->cfg.def.pids,
+	    s->cfg.max.pids);
+	job.disk = sbx_server_disk(s->cfg.disk, job.lim.memory,
+	    s->cfg.max_disk);
+	job.files = c.files;
+	job.nfiles = c.req.nfiles;
+	job.input = c.body + (sbx_request_body_len(&c.req) - c.req.input_size);
+	job.input_len = c.req.input_size;
+	if (c.req.lang == SBX_LANG_EXEC) {
+		static char *xargv[3];
+
+		xargv[0] = (char *)s->cfg.exec_interpreter;
+		xargv[1] = (char *)c.files[0].name;
+		job.exec_argv = xargv;
+	}
+	rc = conn_admit(&c, job.lim.cpu_ms);
+	if (rc < 0)
+		return EXIT_OK;		/* the client left while waiting */
+	if (rc > 0) {
+		char msg[160];
+
+		snprintf(msg, sizeof msg, "refused by the %s budget of tenant "
+		    "%s", sbx_error_name((unsigned)rc), c.req.tenant);
+		metric_add(M_SBX_BUDGET_REFUSALS, rc == SBX_ERR_BUDGET_CONCURRENCY
+		    ? MB_TENANT_CONCURRENCY : rc == SBX_ERR_BUDGET_QUEUE ?
+		    MB_TENANT_QUEUE : rc == SBX_ERR_BUDGET_CPU ? MB_TENANT_CPU :
+		    rc == SBX_ERR_QUEUE_TIMEOUT ? MB_QUEUE_TIMEOUT :
+		    MB_TOTAL_QUEUE, rc != SBX_ERR_SHUTDOWN);
+		conn_error(&c, (unsigned)rc, rc == SBX_ERR_BUDGET_CONCURRENCY ?
+		    "the tenant is at its concurrent executions" :
+		    rc == SBX_ERR_BUDGET_QUEUE ? "the tenant's queue is full" :
+		    rc == SBX_ERR_BUDGET_CPU ? "the tenant has used its CPU "
+		    "time for this window" : rc == SBX_ERR_QUEUE_TIMEOUT ?
+		    "waited in the tenant's queue too long" :
+		    rc == SBX_ERR_SHUTDOWN ? "the service is shutting down" :
+		    msg);
+		return EXIT_OK;
+	}
+	memset(&started, 0, sizeof started);
+	snprintf(started.exec_id, sizeof started.exec_id, "%s", c.exec_id);
+	snprintf(started.jail, sizeof started.jail, "%s",
+	    jail_mode_name(env.jail->cfg.mode));
+	started.lim = job.lim;
+	n = sbx_started_encode(buf, sizeof buf, &started);
+	if (n < 0 || channel_queue(&c.ch, FRAME_STARTED, buf, (size_t)n) != 0)
+		return EXIT_SOFTWARE;
+	out = (struct sbx_output){ &c, conn_emit, conn_room, c.ch.fd,
+		conn_events, conn_ready };
+	rc = sbx_exec(&env, &job, &out, &res);
+	service_done(ctl, res.cpu_ms);
+	log_execution(&c, &job, &res);
+	if (rc != 0) {
+		log_event(LOG_WARN, "execution abandoned", (struct log_field[]){
+		    LF_STR("exec", c.exec_id), LF_STR("reason", c.why ? c.why :
+		    "the service is stopping") }, 2);
+		return EXIT_OK;
+	}
+	n = sbx_result_encode(buf, sizeof buf, &res);
+	if (n < 0 || channel_send_wait(&c.ch, FRAME_EXIT, buf, (size_t)n,
+	    10000) != 0)
+		return EXIT_IOERR;
+	/* the result is a final frame too: close as conn_error does */
+	(void)channel_close_lingering(&c.ch, SERVICE_FINAL_FRAME_MS);
+	return EXIT_OK;
+}
+
+/* An authenticated connection from the pre-auth process: one handler,
+ * up to the executions and queue places in all plus the refusal slots
+ * (the budgets refuse past the first two); past them it is closed. */
+static void
+take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key)
+{
+	struct sbx_server *s = ctx;
+	char peer[96];
+	int ctl;
+
+	netaddr_peer_text(conn, peer, sizeof peer);
+	if (s->sv.nh >= (size_t)s->cfg.budget.total_concurrent +
+	    s->cfg.budget.total_queue + SUPERVISOR_REFUSAL_SLOTS) {
+		metric_add(M_CONNECTIONS_DROPPED, 0, 1);
+		log_event(LOG_WARN, "connection dropped: at the connection cap",
+		    (struct log_field[]){ LF_STR("peer", peer) }, 1);
+		close(conn);
+		return;
+	}
+	/* the handler is a per-request child: exiting is its cleanup */
+	if (supervisor_fork(&s->sv, conn, &ctl) == 0)
+		_exit(handler_serve(s, conn, t, ctl, peer, key));
+}
+
+static void
+reap_all(void *ctx)
+{
+	reap(ctx);
+	metric_set(M_LEASES_ACTIVE, 0, ((struct sbx_server *)ctx)->sv.nh);
+}
+
+/* SIGHUP: re-read the secrets for new connections (rotation); a file
+ * that does not load keeps the ones in force, and the log says why. */
+static void
+reload_secrets(struct sbx_server *s)
+{
+	struct secret_ring ring;
+	char err[512];
+
+	if (secret_ring_load(&ring, s->cfg.secret_files, s->cfg.nsecret, err,
+	    sizeof err) != 0) {
+		log_event(LOG_ERROR, "reload refused: the secrets in force stay",
+		    (struct log_field[]){ LF_STR("reason", err) }, 1);
+		return;
+	}
+	s->ring = ring;
+	secret_ring_wipe(&ring);
+	supervisor_replace_preauth(&s->sv);
+	log_event(LOG_INFO, "reloaded", (struct log_field[]){
+	    LF_NUM("secrets", s->ring.n) }, 1);
+}
+
+enum sbx_server_status
+sbx_server_init(struct sbx_server *s, const struct sbx_server_config *cfg,
+    int sigfd, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof *s);
+	s->cfg = *cfg;
+	supervisor_init(&s->sv, sigfd, sizeof(struct handler));
+	if (secret_ring_load(&s->ring, cfg->secret_files, cfg->nsecret, err,
+	    errlen) != 0)
+		return SBX_SERVER_BAD_SETUP;
+	if (sbx_budget_init(&s->budgets, &cfg->budget) != 0) {
+		snprintf(err, errlen, "the budget options do not fit together");
+		return SBX_SERVER_BAD_OPTIONS;
+	}
+	return SBX_SERVER_OK;
+}
+
+enum sbx_server_status
+sbx_server_listen(struct sbx_server *s, const char *addr, char *err,
+    size_t errlen)
+{
+	switch (supervisor_listen(&s->sv, addr, err, errlen)) {
+	case SUPERVISOR_LISTENING:
+		return SBX_SERVER_OK;
+	case SUPERVISOR_BAD_ADDRESS:
+		return SBX_SERVER_BAD_OPTIONS;
+	default:
+		return SBX_SERVER_BAD_SETUP;
+	}
+}
+
+void
+sbx_server_stop_listening(struct sbx_server *s)
+{
+	supervisor_stop_listening(&s->sv);
+}
+
+enum sbx_server_status
+sbx_server_run(struct sbx_server *s, const struct sbx_exec_env *env,
+    char *err, size_t errlen)
+{
+	struct supervisor *sv = &s->sv;
+
+	s->env = env;
+	/* handshakes run in the pre-auth process, as its own uid */
+	if (service_start_preauth(sv, &s->ring, 0,
+	    (uint32_t)s->cfg.handshake_ms, s->cfg.max_per_peer,
+	    s->cfg.preauth_uid, 0, err, errlen) != 0)
+		return SBX_SERVER_BAD_SETUP;
+	metric_set(M_READY, 0, 1);
+	for (;;) {
+		int rc = supervisor_poll(sv, s->budgets.queued ? 50 : -1,
+		    on_ctl, take_conn, s);
+		int sig = 0;
+
+		if (rc < 0 && errno != EINTR) {
+			snprintf(err, errlen, "poll: %s", strerror(errno));
+			return SBX_SERVER_SYSTEM;
+		}
+		if (rc > 0 && (sig = supervisor_signals(sv)) == SIGHUP)
+			reload_secrets(s);
+		else if (rc > 0 && sig)
+			break;
+		reap(s);
+		expire_queued(s);
+		metric_set(M_LEASES_ACTIVE, 0, sv->nh);
+	}
+	/* drain: no new connections, every handler stops its execution at
+	 * once; what is left after 5 s is killed */
+	s->draining = 1;
+	metric_set(M_READY, 0, 0);
+	metric_set(M_DRAINING, 0, 1);
+	log_event(LOG_INFO, "sandbox draining", (struct log_field[]){
+	    LF_NUM("executions", sv->nh) }, 1);
+	service_drain(sv, 0, 5000, on_ctl, reap_all, s);
+	supervisor_fini(sv);
+	return SBX_SERVER_OK;
+}

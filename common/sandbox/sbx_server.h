@@ -1,0 +1,91 @@
+/* sbx_server.h - the sandbox service (`airlock sandbox serve`): the
+ * supervisor's side (admission against the per-tenant budgets of
+ * common/sandbox/sbx_budget.h, reaping, SIGHUP's reload of the secrets,
+ * the drain) and the handler it forks per authenticated connection (the
+ * request's upload, admission, one execution of common/sandbox/sbx_exec.h,
+ * the tool's output and result as frames). Listeners, the pre-auth
+ * process, the control socket and the refusal are common/service's.
+ *
+ *   handler                            supervisor
+ *   SPAWN, STDIN..., STDIN_EOF  (upload deadline: handshake_ms)
+ *   ADMIT tenant, CPU limit  -------->  sbx_budget_admit: run, queue or
+ *                            <--------  VERDICT  (refuse with its code)
+ *   STARTED, STDOUT/STDERR..., EXIT
+ *   DONE CPU used            -------->  sbx_budget_finish, start the next */
+#ifndef AIRLOCK_SBX_SERVER_H
+#define AIRLOCK_SBX_SERVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/sandbox/sbx_budget.h"
+#include "common/sandbox/sbx_exec.h"
+#include "common/sandbox/sbx_proto.h"
+#include "common/service/ctlmsg.h"
+#include "common/service/supervisor.h"
+#include "common/wire/secret.h"
+
+struct sbx_server_config {
+	const char *const *secret_files;	/* re-read on SIGHUP */
+	size_t nsecret;
+	struct sbx_limits max;		/* a request's limits are clamped */
+	struct sbx_limits def;		/* what a request's 0 asks for */
+	uint64_t disk;			/* --disk; 0: half the memory limit */
+	uint64_t max_disk;		/* caps disk and its default */
+	struct sbx_budget_config budget;
+	uint64_t queue_timeout_ms;	/* longest wait in a queue */
+	uint64_t handshake_ms;		/* the handshake, then the upload */
+	uint32_t max_per_peer;		/* pending handshakes of one source */
+	uint32_t preauth_uid;		/* service_start_preauth's uid */
+	const char *exec_interpreter;	/* absolute; NULL: exec is refused */
+};
+
+struct sbx_server {
+	struct sbx_server_config cfg;
+	const struct sbx_exec_env *env;	/* every execution's jail */
+	struct sbx_budgets budgets;
+	struct secret_ring ring;	/* the secrets accepted */
+	struct supervisor sv;
+	int draining;
+};
+
+/* The writable space of an execution with this memory limit: disk, or
+ * half the limit (tmpfs pages count against it: the tool keeps the other
+ * half, and a full disk ends as disk, not as an OOM kill); at most
+ * max_disk, at least 1 MiB. */
+uint64_t sbx_server_disk(uint64_t disk, uint64_t memory, uint64_t max_disk);
+
+/* What failed at start-up, named by what fixes it. */
+enum sbx_server_status {
+	SBX_SERVER_OK = 0,
+	SBX_SERVER_BAD_OPTIONS,	/* options that do not fit together, an
+				 * address that is none: the command line */
+	SBX_SERVER_BAD_SETUP,	/* a secret, a listener, the pre-auth uid:
+				 * the files and host it was given */
+	SBX_SERVER_SYSTEM,	/* a system call failed while serving */
+};
+
+/* An idle service for cfg (copied; its pointees must outlive s) whose
+ * supervisor waits on sigfd (owned from now on: SIGCHLD, SIGTERM, SIGINT,
+ * SIGHUP): the secrets loaded, the budgets sized. On failure err says
+ * why. */
+enum sbx_server_status sbx_server_init(struct sbx_server *s,
+    const struct sbx_server_config *cfg, int sigfd, char *err,
+    size_t errlen);
+
+/* Listen on addr too (HOST:PORT, [IPV6]:PORT, unix:/PATH). */
+enum sbx_server_status sbx_server_listen(struct sbx_server *s,
+    const char *addr, char *err, size_t errlen);
+
+/* Close every listener (the preflight's end: nothing was served). */
+void sbx_server_stop_listening(struct sbx_server *s);
+
+/* Start the pre-auth process and serve executions in env (its pointees
+ * outlive s) until SIGTERM or SIGINT; SIGHUP re-reads the secrets. Then
+ * drain: no new connection, every execution is stopped, what is left
+ * after 5 s is killed. SBX_SERVER_OK after the drain; else err says why
+ * the service could not start or go on. */
+enum sbx_server_status sbx_server_run(struct sbx_server *s,
+    const struct sbx_exec_env *env, char *err, size_t errlen);
+
+#endif
