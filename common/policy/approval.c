@@ -39,17 +39,6 @@ approval_result_name(enum approval_result r)
 }
 
 static void
-signed_hash(const uint8_t *payload, size_t n, uint8_t out[ECKEY_HASH_LEN])
-{
-	br_sha256_context h;
-
-	br_sha256_init(&h);
-	br_sha256_update(&h, sign_context, sizeof sign_context);
-	br_sha256_update(&h, payload, n);
-	br_sha256_out(&h, out);
-}
-
-static void
 token_id(const uint8_t *payload, size_t n, uint8_t id[APPROVAL_ID_LEN])
 {
 	br_sha256_context h;
@@ -204,7 +193,7 @@ approval_open(const struct eckey_pub *key, const char *token, size_t len,
 	    (payload[0] != APPROVAL_VERSION &&
 	    payload[0] != APPROVAL_VERSION_EGRESS))
 		return APPROVAL_BAD_FORMAT;
-	signed_hash(payload, out->payload_len, hash);
+	eckey_context_hash(sign_context, payload, out->payload_len, hash);
 	if (!eckey_verify(key, hash, sig)) {
 		/* Unverified bytes only choose the error message here. */
 		if (memcmp(payload + 1, key->id, ECKEY_ID_LEN) != 0)
@@ -447,7 +436,7 @@ approval_sign_egress(const struct eckey_priv *key,
 
 	if (n < 0)
 		return -1;
-	signed_hash(a.payload, a.payload_len, hash);
+	eckey_context_hash(sign_context, a.payload, a.payload_len, hash);
 	if (eckey_sign(key, hash, sig) != 0)
 		return -1;
 	head = b64url_encode(a.payload, a.payload_len, out, cap);

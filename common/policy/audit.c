@@ -36,17 +36,6 @@ audit_action_needs_signature(const char *action, size_t n)
 	return 0;
 }
 
-static void
-signed_hash(const uint8_t *body, size_t n, uint8_t out[ECKEY_HASH_LEN])
-{
-	br_sha256_context h;
-
-	br_sha256_init(&h);
-	br_sha256_update(&h, sign_context, sizeof sign_context);
-	br_sha256_update(&h, body, n);
-	br_sha256_out(&h, out);
-}
-
 static size_t
 digits(size_t v)
 {
@@ -180,7 +169,7 @@ parse_entry(const uint8_t *line, size_t len, const struct eckey_pub *pub,
 	}
 	/* the signed body: the line up to the space before SIG */
 	body = (size_t)(l.item[8].p - line) - 2 - digits(l.item[8].n);
-	signed_hash(line, body, calc);
+	eckey_context_hash(sign_context, line, body, calc);
 	if (!eckey_verify(pub, calc, sig)) {
 		*why = "bad signature: this entry or one before it was edited, "
 		    "removed, inserted or reordered, or the signature is "
@@ -297,7 +286,7 @@ sign_body(const struct eckey_priv *key, const char *line, size_t n,
 {
 	uint8_t hash[ECKEY_HASH_LEN], sig[ECKEY_SIG_LEN];
 
-	signed_hash((const uint8_t *)line, n, hash);
+	eckey_context_hash(sign_context, line, n, hash);
 	if (eckey_sign(key, hash, sig) != 0 ||
 	    b64url_encode(key->pub.id, ECKEY_ID_LEN, out, KID_TEXT + 1) !=
 	    KID_TEXT)

@@ -400,6 +400,18 @@ eckey_id_text(const uint8_t id[ECKEY_ID_LEN], char out[ECKEY_ID_TEXT])
 		out[0] = '\0';
 }
 
+void
+eckey_context_hash(const char *context, const void *msg, size_t n,
+    uint8_t out[ECKEY_HASH_LEN])
+{
+	br_sha256_context h;
+
+	br_sha256_init(&h);
+	br_sha256_update(&h, context, strlen(context) + 1);
+	br_sha256_update(&h, msg, n);
+	br_sha256_out(&h, out);
+}
+
 int
 eckey_sign(const struct eckey_priv *k, const uint8_t hash[ECKEY_HASH_LEN],
     uint8_t sig[ECKEY_SIG_LEN])

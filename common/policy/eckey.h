@@ -66,6 +66,12 @@ long eckey_priv_pem(const struct eckey_priv *k, char *out, size_t cap);
 /* The key id as base64url text (22 characters). */
 void eckey_id_text(const uint8_t id[ECKEY_ID_LEN], char out[ECKEY_ID_TEXT]);
 
+/* The hash a key signs for one purpose: SHA-256 of context, its NUL
+ * included, then the n bytes of msg. A context per purpose keeps a
+ * signature made for one from passing as another's. */
+void eckey_context_hash(const char *context, const void *msg, size_t n,
+    uint8_t out[ECKEY_HASH_LEN]);
+
 /* ECDSA over a SHA-256 hash; signing is deterministic (RFC 6979). */
 int eckey_sign(const struct eckey_priv *k, const uint8_t hash[ECKEY_HASH_LEN],
     uint8_t sig[ECKEY_SIG_LEN]);
