@@ -158,6 +158,26 @@ write_all(int fd, const char *p, size_t n)
 	}
 }
 
+/* Read what the child has (at least a byte) into p: the count. A read
+ * error or an early end of its stdout is fatal. */
+static size_t
+read_some(int fd, void *p, size_t n)
+{
+	for (;;) {
+		ssize_t r = read(fd, p, n);
+
+		if (r < 0 && errno == EINTR && !timed_out)
+			continue;
+		if (r < 0)
+			fail("read from child");
+		if (r == 0) {
+			errno = 0;
+			fail("child closed its stdout early");
+		}
+		return (size_t)r;
+	}
+}
+
 static int
 cmp_u64(const void *a, const void *b)
 {
@@ -199,19 +219,8 @@ run_rtt(char **argv, unsigned long long count, size_t size)
 		line[size - 1] = '\n';
 		t0 = now_ns();
 		write_all(to, line, size);
-		while (got < size) {
-			ssize_t r = read(from, back + got, size - got);
-
-			if (r < 0 && errno == EINTR && !timed_out)
-				continue;
-			if (r < 0)
-				fail("read from child");
-			if (r == 0) {
-				errno = 0;
-				fail("child closed its stdout early");
-			}
-			got += (size_t)r;
-		}
+		while (got < size)
+			got += read_some(from, back + got, size - got);
 		lat[i] = now_ns() - t0;
 		total += lat[i];
 		if (memcmp(line, back, size) != 0) {
@@ -276,22 +285,14 @@ run_bulk(char **argv, unsigned long long bytes)
 				close(to);
 		}
 		if (p[1].revents & (POLLIN | POLLHUP | POLLERR)) {
-			ssize_t r = read(from, in, sizeof(in));
+			size_t r = read_some(from, in, sizeof(in));
 
-			if (r < 0 && errno == EINTR && !timed_out)
-				continue;
-			if (r < 0)
-				fail("read from child");
-			if (r == 0) {
-				errno = 0;
-				fail("child closed its stdout early");
-			}
-			for (ssize_t k = 0; k < r; k++)
-				if (in[k] != bulk_byte(recvd + (uint64_t)k)) {
+			for (size_t k = 0; k < r; k++)
+				if (in[k] != bulk_byte(recvd + k)) {
 					errno = 0;
 					fail("streamed bytes differ");
 				}
-			recvd += (uint64_t)r;
+			recvd += r;
 		}
 	}
 	{
