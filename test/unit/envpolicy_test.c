@@ -358,15 +358,11 @@ test_build(void)
 static void
 test_names(void)
 {
-	int distinct = 1;
-
-	for (int a = 0; a < ENV_VERDICT_COUNT; a++)
-		for (int b = a + 1; b < ENV_VERDICT_COUNT; b++)
-			distinct &= strcmp(envpolicy_verdict_name(a),
-			    envpolicy_verdict_name(b)) != 0;
-	ok(distinct && strcmp(envpolicy_verdict_name(ENV_VERDICT_COUNT),
-	    "unknown") == 0 && strcmp(envpolicy_verdict_name(ENV_FORBIDDEN),
-	    "forbidden") == 0, "verdict names are distinct and stable");
+	ok_names_distinct(envpolicy_verdict_name, ENV_VERDICT_COUNT,
+	    "verdict names are distinct");
+	ok(strcmp(envpolicy_verdict_name(ENV_VERDICT_COUNT), "unknown") == 0 &&
+	    strcmp(envpolicy_verdict_name(ENV_FORBIDDEN), "forbidden") == 0,
+	    "verdict names are stable, out of range is unknown");
 	ok(ENV_OK == 0 && ENV_BAD_KEY == 1 && ENV_BAD_VALUE == 2 &&
 	    ENV_FORBIDDEN == 3 && ENV_DUPLICATE == 4 && ENV_TOO_MANY == 5 &&
 	    ENV_TOO_BIG == 6 && ENV_NO_SPACE == 7 && ENV_BAD_BASE == 8,

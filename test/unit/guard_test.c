@@ -901,16 +901,11 @@ test_pinned(void)
 static void
 test_names(void)
 {
-	int distinct = 1;
-
-	for (int a = 0; a < GUARD_VERDICT_COUNT; a++)
-		for (int b = a + 1; b < GUARD_VERDICT_COUNT; b++)
-			distinct &= strcmp(guard_verdict_name(a),
-			    guard_verdict_name(b)) != 0;
-	ok(distinct && strcmp(guard_verdict_name(GUARD_VERDICT_COUNT),
-	    "unknown") == 0 && strcmp(guard_verdict_name(
-	    (enum guard_verdict)-1), "unknown") == 0,
-	    "verdict names are distinct, out of range is unknown");
+	ok_names_distinct(guard_verdict_name, GUARD_VERDICT_COUNT,
+	    "verdict names are distinct");
+	ok(strcmp(guard_verdict_name(GUARD_VERDICT_COUNT), "unknown") == 0 &&
+	    strcmp(guard_verdict_name((enum guard_verdict)-1), "unknown") == 0,
+	    "out of range is unknown");
 	ok(GUARD_OK == 0 && GUARD_BAD_ARGV == 1 && GUARD_BAD_LAUNCHER == 2 &&
 	    GUARD_INLINE_CODE == 3 && GUARD_STDIN_PROGRAM == 4 &&
 	    GUARD_DEBUGGER == 5 && GUARD_FORBIDDEN_OPTION == 6 &&

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static int tap_n, tap_failed;
 
@@ -25,6 +26,17 @@ tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 	}
 	return pass;
 }
+
+/* A case: name(0) .. name(count - 1), an enum's names, are all distinct
+ * strings (a name function of any enum: its values are ints here). */
+#define ok_names_distinct(name, count, ...) do {			\
+	int tap_d = 1;							\
+									\
+	for (int tap_a = 0; tap_a < (count); tap_a++)			\
+		for (int tap_b = tap_a + 1; tap_b < (count); tap_b++)	\
+			tap_d &= strcmp(name(tap_a), name(tap_b)) != 0;	\
+	ok(tap_d, __VA_ARGS__);						\
+} while (0)
 
 static inline void
 tap_skip(const char *name, const char *why)
