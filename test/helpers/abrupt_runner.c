@@ -16,15 +16,14 @@
 #include <unistd.h>
 
 #include "common/wire/channel.h"
-#include "common/wire/netaddr.h"
 #include "common/wire/proto.h"
 #include "common/wire/secret.h"
+#include "test/helpers/runner_listen.h"
 
 int
 main(int argc, char **argv)
 {
 	static struct channel ch;
-	struct netaddr addr;
 	uint8_t psk[SECRET_PSK_LEN], buf[256];
 	char err[512];
 	int lfd, count;
@@ -34,12 +33,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: abrupt_runner ADDR SECRET_FILE COUNT\n");
 		return 2;
 	}
-	if (netaddr_parse(&addr, argv[1], err, sizeof err) != 0 ||
-	    secret_load_psk(argv[2], psk, err, sizeof err) != 0 ||
-	    (lfd = netaddr_listen(&addr, err, sizeof err)) < 0) {
-		fprintf(stderr, "abrupt_runner: %s\n", err);
-		return 1;
-	}
+	lfd = runner_listen("abrupt_runner", argv[1], argv[2], psk);
 	printf("ready\n");
 	fflush(stdout);
 	n = proto_error_encode(buf, sizeof buf, LERR_ENV, "refused at once");

@@ -63,9 +63,9 @@
 #include <unistd.h>
 
 #include "common/wire/channel.h"
-#include "common/wire/netaddr.h"
 #include "common/wire/proto.h"
 #include "common/wire/secret.h"
+#include "test/helpers/runner_listen.h"
 
 static struct channel ch;
 static struct spawn_req req;
@@ -432,21 +432,14 @@ serve(int fd, const uint8_t *psk)
 int
 main(int argc, char **argv)
 {
-	struct netaddr addr;
 	uint8_t psk[SECRET_PSK_LEN];
-	char err[512];
 	int lfd;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: hostile_runner ADDR SECRET_FILE\n");
 		return 2;
 	}
-	if (netaddr_parse(&addr, argv[1], err, sizeof err) != 0 ||
-	    secret_load_psk(argv[2], psk, err, sizeof err) != 0 ||
-	    (lfd = netaddr_listen(&addr, err, sizeof err)) < 0) {
-		fprintf(stderr, "hostile_runner: %s\n", err);
-		return 1;
-	}
+	lfd = runner_listen("hostile_runner", argv[1], argv[2], psk);
 	signal(SIGCHLD, SIG_IGN);	/* no zombies */
 	signal(SIGPIPE, SIG_IGN);
 	printf("ready\n");
