@@ -325,16 +325,12 @@ parse_args(struct runner_config *c, int argc, char **argv)
 	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'l':
-			if (c->nlisten == SUPERVISOR_LISTEN_MAX)
-				die(EXIT_USAGE, "at most %d --listen addresses",
-				    SUPERVISOR_LISTEN_MAX);
-			c->listen[c->nlisten++] = optarg;
+			xcli_append(c->listen, &c->nlisten,
+			    SUPERVISOR_LISTEN_MAX, optarg, "--listen");
 			break;
 		case O_SECRET:
-			if (c->nsecret == SECRET_RING_MAX)
-				die(EXIT_USAGE, "--secret-file: at most %d "
-				    "secrets at once", SECRET_RING_MAX);
-			c->secret_files[c->nsecret++] = optarg;
+			xcli_append(c->secret_files, &c->nsecret,
+			    SECRET_RING_MAX, optarg, "--secret-file");
 			break;
 		case O_JAIL: c->jail = optarg; break;
 		case O_ALLOW: c->allow = optarg; break;

@@ -1134,18 +1134,14 @@ serve_args(struct serve_opts *c, int argc, char **argv)
 			continue;
 		switch (o) {
 		case OPT_LISTEN:
-			if (c->nlisten == SUPERVISOR_LISTEN_MAX)
-				die(EXIT_USAGE, "at most %d --listen",
-				    SUPERVISOR_LISTEN_MAX);
-			c->listen[c->nlisten++] = optarg;
-			break;
-		case OPT_SECRET:
-			if (c->sc.nsecret == SECRET_RING_MAX)
-				die(EXIT_USAGE, "--secret-file: at most %d "
-				    "secrets at once", SECRET_RING_MAX);
-			c->secret_files[c->sc.nsecret++] = optarg;
+			xcli_append(c->listen, &c->nlisten,
+			    SUPERVISOR_LISTEN_MAX, optarg, "--listen");
 			break;
 		case OPT_CHECK: c->check = 1; break;
+		case OPT_SECRET:
+			xcli_append(c->secret_files, &c->sc.nsecret,
+			    SECRET_RING_MAX, optarg, "--secret-file");
+			break;
 		case OPT_METRICS: c->metrics = optarg; break;
 		case OPT_MAX_TIMEOUT:
 			c->sc.max.timeout_ms = duration_arg("max-timeout",

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "common/base/xwrap.h"
+
 /* Leading decimal digits of s into *v (no overflow); returns the suffix. */
 static const char *
 digits(const char *s, uint64_t *v)
@@ -89,4 +91,22 @@ cli_uid_range(const char *s, uint32_t *first, uint32_t *last)
 	*first = (uint32_t)a;
 	*last = (uint32_t)b;
 	return 0;
+}
+
+int
+cli_append(const char **list, size_t *n, size_t max, const char *value)
+{
+	if (*n >= max)
+		return -1;
+	list[(*n)++] = value;
+	return 0;
+}
+
+void
+xcli_append(const char **list, size_t *n, size_t max, const char *value,
+    const char *flag)
+{
+	if (cli_append(list, n, max, value) != 0)
+		die(EXIT_USAGE, "%s: given more than %zu times (the most it "
+		    "takes)", flag, max);
 }

@@ -31,17 +31,10 @@ sbx_server_disk(uint64_t disk, uint64_t memory, uint64_t max_disk)
 	return d < (1u << 20) ? (1u << 20) : d;
 }
 
-/* One connection's process, as the supervisor sees it. */
-struct handler {
-	struct supervisor_handler sv;
-	int admitted;		/* asked and answered RUN or QUEUED */
-	int done;		/* sent its CPU use */
-};
-
 /* Supervisor <-> handler: ADMIT (tenant, CPU asked), VERDICT (0: run now,
  * else the refusal code), DONE (CPU used): common/service/service.h. */
 
-static struct handler *
+static struct sbx_server_handler *
 handler_by_pid(struct sbx_server *s, uint64_t pid)
 {
 	return supervisor_find(&s->sv, (pid_t)pid);
@@ -57,7 +50,7 @@ start_queued(struct sbx_server *s)
 	while ((n = sbx_budget_next(&s->budgets, (uint64_t)mono_ms(), ids,
 	    sizeof ids / sizeof ids[0])) > 0)
 		for (size_t i = 0; i < n; i++) {
-			struct handler *h = handler_by_pid(s, ids[i]);
+			struct sbx_server_handler *h = handler_by_pid(s, ids[i]);
 
 			if (h)
 				service_verdict(h->sv.ctl, 0);
@@ -72,67 +65,89 @@ expire_queued(struct sbx_server *s)
 	    s->cfg.queue_timeout_ms, ids, sizeof ids / sizeof ids[0]);
 
 	for (size_t i = 0; i < n; i++) {
-		struct handler *h = handler_by_pid(s, ids[i]);
+		struct sbx_server_handler *h = handler_by_pid(s, ids[i]);
 
 		if (h)
 			service_verdict(h->sv.ctl, SBX_ERR_QUEUE_TIMEOUT);
 	}
 }
 
+enum sbx_admission
+sbx_server_admission(struct sbx_budgets *b, struct sbx_server_handler *h,
+    const struct ctlmsg *m, int draining, uint64_t now_ms, unsigned *verdict)
+{
+	int rc;
+
+	if (m->type == CTLMSG_ADMIT && !h->admitted) {
+		if (draining) {
+			*verdict = SBX_ERR_SHUTDOWN;
+			return SBX_ADMISSION_VERDICT;
+		}
+		rc = sbx_budget_admit(b, (uint64_t)h->sv.pid, m->u.admit.tenant,
+		    m->u.admit.cpu_ms, now_ms);
+		if (rc == SBX_ADMIT_RUN || rc == SBX_ADMIT_QUEUED)
+			h->admitted = 1;
+		if (rc == SBX_ADMIT_QUEUED)
+			return SBX_ADMISSION_NONE;
+		*verdict = rc == SBX_ADMIT_RUN ? 0 : (unsigned)rc;
+		return SBX_ADMISSION_VERDICT;
+	}
+	if (m->type == CTLMSG_DONE && h->admitted && !h->done) {
+		h->done = 1;
+		sbx_budget_finish(b, (uint64_t)h->sv.pid, m->u.done_cpu_ms,
+		    now_ms);
+		return SBX_ADMISSION_FINISHED;
+	}
+	return SBX_ADMISSION_NONE;
+}
+
+void
+sbx_server_release(struct sbx_budgets *b, const struct sbx_server_handler *h,
+    uint64_t now_ms)
+{
+	uint64_t pid = (uint64_t)h->sv.pid, limit = 0;
+
+	if (!h->admitted || h->done || sbx_budget_cancel(b, pid) == 0)
+		return;
+	for (size_t i = 0; i < b->nentries; i++)
+		if (b->entries[i].state == SBX_RUNNING && b->entries[i].id ==
+		    pid)
+			limit = b->entries[i].cpu_ms;
+	sbx_budget_finish(b, pid, limit, now_ms);
+}
+
 static void
 on_ctl(void *ctx, void *handler)
 {
 	struct sbx_server *s = ctx;
-	struct handler *h = handler;
+	struct sbx_server_handler *h = handler;
 	struct ctlmsg m;
-	int fd, rc;
-	enum ctlmsg_status st = ctlmsg_recv(h->sv.ctl, &m, &fd, MSG_DONTWAIT);
+	unsigned verdict;
+	int fd;
 
-	if (st != CTLMSG_OK)
+	if (ctlmsg_recv(h->sv.ctl, &m, &fd, MSG_DONTWAIT) != CTLMSG_OK)
 		return;		/* gone (SIGCHLD cleans up), or nonsense */
-	if (m.type == CTLMSG_ADMIT && !h->admitted) {
-		if (s->draining) {
-			service_verdict(h->sv.ctl, SBX_ERR_SHUTDOWN);
-			return;
-		}
-		rc = sbx_budget_admit(&s->budgets, (uint64_t)h->sv.pid,
-		    m.u.admit.tenant, m.u.admit.cpu_ms, (uint64_t)mono_ms());
-		if (rc == SBX_ADMIT_RUN || rc == SBX_ADMIT_QUEUED)
-			h->admitted = 1;
-		if (rc == SBX_ADMIT_RUN)
-			service_verdict(h->sv.ctl, 0);
-		else if (rc != SBX_ADMIT_QUEUED)
-			service_verdict(h->sv.ctl, (unsigned)rc);
-	} else if (m.type == CTLMSG_DONE && h->admitted && !h->done) {
-		h->done = 1;
-		sbx_budget_finish(&s->budgets, (uint64_t)h->sv.pid,
-		    m.u.done_cpu_ms, (uint64_t)mono_ms());
+	switch (sbx_server_admission(&s->budgets, h, &m, s->draining,
+	    (uint64_t)mono_ms(), &verdict)) {
+	case SBX_ADMISSION_VERDICT:
+		service_verdict(h->sv.ctl, verdict);
+		break;
+	case SBX_ADMISSION_FINISHED:
 		start_queued(s);
+		break;
+	case SBX_ADMISSION_NONE:
+		break;
 	}
 }
 
-/* A handler is gone: what it held goes back (an execution that never
- * said what it used is charged its whole CPU limit: fail closed). */
+/* Handlers that are gone give back what they held. */
 static void
 reap(struct sbx_server *s)
 {
-	struct handler *h;
+	struct sbx_server_handler *h;
 
 	while ((h = supervisor_reaped(&s->sv)) != NULL) {
-		uint64_t pid = (uint64_t)h->sv.pid;
-		size_t i;
-
-		if (h->admitted && !h->done &&
-		    sbx_budget_cancel(&s->budgets, pid) != 0) {
-			for (i = 0; i < s->budgets.nentries; i++)
-				if (s->budgets.entries[i].state == SBX_RUNNING &&
-				    s->budgets.entries[i].id == pid)
-					break;
-			sbx_budget_finish(&s->budgets, pid,
-			    i < s->budgets.nentries ?
-			    s->budgets.entries[i].cpu_ms : 0,
-			    (uint64_t)mono_ms());
-		}
+		sbx_server_release(&s->budgets, h, (uint64_t)mono_ms());
 		supervisor_remove(&s->sv, h);
 		start_queued(s);
 	}
@@ -141,7 +156,6 @@ reap(struct sbx_server *s)
 /* --- the handler: one connection, one execution ------------------------ */
 
 struct conn {
-	struct sbx_server *s;
 	struct channel ch;
 	int ctl;
 	const char *peer;
@@ -242,6 +256,50 @@ clamp(uint64_t want, uint64_t def, uint64_t max)
 	uint64_t v = want ? want : def;
 
 	return v > max ? max : v;
+}
+
+void
+sbx_server_limits(const struct sbx_server_config *cfg,
+    const struct sbx_limits *asked, struct sbx_limits *out)
+{
+	out->timeout_ms = clamp(asked->timeout_ms, cfg->def.timeout_ms,
+	    cfg->max.timeout_ms);
+	out->cpu_ms = clamp(asked->cpu_ms, cfg->def.cpu_ms, cfg->max.cpu_ms);
+	out->memory = clamp(asked->memory, cfg->def.memory, cfg->max.memory);
+	out->output = clamp(asked->output, cfg->def.output, cfg->max.output);
+	out->pids = (uint32_t)clamp(asked->pids, cfg->def.pids,
+	    cfg->max.pids);
+}
+
+void
+sbx_server_refusal(unsigned code, const char *tenant, char *out, size_t cap)
+{
+	const char *why = code == SBX_ERR_BUDGET_CONCURRENCY ?
+	    "the tenant is at its concurrent executions" :
+	    code == SBX_ERR_BUDGET_QUEUE ? "the tenant's queue is full" :
+	    code == SBX_ERR_BUDGET_CPU ? "the tenant has used its CPU time "
+	    "for this window" : code == SBX_ERR_QUEUE_TIMEOUT ? "waited in "
+	    "the tenant's queue too long" : code == SBX_ERR_SHUTDOWN ?
+	    "the service is shutting down" : NULL;
+
+	if (why)
+		snprintf(out, cap, "%s", why);
+	else
+		snprintf(out, cap, "refused by the %s budget of tenant %s",
+		    sbx_error_name(code), tenant);
+}
+
+/* A refusal in the budget refusals' metric (not a shutdown). */
+static void
+count_refusal(unsigned code)
+{
+	if (code != SBX_ERR_SHUTDOWN)
+		metric_add(M_SBX_BUDGET_REFUSALS,
+		    code == SBX_ERR_BUDGET_CONCURRENCY ? MB_TENANT_CONCURRENCY :
+		    code == SBX_ERR_BUDGET_QUEUE ? MB_TENANT_QUEUE :
+		    code == SBX_ERR_BUDGET_CPU ? MB_TENANT_CPU :
+		    code == SBX_ERR_QUEUE_TIMEOUT ? MB_QUEUE_TIMEOUT :
+		    MB_TOTAL_QUEUE, 1);
 }
 
 /* Ask the supervisor; wait for its answer while the client may leave:
@@ -357,20 +415,17 @@ log_execution(const struct conn *c, const struct sbx_job *job,
 	    LF_STR("exec", c->exec_id), LF_STR("tenant", c->req.tenant),
 	    LF_STR("request", c->req.request_id), LF_STR("key", c->key_id),
 	    LF_STR("language", sbx_lang_name(c->req.lang)),
-	    LF_NUM("timeout_ms", lim->timeout_ms),
-	    LF_NUM("cpu_limit_ms", lim->cpu_ms),
-	    LF_NUM("memory_limit", lim->memory),
-	    LF_NUM("pids_limit", lim->pids),
-	    LF_NUM("output_limit", lim->output),
-	    LF_NUM("disk_limit", job->disk),
+	    LF_NUM("timeout_ms", lim->timeout_ms), LF_NUM("cpu_limit_ms",
+	    lim->cpu_ms), LF_NUM("memory_limit", lim->memory),
+	    LF_NUM("pids_limit", lim->pids), LF_NUM("output_limit",
+	    lim->output), LF_NUM("disk_limit", job->disk),
 	    LF_STR("reason", sbx_reason_name(r->reason)),
 	    LF_STR("status_kind", r->kind == SBX_KIND_CODE ? "exit" :
 	    r->kind == SBX_KIND_SIGNAL ? "signal" : "none"),
 	    LF_NUM("status", r->status),
 	    LF_NUM("wall_ms", r->wall_ms), LF_NUM("cpu_ms", r->cpu_ms),
-	    LF_NUM("peak_memory", r->peak_memory),
-	    LF_NUM("stdout_bytes", r->stdout_bytes),
-	    LF_NUM("stderr_bytes", r->stderr_bytes),
+	    LF_NUM("peak_memory", r->peak_memory), LF_NUM("stdout_bytes",
+	    r->stdout_bytes), LF_NUM("stderr_bytes", r->stderr_bytes),
 	    LF_NUM("truncated", r->flags & (SBX_F_STDOUT_TRUNCATED |
 	    SBX_F_STDERR_TRUNCATED)),
 	    LF_STR("detail", detail) }, 20);
@@ -401,8 +456,8 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
 		log_msg(LOG_ERROR, "signalfd: %s", strerror(errno));
 		return EXIT_OSERR;
 	}
-	/* only the signals that stop the execution stay blocked: the
-	 * supervisor's SIGCHLD is the execution's own business now */
+	/* the handler's own mask: the signals that stop the execution are
+	 * read from env.sigfd, the supervisor's SIGCHLD is not blocked */
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
@@ -410,7 +465,6 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
 	sigprocmask(SIG_SETMASK, &mask, NULL);
 	spawn_become_subreaper();
 	memset(&c, 0, sizeof c);
-	c.s = s;
 	c.ctl = ctl;
 	c.peer = peer;
 	memcpy(c.key_id, key < s->ring.n ? s->ring.id[key] : "?",
@@ -437,16 +491,7 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
 	job.id = c.exec_id;
 	job.tenant = c.req.tenant;
 	job.lang = c.req.lang;
-	job.lim.timeout_ms = clamp(c.req.lim.timeout_ms, s->cfg.def.timeout_ms,
-	    s->cfg.max.timeout_ms);
-	job.lim.cpu_ms = clamp(c.req.lim.cpu_ms, s->cfg.def.cpu_ms,
-	    s->cfg.max.cpu_ms);
-	job.lim.memory = clamp(c.req.lim.memory, s->cfg.def.memory,
-	    s->cfg.max.memory);
-	job.lim.output = clamp(c.req.lim.output, s->cfg.def.output,
-	    s->cfg.max.output);
-	job.lim.pids = (uint32_t)clamp(c.req.lim.pids, s->cfg.def.pids,
-	    s->cfg.max.pids);
+	sbx_server_limits(&s->cfg, &c.req.lim, &job.lim);
 	job.disk = sbx_server_disk(s->cfg.disk, job.lim.memory,
 	    s->cfg.max_disk);
 	job.files = c.files;
@@ -466,21 +511,10 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
 	if (rc > 0) {
 		char msg[160];
 
-		snprintf(msg, sizeof msg, "refused by the %s budget of tenant "
-		    "%s", sbx_error_name((unsigned)rc), c.req.tenant);
-		metric_add(M_SBX_BUDGET_REFUSALS, rc == SBX_ERR_BUDGET_CONCURRENCY
-		    ? MB_TENANT_CONCURRENCY : rc == SBX_ERR_BUDGET_QUEUE ?
-		    MB_TENANT_QUEUE : rc == SBX_ERR_BUDGET_CPU ? MB_TENANT_CPU :
-		    rc == SBX_ERR_QUEUE_TIMEOUT ? MB_QUEUE_TIMEOUT :
-		    MB_TOTAL_QUEUE, rc != SBX_ERR_SHUTDOWN);
-		conn_error(&c, (unsigned)rc, rc == SBX_ERR_BUDGET_CONCURRENCY ?
-		    "the tenant is at its concurrent executions" :
-		    rc == SBX_ERR_BUDGET_QUEUE ? "the tenant's queue is full" :
-		    rc == SBX_ERR_BUDGET_CPU ? "the tenant has used its CPU "
-		    "time for this window" : rc == SBX_ERR_QUEUE_TIMEOUT ?
-		    "waited in the tenant's queue too long" :
-		    rc == SBX_ERR_SHUTDOWN ? "the service is shutting down" :
-		    msg);
+		count_refusal((unsigned)rc);
+		sbx_server_refusal((unsigned)rc, c.req.tenant, msg,
+		    sizeof msg);
+		conn_error(&c, (unsigned)rc, msg);
 		return EXIT_OK;
 	}
 	memset(&started, 0, sizeof started);
@@ -569,7 +603,7 @@ sbx_server_init(struct sbx_server *s, const struct sbx_server_config *cfg,
 {
 	memset(s, 0, sizeof *s);
 	s->cfg = *cfg;
-	supervisor_init(&s->sv, sigfd, sizeof(struct handler));
+	supervisor_init(&s->sv, sigfd, sizeof(struct sbx_server_handler));
 	if (secret_ring_load(&s->ring, cfg->secret_files, cfg->nsecret, err,
 	    errlen) != 0)
 		return SBX_SERVER_BAD_SETUP;

@@ -55,6 +55,48 @@ struct sbx_server {
  * max_disk, at least 1 MiB. */
 uint64_t sbx_server_disk(uint64_t disk, uint64_t memory, uint64_t max_disk);
 
+/* The limits of a request that asked for asked: a 0 takes cfg's
+ * default, anything over cfg's maximum is lowered to it. */
+void sbx_server_limits(const struct sbx_server_config *cfg,
+    const struct sbx_limits *asked, struct sbx_limits *out);
+
+/* One connection's handler process, as the supervisor sees it. */
+struct sbx_server_handler {
+	struct supervisor_handler sv;	/* first: the supervisor's part */
+	int admitted;		/* asked, and answered run or queued */
+	int done;		/* said what it used (DONE) */
+};
+
+enum sbx_admission {
+	SBX_ADMISSION_NONE,	/* nothing to do now: queued (a verdict
+				 * comes when it starts or expires), or a
+				 * message out of turn, ignored */
+	SBX_ADMISSION_VERDICT,	/* send *verdict to the handler: 0 run now,
+				 * else the refusal's enum sbx_error */
+	SBX_ADMISSION_FINISHED,	/* a DONE: the CPU it used is booked, a
+				 * place is free (sbx_budget_next) */
+};
+
+/* The supervisor's answer to handler h's control message m (a decoded
+ * ctlmsg: ADMIT or DONE count, anything else is ignored) under budgets b
+ * at now_ms; while draining every ADMIT is refused (shutdown). Pure: the
+ * caller sends the verdict. Each handler is admitted once and finishes
+ * once; a repeat is ignored. */
+enum sbx_admission sbx_server_admission(struct sbx_budgets *b,
+    struct sbx_server_handler *h, const struct ctlmsg *m, int draining,
+    uint64_t now_ms, unsigned *verdict);
+
+/* Handler h is gone: its place in b goes back. One that was admitted and
+ * never said what it used is charged its whole CPU limit (fail closed);
+ * a queued one only leaves its queue. */
+void sbx_server_release(struct sbx_budgets *b,
+    const struct sbx_server_handler *h, uint64_t now_ms);
+
+/* The message of an admission refusal (code: enum sbx_error) for the
+ * client, into out (cap bytes, always terminated). */
+void sbx_server_refusal(unsigned code, const char *tenant, char *out,
+    size_t cap);
+
 /* What failed at start-up, named by what fixes it. */
 enum sbx_server_status {
 	SBX_SERVER_OK = 0,

@@ -1,4 +1,5 @@
-/* cli_test.c - durations, sizes and counts: accepted and refused forms. */
+/* cli_test.c - durations, sizes, counts, uid ranges: accepted and refused
+ * forms; a repeatable option's cap. */
 #include "common/base/cli.h"
 #include "tap.h"
 
@@ -49,6 +50,18 @@ main(void)
 		    b == 4294967293u, "uid range up to CLI_UID_MAX");
 		ok(cli_uid_range("9-9", &a, &b) == 0 && a == 9 && b == 9,
 		    "a one-uid range");
+	}
+	{
+		const char *list[2] = { NULL, NULL };
+		size_t n = 0;
+
+		ok(cli_append(list, &n, 2, "a") == 0 &&
+		    cli_append(list, &n, 2, "b") == 0 && n == 2 &&
+		    list[0][0] == 'a' && list[1][0] == 'b',
+		    "a repeatable option keeps its values in order");
+		ok(cli_append(list, &n, 2, "c") == -1 && n == 2 &&
+		    list[1][0] == 'b', "one past its cap is refused, the list "
+		    "untouched");
 	}
 	return tap_done();
 }
