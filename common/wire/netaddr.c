@@ -261,20 +261,18 @@ peer(int fd, char *out, size_t cap, int with_port)
 
 		inet_ntop(AF_INET, &sin->sin_addr, ip, sizeof ip);
 		port = ntohs(sin->sin_port);
-		if (with_port)
-			snprintf(out, cap, "%s:%u", ip, port);
-		else
-			snprintf(out, cap, "%s", ip);
 	} else {
 		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
 
 		inet_ntop(AF_INET6, &sin6->sin6_addr, ip, sizeof ip);
 		port = ntohs(sin6->sin6_port);
-		if (with_port)
-			snprintf(out, cap, "[%s]:%u", ip, port);
-		else
-			snprintf(out, cap, "%s", ip);
 	}
+	if (!with_port)
+		snprintf(out, cap, "%s", ip);
+	else if (ss.ss_family == AF_INET)
+		snprintf(out, cap, "%s:%u", ip, port);
+	else
+		snprintf(out, cap, "[%s]:%u", ip, port);
 }
 
 void
