@@ -50,22 +50,26 @@ store_source_name(enum store_source s)
 	return (unsigned)s < STORE_SOURCE_MAX_ ? source_names[s] : "?";
 }
 
-int
-store_status_parse(const char *name)
+/* name's index among the n names, or -1. */
+static int
+name_index(const char *const *names, int n, const char *name)
 {
-	for (int i = 0; i < STORE_STATUS_MAX_; i++)
-		if (strcmp(name, status_names[i]) == 0)
+	for (int i = 0; i < n; i++)
+		if (strcmp(name, names[i]) == 0)
 			return i;
 	return -1;
 }
 
 int
+store_status_parse(const char *name)
+{
+	return name_index(status_names, STORE_STATUS_MAX_, name);
+}
+
+int
 store_source_parse(const char *name)
 {
-	for (int i = 0; i < STORE_SOURCE_MAX_; i++)
-		if (strcmp(name, source_names[i]) == 0)
-			return i;
-	return -1;
+	return name_index(source_names, STORE_SOURCE_MAX_, name);
 }
 
 int

@@ -199,9 +199,26 @@ test_dir(void)
 	ok(system(path) == 0, "clean up");
 }
 
+static void
+test_names(void)
+{
+	int all = 1;
+
+	for (int v = 0; v < STORE_STATUS_MAX_; v++)
+		all &= store_status_parse(store_status_name(v)) == v;
+	for (int v = 0; v < STORE_SOURCE_MAX_; v++)
+		all &= store_source_parse(store_source_name(v)) == v;
+	ok(all, "every status and source name parses back to its value");
+	ok(store_status_parse("approved") == -1 &&
+	    store_status_parse("APPROVEDX") == -1 &&
+	    store_source_parse("") == -1, "names are exact: other spellings "
+	    "are -1");
+}
+
 int
 main(void)
 {
+	test_names();
 	test_parse();
 	test_round_trip();
 	test_dir();
