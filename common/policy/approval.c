@@ -216,6 +216,25 @@ str_is(const struct approval_str *s, const char *c)
 	return s->n == n && memcmp(s->p, c, n) == 0;
 }
 
+static int
+token_has_key(const struct approval *a, const char *key)
+{
+	for (size_t j = 0; j < a->envc; j++)
+		if (str_is(&a->env[j], key))
+			return 1;
+	return 0;
+}
+
+static int
+request_has_key(const struct approval_request *req,
+    const struct approval_str *key)
+{
+	for (size_t i = 0; i < req->envc; i++)
+		if (str_is(key, req->env_keys[i]))
+			return 1;
+	return 0;
+}
+
 /* The request's env keys equal the token's set: same count, and each
  * side's every key is found on the other. The token's keys are unique
  * (checked when parsed), so a duplicate in the request cannot pass. */
@@ -224,24 +243,12 @@ env_equal(const struct approval *a, const struct approval_request *req)
 {
 	if (req->envc != a->envc)
 		return 0;
-	for (size_t i = 0; i < req->envc; i++) {
-		size_t j;
-
-		for (j = 0; j < a->envc && !str_is(&a->env[j],
-		    req->env_keys[i]); j++)
-			;
-		if (j == a->envc)
+	for (size_t i = 0; i < req->envc; i++)
+		if (!token_has_key(a, req->env_keys[i]))
 			return 0;
-	}
-	for (size_t j = 0; j < a->envc; j++) {
-		size_t i;
-
-		for (i = 0; i < req->envc && !str_is(&a->env[j],
-		    req->env_keys[i]); i++)
-			;
-		if (i == req->envc)
+	for (size_t j = 0; j < a->envc; j++)
+		if (!request_has_key(req, &a->env[j]))
 			return 0;
-	}
 	return 1;
 }
 
