@@ -134,6 +134,24 @@ test_keys(void)
 	    "exceptions are exact, not prefixes");
 }
 
+/* Sets of keys (and values) checked for duplicates; a refusal names the
+ * last key, at its index. */
+struct dup_case {
+	const char *kv[3][2];
+	size_t n;
+	enum env_verdict want;
+	const char *what;
+};
+
+static const struct dup_case dups[] = {
+	{ { { "HTTP_PROXY", "x" }, { "http_proxy", "x" } }, 2, ENV_OK,
+	  "keys differing in case are distinct" },
+	{ { { "HTTP_PROXY", "x" }, { "http_proxy", "x" }, { "HTTP_PROXY", "y" } },
+	  3, ENV_DUPLICATE, "an exact duplicate is refused at its second index" },
+	{ { { "FOO", "x" }, { "FOOBAR", "x" }, { "FO", "x" } }, 3, ENV_OK,
+	  "prefixes of each other are not duplicates" },
+};
+
 static void
 test_check(void)
 {
@@ -197,19 +215,16 @@ test_check(void)
 			    "is a path, refused");
 		}
 	}
-	m[0] = kv("HTTP_PROXY", "x");
-	m[1] = kv("http_proxy", "x");
-	m[2] = kv("HTTP_PROXY", "y");
-	ok(envpolicy_check(m, 2, &res) == ENV_OK,
-	    "keys differing in case are distinct");
-	ok(envpolicy_check(m, 3, &res) == ENV_DUPLICATE && res.index == 2 &&
-	    strstr(res.reason, "HTTP_PROXY") != NULL,
-	    "an exact duplicate is refused at its second index");
-	m[0] = kv("FOO", "x");
-	m[1] = kv("FOOBAR", "x");
-	m[2] = kv("FO", "x");
-	ok(envpolicy_check(m, 3, &res) == ENV_OK,
-	    "prefixes of each other are not duplicates");
+	for (i = 0; i < sizeof dups / sizeof dups[0]; i++) {
+		const struct dup_case *c = &dups[i];
+
+		for (size_t j = 0; j < c->n; j++)
+			m[j] = kv(c->kv[j][0], c->kv[j][1]);
+		ok(envpolicy_check(m, c->n, &res) == c->want &&
+		    (c->want == ENV_OK || (res.index == c->n - 1 &&
+		    strstr(res.reason, c->kv[c->n - 1][0]) != NULL)),
+		    "%s", c->what);
+	}
 
 	for (i = 0; i <= ENV_COUNT_MAX; i++) {
 		snprintf(names[i], sizeof names[i], "K%03zu", i);
