@@ -5,6 +5,7 @@
 #include <bearssl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,11 +107,34 @@ read_capped(int fd, struct secret *s)
 	return r > 0;
 }
 
+/* Parse the s->len bytes loaded from what ("secret file PATH", or the
+ * variable's name): 0, or -1 with a message naming what. too_big says
+ * how it exceeds SECRET_MAX_LEN ("larger" for a file, "longer"). */
+static int
+parse_loaded(struct secret *s, const char *what, const char *too_big,
+    char *err, size_t errlen)
+{
+	size_t n;
+
+	switch (secret_parse(s, s->b, s->len, &n)) {
+	case SECRET_OK:
+		return 0;
+	case SECRET_EMPTY:
+		return fail(s, err, errlen, "%s is empty", what);
+	case SECRET_SHORT:
+		return fail(s, err, errlen, "%s is %zu bytes; at least %d are "
+		    "required", what, n, SECRET_MIN_LEN);
+	default:	/* the callers stop at the cap: not reached */
+		return fail(s, err, errlen, "%s is %s than %d bytes", what,
+		    too_big, SECRET_MAX_LEN);
+	}
+}
+
 static int
 load_file(struct secret *s, const char *path, char *err, size_t errlen)
 {
+	char what[PATH_MAX + 16];
 	int fd, rc, saved;
-	size_t n;
 
 	if (!*path)
 		return fail(s, err, errlen, "the secret file name is empty");
@@ -124,21 +148,11 @@ load_file(struct secret *s, const char *path, char *err, size_t errlen)
 	if (rc < 0)
 		return fail(s, err, errlen, "cannot read secret file %s: %s",
 		    path, strerror(saved));
+	snprintf(what, sizeof what, "secret file %s", path);
 	if (rc > 0)
-		return fail(s, err, errlen, "secret file %s is larger than %d "
-		    "bytes", path, SECRET_MAX_LEN);
-	switch (secret_parse(s, s->b, s->len, &n)) {
-	case SECRET_OK:
-		return 0;
-	case SECRET_EMPTY:
-		return fail(s, err, errlen, "secret file %s is empty", path);
-	case SECRET_SHORT:
-		return fail(s, err, errlen, "secret file %s is %zu bytes; at "
-		    "least %d are required", path, n, SECRET_MIN_LEN);
-	default:	/* read_capped stops at the cap: not reached */
-		return fail(s, err, errlen, "secret file %s is larger than %d "
-		    "bytes", path, SECRET_MAX_LEN);
-	}
+		return fail(s, err, errlen, "%s is larger than %d bytes", what,
+		    SECRET_MAX_LEN);
+	return parse_loaded(s, what, "larger", err, errlen);
 }
 
 int
@@ -179,18 +193,7 @@ secret_load(struct secret *s, const char *path, char *err, size_t errlen)
 	if (n > SECRET_MAX_LEN)
 		return fail(s, err, errlen, "%s is longer than %d bytes",
 		    SECRET_ENV, SECRET_MAX_LEN);
-	switch (secret_parse(s, s->b, s->len, &n)) {
-	case SECRET_OK:
-		return 0;
-	case SECRET_EMPTY:
-		return fail(s, err, errlen, "%s is empty", SECRET_ENV);
-	case SECRET_SHORT:
-		return fail(s, err, errlen, "%s is %zu bytes; at least %d are "
-		    "required", SECRET_ENV, n, SECRET_MIN_LEN);
-	default:	/* n <= SECRET_MAX_LEN was checked: not reached */
-		return fail(s, err, errlen, "%s is longer than %d bytes",
-		    SECRET_ENV, SECRET_MAX_LEN);
-	}
+	return parse_loaded(s, SECRET_ENV, "longer", err, errlen);
 }
 
 int

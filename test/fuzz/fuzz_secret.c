@@ -85,11 +85,27 @@ via_parse(const uint8_t *b, size_t len)
 	check_kept(st, b, wn);
 }
 
+/* The refusal secret_load must give for want (not SECRET_OK) of n bytes
+ * from what: "secret file PATH" or the variable's name. */
+static void
+expect_refusal(enum secret_status want, const char *what,
+    const char *too_big, size_t n)
+{
+	if (want == SECRET_EMPTY)
+		snprintf(want_err, sizeof want_err, "%s is empty", what);
+	else if (want == SECRET_SHORT)
+		snprintf(want_err, sizeof want_err, "%s is %zu bytes; at least "
+		    "%d are required", what, n, SECRET_MIN_LEN);
+	else
+		snprintf(want_err, sizeof want_err, "%s is %s than %d bytes",
+		    what, too_big, SECRET_MAX_LEN);
+}
+
 static void
 via_file(const uint8_t *b, size_t len)
 {
 	static int fd = -1;
-	char path[64];
+	char path[64], what[80];
 	uint8_t psk[SECRET_PSK_LEN], want_psk[SECRET_PSK_LEN];
 	size_t n;
 	enum secret_status want = model(b, len, &n);
@@ -108,19 +124,9 @@ via_file(const uint8_t *b, size_t len)
 		FUZZ_ASSERT(rc == 0 && memcmp(psk, want_psk, sizeof psk) == 0);
 		FUZZ_ASSERT(err[0] == '\0');
 		return;
-	case SECRET_EMPTY:
-		snprintf(want_err, sizeof want_err, "secret file %s is empty",
-		    path);
-		break;
-	case SECRET_SHORT:
-		snprintf(want_err, sizeof want_err, "secret file %s is %zu "
-		    "bytes; at least %d are required", path, n,
-		    SECRET_MIN_LEN);
-		break;
-	case SECRET_LONG:
-		snprintf(want_err, sizeof want_err, "secret file %s is larger "
-		    "than %d bytes", path, SECRET_MAX_LEN);
-		break;
+	default:
+		snprintf(what, sizeof what, "secret file %s", path);
+		expect_refusal(want, what, "larger", n);
 	}
 	FUZZ_ASSERT(rc == -1 && strcmp(err, want_err) == 0);
 	FUZZ_ASSERT(ct_is_zero(psk, sizeof psk));
@@ -152,17 +158,8 @@ via_env(const uint8_t *b, size_t len)
 		FUZZ_ASSERT(rc == 0 && err[0] == '\0');
 		check_kept(want, b, n);
 		return;
-	case SECRET_EMPTY:
-		snprintf(want_err, sizeof want_err, "%s is empty", SECRET_ENV);
-		break;
-	case SECRET_SHORT:
-		snprintf(want_err, sizeof want_err, "%s is %zu bytes; at least "
-		    "%d are required", SECRET_ENV, n, SECRET_MIN_LEN);
-		break;
-	case SECRET_LONG:
-		snprintf(want_err, sizeof want_err, "%s is longer than %d "
-		    "bytes", SECRET_ENV, SECRET_MAX_LEN);
-		break;
+	default:
+		expect_refusal(want, SECRET_ENV, "longer", n);
 	}
 	FUZZ_ASSERT(rc == -1 && strcmp(err, want_err) == 0);
 	FUZZ_ASSERT(ct_is_zero(&s, sizeof s));
