@@ -1,42 +1,18 @@
-/* runner.c - the lease service: handshakes in the pre-auth process, then
- * admit, fork one handler per authenticated connection (common/lease),
- * keep the caps, drain on SIGTERM. */
-#include <errno.h>
+/* runner.c - the runner's command line: parse and validate the flags,
+ * print --help or the --check report, then run the lease service
+ * (common/service/runner_service.h). */
 #include <getopt.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "common/base/cli.h"
-#include "common/service/ctlmsg.h"
-#include "common/policy/eckey.h"
-#include "common/jail/jail.h"
-#include "common/jail/seccomp_policy.h"
-#include "common/policy/revocation.h"
-#include "common/policy/guard.h"
-#include "common/policy/guardfs.h"
-#include "common/service/lease.h"
 #include "common/base/log.h"
-#include "common/wire/netaddr.h"
-#include "common/wire/proto.h"
-#include "common/wire/secret.h"
-#include "common/service/service.h"
-#include "common/base/signal_fd.h"
-#include "common/base/random_id.h"
-#include "common/jail/spawn.h"
-#include "common/service/supervisor.h"
 #include "common/base/xwrap.h"
-#include "common/base/fsutil.h"
-#include "common/base/clock.h"
-#include "common/wire/version.h"
+#include "common/jail/jail.h"
 #include "common/service/metrics.h"
 #include "common/service/metrics_http.h"
-#include "common/wire/netaddr.h"
+#include "common/service/runner_service.h"
 #include "applets/applet.h"
 
 static const char usage[] =
@@ -142,52 +118,11 @@ static const char usage[] =
 "configuration (secret, listen address, state directory, a jail mode or\n"
 "layer this host cannot honour).\n";
 
-struct runner_config {
-	const char *listen[SUPERVISOR_LISTEN_MAX];
-	size_t nlisten;
-	const char *secret_files[SECRET_RING_MAX + 1];
-	size_t nsecret;
-	const char *jail;
-	char *allow;
-	uint64_t max_leases, max_per_tenant, max_per_peer, preauth_uid;
-	uint64_t handshake_ms, grace_ms, ping_ms, liveness_ms;
-	const char *state_dir;
-	const char *review_pubkey;
-	const char *revocations;
-	struct jail_config jail_cfg;
-	const char *ro_paths[JAIL_PATHS_MAX];
-	struct {
-		enum guard_list list;
-		const char *value;
-	} guard_items[3 * GUARD_LIST_MAX];	/* --script-dir ... */
-	size_t nguard_items;
-	char launcher_dir[PATH_MAX];
-	uint16_t ports[JAIL_PORTS_MAX];
+/* The command line's own options, beside the service's configuration. */
+struct runner_cli {
 	int check, check_json;
 	const char *metrics;		/* --metrics ADDR, or NULL */
-	const char *egress_allow;	/* --egress-allow, or NULL */
-	uint64_t drain_ms;		/* --drain-timeout */
 	int limits_given;		/* a limit flag was used */
-};
-
-struct handler {
-	struct supervisor_handler sv;
-	int refusing;			/* forked only to send a refusal */
-	char tenant[PROTO_ID_MAX + 1];	/* "" until admitted */
-};
-
-struct runner {
-	struct runner_config cfg;
-	struct lease_config lease;
-	struct guard_policy guard;
-	struct eckey_pub review_key;
-	struct revocation_set revoked;
-	struct jail jail;
-	struct egress_config egress;
-	struct sock_fprog seccomp;
-	struct secret_ring ring;	/* the secrets accepted */
-	struct supervisor sv;
-	int draining;
 };
 
 static void
@@ -255,7 +190,8 @@ uid_range_opt(const char *val, struct jail_config *j)
 }
 
 static void
-parse_args(struct runner_config *c, int argc, char **argv)
+parse_args(struct runner_cli *cli, struct runner_service_config *c,
+    int argc, char **argv)
 {
 	enum { O_ALLOW = 256, O_MAXL, O_MAXT, O_MAXP, O_HS, O_GRACE, O_PING,
 		O_LIVE, O_STATE, O_LOG, O_JAIL, O_SECRET, O_PUBKEY, O_REVOKED,
@@ -399,21 +335,21 @@ parse_args(struct runner_config *c, int argc, char **argv)
 			break;
 		case O_CGROUP: j->cgroup_dir = optarg; break;
 		case O_MEM: size_opt("memory", optarg, &lim->memory);
-			c->limits_given = 1; break;
+			cli->limits_given = 1; break;
 		case O_PIDS: limit_opt("pids", optarg, &lim->pids);
-			c->limits_given = 1; break;
+			cli->limits_given = 1; break;
 		case O_CPU: cpu_opt(optarg, &lim->cpu_millicpus);
-			c->limits_given = 1; break;
+			cli->limits_given = 1; break;
 		case O_NPROC: limit_opt("nproc", optarg, &lim->nproc); break;
 		case O_NOFILE: limit_opt("nofile", optarg, &lim->nofile); break;
 		case O_FSIZE: size_opt("fsize", optarg, &lim->fsize); break;
 		case O_TMPFS: size_opt("tmpfs", optarg, &lim->tmpfs); break;
-		case O_CHECK: c->check = 1; break;
-		case O_METRICS: c->metrics = optarg; break;
+		case O_CHECK: cli->check = c->preflight = 1; break;
+		case O_METRICS: cli->metrics = optarg; break;
 		case O_EGRESS_ALLOW: c->egress_allow = optarg; break;
 		case O_DRAIN: duration_opt("drain-timeout", optarg, &c->drain_ms);
 			break;
-		case O_JSON: c->check_json = 1; break;
+		case O_JSON: cli->check_json = 1; break;
 		case 'h': fputs(usage, stdout); exit(EXIT_OK);
 		default: fputs(usage, stderr); exit(EXIT_USAGE);
 		}
@@ -421,14 +357,14 @@ parse_args(struct runner_config *c, int argc, char **argv)
 	j->ro_paths = c->ro_paths;
 	if (optind < argc)
 		die(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
-	if (c->check_json && !c->check)
+	if (cli->check_json && !cli->check)
 		die(EXIT_USAGE, "--json goes with --check");
 	if (c->jail && jail_mode_parse(c->jail, &j->mode))
 		die(EXIT_USAGE, "--jail %s: unknown mode (uid, ns or none)",
 		    c->jail);
-	if (c->check && c->nlisten == 0 && !c->nsecret)
+	if (cli->check && c->nlisten == 0 && !c->nsecret)
 		return;		/* the host report alone */
-	j->check_only = c->check;
+	j->check_only = cli->check;
 	if (c->nlisten == 0)
 		die(EXIT_USAGE, "no --listen address given");
 	if (!c->jail)
@@ -452,7 +388,7 @@ parse_args(struct runner_config *c, int argc, char **argv)
 		c->preauth_uid = j->uid_first++;
 	}
 	if (j->mode == JAIL_NONE) {
-		if (c->limits_given || j->cgroup_dir || j->negress ||
+		if (cli->limits_given || j->cgroup_dir || j->negress ||
 		    j->allow_bind || j->landlock == JAIL_LANDLOCK_REQUIRE)
 			die(EXIT_USAGE, "--jail none applies no jail: limits, "
 			    "--cgroup, Landlock options need uid or ns");
@@ -465,533 +401,64 @@ parse_args(struct runner_config *c, int argc, char **argv)
 		    "--ping-interval");
 }
 
-static void
-setup_signals(struct runner *r)
+static const char *
+child_path(void)
 {
-	static const int sigs[] = { SIGCHLD, SIGTERM, SIGINT, SIGHUP };
-	int fd;
-
-	signal(SIGPIPE, SIG_IGN);
-	fd = signal_fd_open(sigs, sizeof sigs / sizeof sigs[0]);
-	if (fd < 0)
-		die_errno(EXIT_OSERR, "signalfd");
-	supervisor_init(&r->sv, fd, sizeof(struct handler));
+	return getenv("PATH") ? getenv("PATH") : "/usr/local/bin:/usr/bin:/bin";
 }
-
-static struct handler *
-handler_at(const struct runner *r, size_t i)
-{
-	return supervisor_handler(&r->sv, i);
-}
-
-static size_t
-count_serving(const struct runner *r)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->sv.nh; i++)
-		n += !handler_at(r, i)->refusing;
-	return n;
-}
-
-/* In the forked handler (the supervisor's fds already closed): leave its
- * signal mask behind and serve the lease. Never returns. */
-static _Noreturn void
-handler_run(struct runner *r, int conn, struct noise_transport *t, int ctl,
-    const char *peer, const char *id, uint16_t refuse)
-{
-	struct lease_config lc = r->lease;
-	sigset_t none;
-
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (spawn_become_subreaper() != 0)
-		_exit(EXIT_OSERR);
-	lc.control_fd = ctl;
-	lc.refuse_code = refuse;
-	lc.refuse_message = refuse == LERR_CAPACITY ?
-	    "the runner is at its lease limit" : "";
-	_exit(lease_serve(&lc, conn, t, peer, id));
-}
-
-/* An authenticated connection from the pre-auth process. Past
- * max_leases it still gets a handler, one that only refuses (see
- * SUPERVISOR_REFUSAL_SLOTS); each lives at most the SPAWN deadline, then
- * the linger of service_refuse. */
-static void
-take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key)
-{
-	struct runner *r = ctx;
-	char peer[96], id[17];
-	uint16_t refuse = 0;
-	struct handler *h;
-	int ctl;
-	pid_t pid;
-
-	netaddr_peer_text(conn, peer, sizeof peer);
-	if (r->sv.nh >= r->cfg.max_leases + SUPERVISOR_REFUSAL_SLOTS) {
-		metric_add(M_CONNECTIONS_DROPPED, 0, 1);
-		log_event(LOG_WARN, "connection dropped: no refusal slot left",
-		    (struct log_field[]){ LF_STR("peer", peer) }, 1);
-		close(conn);
-		return;
-	}
-	if (count_serving(r) >= r->cfg.max_leases)
-		refuse = LERR_CAPACITY;
-	if (random_id(id) != 0)
-		die_errno(EXIT_OSERR, "getrandom");
-	log_event(LOG_INFO, "lease accepted", (struct log_field[]){
-	    LF_STR("lease", id), LF_STR("peer", peer),
-	    LF_STR("key", key < r->ring.n ? r->ring.id[key] : "?") }, 3);
-	pid = supervisor_fork(&r->sv, conn, &ctl);
-	if (pid == 0)
-		handler_run(r, conn, t, ctl, peer, id, refuse);
-	if (pid < 0)
-		return;
-	h = handler_at(r, r->sv.nh - 1);
-	h->refusing = refuse != 0;
-}
-
-/* A handler asks to admit its tenant (ADMIT): answer with VERDICT 0 or
- * the refusal code. Or it says (DONE) that its lease is over but for the
- * final frame: from then on it counts as a refusal handler (bounded by
- * the refusal slots), not against --max-leases or its tenant's cap. */
-static void
-admit(void *ctx, void *handler)
-{
-	struct runner *r = ctx;
-	struct handler *h = handler;
-	struct ctlmsg m;
-	unsigned answer = 0;
-	size_t same = 0;
-	int fd;
-	enum ctlmsg_status st = ctlmsg_recv(h->sv.ctl, &m, &fd, MSG_DONTWAIT);
-
-	if (st == CTLMSG_IO || st == CTLMSG_CLOSED)
-		return;	/* handler gone; SIGCHLD will clean up */
-	if (st == CTLMSG_OK && m.type == CTLMSG_DONE) {
-		h->refusing = 1;
-		h->tenant[0] = '\0';
-		return;
-	}
-	if (st != CTLMSG_OK || m.type != CTLMSG_ADMIT || h->tenant[0]) {
-		answer = LERR_PROTOCOL;
-	} else {
-		for (size_t i = 0; i < r->sv.nh; i++)
-			same += strcmp(handler_at(r, i)->tenant,
-			    m.u.admit.tenant) == 0;
-		if (same >= r->cfg.max_per_tenant)
-			answer = LERR_TENANT_CAPACITY;
-		else if (r->draining)
-			answer = LERR_SHUTDOWN;
-		else
-			memcpy(h->tenant, m.u.admit.tenant,
-			    sizeof h->tenant);
-	}
-	if (answer)
-		h->refusing = 1;	/* it only sends the refusal now */
-	service_verdict(h->sv.ctl, answer);
-}
-
-static void
-reap_handlers(struct runner *r)
-{
-	void *h;
-
-	while ((h = supervisor_reaped(&r->sv)) != NULL)
-		supervisor_remove(&r->sv, h);
-}
-
-/* The gauges /readyz and /metrics read. */
-static void
-publish(const struct runner *r)
-{
-	metric_set(M_LEASES_ACTIVE, 0, count_serving(r));
-}
-
-static void
-reap_all(void *ctx)
-{
-	reap_handlers(ctx);
-	publish(ctx);
-}
-
-/* Drain: readiness drops and the listeners close at once (the pre-auth
- * process ends: handshakes in flight are dropped); live leases run on
- * until they end or --drain-timeout passes, then every handler ends its
- * lease (SIGTERM, grace, SIGKILL) as a second SIGTERM or a SIGINT does at
- * once. Handlers that outlive the grace by far are killed. Requests still
- * waiting for admission are refused (shutdown). */
-static int
-drain(struct runner *r, int now)
-{
-	r->draining = 1;
-	metric_set(M_DRAINING, 0, 1);
-	log_event(LOG_INFO, "runner draining", (struct log_field[]){
-	    LF_NUM("leases", count_serving(r)),
-	    LF_NUM("drain_timeout_ms", now ? 0 : r->cfg.drain_ms) }, 2);
-	service_drain(&r->sv, now ? 0 : (uint32_t)r->cfg.drain_ms,
-	    (uint32_t)r->cfg.grace_ms + 3000, admit, reap_all, r);
-	log_msg(LOG_INFO, "runner stopped");
-	return EXIT_OK;
-}
-
-/* The protocol versions accepted: the build's, or the test hook's. */
-static uint32_t
-test_versions(void)
-{
-	uint32_t mask = VERSION_ACCEPTED;
-	char list[VERSION_HINT_MAX];
-
-	switch (version_test_hook(&mask)) {
-	case 0:
-		return mask;
-	case 1:
-		version_list_text(mask, list, sizeof list);
-		log_msg(LOG_WARN, "test hook %s: accepting protocol versions %s "
-		    "(unset it in production)", VERSION_TEST_HOOK, list);
-		return mask;
-	default:
-		die(EXIT_CONFIG, "%s must be versions like 1,2 (a test hook; "
-		    "unset it in production)", VERSION_TEST_HOOK);
-	}
-}
-
-/* SIGHUP: re-read what lives in files (the secrets, the reviewer key, the
- * revocation list) for new leases; live leases are not touched. All or
- * nothing: a file that does not load keeps the whole old configuration,
- * and the log says why. */
-static void
-reload(struct runner *r)
-{
-	struct secret_ring ring;
-	struct eckey_pub key;
-	const char *why = NULL;
-	char err[512], ids[SECRET_RING_MAX * (SECRET_KEY_ID_LEN + 1)] = "";
-
-	if (secret_ring_load(&ring, r->cfg.secret_files, r->cfg.nsecret, err,
-	    sizeof err) != 0)
-		why = err;
-	else if (r->cfg.review_pubkey &&
-	    eckey_pub_load(r->cfg.review_pubkey, &key, &why) != 0)
-		snprintf(err, sizeof err, "--review-pubkey %s: %s",
-		    r->cfg.review_pubkey, why), why = err;
-	else if (r->cfg.revocations &&
-	    revocation_reload(&r->revoked, &why) != 0)
-		snprintf(err, sizeof err, "--revocations %s: %s",
-		    r->cfg.revocations, why), why = err;
-	if (why) {
-		secret_ring_wipe(&ring);
-		log_event(LOG_ERROR, "reload refused: the configuration in "
-		    "force stays", (struct log_field[]){
-		    LF_STR("reason", why) }, 1);
-		return;
-	}
-	r->ring = ring;
-	secret_ring_wipe(&ring);
-	if (r->cfg.review_pubkey)
-		r->review_key = key;
-	supervisor_replace_preauth(&r->sv);
-	for (size_t i = 0; i < r->ring.n; i++) {
-		strcat(ids, i ? "," : "");
-		strcat(ids, r->ring.id[i]);
-	}
-	log_event(LOG_INFO, "reloaded", (struct log_field[]){
-	    LF_STR("keys", ids) }, 1);
-}
-
-static int
-serve(struct runner *r)
-{
-	metric_set(M_READY, 0, 1);
-	for (;;) {
-		int rc = supervisor_poll(&r->sv, -1, admit, take_conn, r);
-		int sig;
-
-		if (rc < 0 && errno != EINTR)
-			die_errno(EXIT_OSERR, "poll");
-		if (rc > 0) {
-			if ((sig = supervisor_signals(&r->sv)) == SIGHUP) {
-				reload(r);
-			} else if (sig != 0) {
-				metric_set(M_READY, 0, 0);
-				return drain(r, sig == SIGINT);
-			}
-			reap_handlers(r);
-		}
-		publish(r);
-	}
-}
-
-/* Approval enforcement: the key and the revocation list must both load
- * now; a runner told to enforce never starts without them. */
-static void
-load_review(struct runner *r)
-{
-	const char *why;
-
-	if (!r->cfg.review_pubkey) {
-		log_msg(LOG_WARN, "approvals are NOT enforced (no "
-		    "--review-pubkey): any request that passes the guard runs");
-		return;
-	}
-	if (eckey_pub_load(r->cfg.review_pubkey, &r->review_key, &why) != 0)
-		die(EXIT_CONFIG, "--review-pubkey %s: %s", r->cfg.review_pubkey,
-		    why);
-	if (r->cfg.revocations) {
-		revocation_init(&r->revoked, r->cfg.revocations);
-		if (revocation_reload(&r->revoked, &why) != 0)
-			die(EXIT_CONFIG, "--revocations %s: %s",
-			    r->cfg.revocations, why);
-	}
-	log_msg(LOG_INFO, "approvals enforced with reviewer key %s",
-	    r->cfg.review_pubkey);
-}
-
-static const char *const launcher_names[] = {
-	"npx", "node", "uvx", "uv", "python", "python3"
-};
-
-/* The jail's configuration from the flags. */
-static void
-jail_config(struct runner *r, const char *path)
-{
-	struct jail_config *j = &r->cfg.jail_cfg;
-	const char *cap = getenv("AIRLOCK_TEST_LANDLOCK_ABI");
-
-	j->state_dir = r->cfg.state_dir;
-	j->cgroup_lean = 1;	/* a v1 hierarchy only for the limits */
-	j->path = path;
-	j->launchers = launcher_names;
-	j->nlaunchers = sizeof launcher_names / sizeof *launcher_names;
-	/* test hook: behave as if the kernel offered at most this ABI; it
-	 * only ever weakens the jail, so it is refused unless numeric and
-	 * announced loudly */
-	if (cap && *cap) {
-		uint64_t abi;
-
-		if (cli_count(cap, 1, 1000, &abi) != 0)
-			die(EXIT_CONFIG, "AIRLOCK_TEST_LANDLOCK_ABI must be a "
-			    "number from 1 (a test hook; unset it in production)");
-		j->landlock_abi_cap = (unsigned)abi;
-		log_msg(LOG_WARN, "test hook AIRLOCK_TEST_LANDLOCK_ABI=%u: "
-		    "acting as if the kernel offered at most Landlock ABI %u",
-		    j->landlock_abi_cap, j->landlock_abi_cap);
-	}
-	if (j->mode != JAIL_NONE || r->cfg.check) {
-		seccomp_policy_program(&r->seccomp);
-		j->seccomp = &r->seccomp;
-	}
-}
-
-static void setup_signals(struct runner *r);
-static void setup(struct runner *r);
 
 /* --check: the report, and whether the asked mode (uid by default) runs;
- * with a service configuration, then the service's own start-up checks
- * (setup), which die with the service's message when one fails. */
+ * with a service configuration, then the service's own start-up checks,
+ * which fail with the service's message. */
 static int
-check(struct runner *r)
+check(const struct runner_cli *cli, struct runner_service *r)
 {
 	struct jail_host h;
 	struct jail_config *j = &r->cfg.jail_cfg;
 	enum jail_mode want = r->cfg.jail ? j->mode : JAIL_UID;
+	char err[512];
+	int rc;
 
 	if (!j->uid_last)
 		j->uid_last = 65534;	/* a probe uid when no range given */
 	jail_probe(j, &h);
-	jail_host_print(stdout, j, &h, r->cfg.check_json);
+	jail_host_print(stdout, j, &h, cli->check_json);
 	fflush(stdout);
 	if (!j->check_only)
 		return h.mode_ok[want] ? EXIT_OK : EXIT_CONFIG;
-	if (r->cfg.metrics)
-		xmetrics_listen_start(r->cfg.metrics, METRICS_RUNNER,
+	if (cli->metrics)
+		xmetrics_listen_start(cli->metrics, METRICS_RUNNER,
 		    r->cfg.max_leases, 1);
-	setup_signals(r);
-	setup(r);
-	supervisor_stop_listening(&r->sv);
-	jail_fini(&r->jail);
-	if (!r->cfg.check_json)
+	if ((rc = runner_service_setup(r, err, sizeof err)) != 0)
+		die(rc, "%s", err);
+	runner_service_end_preflight(r);
+	if (!cli->check_json)
 		printf("preflight: this configuration starts here\n");
 	return EXIT_OK;
-}
-
-/* Read-only in every jail mode (the ns root view, Landlock). */
-static void
-add_ro_path(struct runner *r, const char *dir)
-{
-	struct jail_config *j = &r->cfg.jail_cfg;
-
-	if (j->nro == JAIL_PATHS_MAX)
-		die(EXIT_USAGE, "at most %d --ro-path and --script-dir in all",
-		    JAIL_PATHS_MAX);
-	r->cfg.ro_paths[j->nro++] = dir;
-}
-
-/* The guard's operator lists, each script dir checked on disk, and the
- * launchers-only PATH directory (guardfs.h). */
-static void
-guard_setup(struct runner *r, const char *path)
-{
-	struct runner_config *c = &r->cfg;
-	const char *why;
-	char err[512];
-
-	for (size_t i = 0; i < c->nguard_items; i++) {
-		const char *v = c->guard_items[i].value;
-
-		if (guard_policy_add(&r->guard, c->guard_items[i].list, v,
-		    &why) != 0)
-			die(EXIT_USAGE, "'%s': %s", v, why);
-		if (c->guard_items[i].list != GUARD_SCRIPT_DIR)
-			continue;
-		if (guardfs_script_dir_ok(v, err, sizeof err) != 0)
-			die(EXIT_CONFIG, "%s", err);
-		add_ro_path(r, v);
-	}
-	if ((size_t)snprintf(c->launcher_dir, sizeof c->launcher_dir,
-	    "%s/launchers", c->state_dir) >= sizeof c->launcher_dir)
-		die(EXIT_CONFIG, "state directory path too long");
-	if (guardfs_launcher_dir(c->launcher_dir, path, c->check, err,
-	    sizeof err) != 0)
-		die(EXIT_CONFIG, "%s", err);
-	if (!c->check)	/* a preflight built it aside and removed it */
-		add_ro_path(r, c->launcher_dir);
-}
-
-static void
-setup(struct runner *r)
-{
-	char err[512];
-	const char *path = getenv("PATH") ? getenv("PATH") :
-	    "/usr/local/bin:/usr/bin:/bin";
-
-	if (secret_ring_load(&r->ring, r->cfg.secret_files, r->cfg.nsecret,
-	    err, sizeof err) != 0)
-		die(EXIT_CONFIG, "%s", err);
-	guard_policy_default(&r->guard);
-	if (r->cfg.allow && guard_policy_parse(&r->guard, r->cfg.allow) != 0)
-		die(EXIT_USAGE, "--allow: '%s' is not a list of launchers the "
-		    "guard understands (%s)", r->cfg.allow,
-		    GUARD_DEFAULT_LAUNCHERS);
-	if (fs_mkdir_private(r->cfg.state_dir, 0700) != 0)
-		die_errno(EXIT_CONFIG, "state directory %s", r->cfg.state_dir);
-	guard_setup(r, path);
-	if (jail_init(&r->jail, &r->cfg.jail_cfg, err, sizeof err) != 0)
-		die(EXIT_CONFIG, "%s", err);
-	if (r->cfg.egress_allow && egress_config_init(&r->egress,
-	    r->cfg.egress_allow, &r->jail, err, sizeof err) != 0)
-		die(EXIT_CONFIG, "%s", err);
-	for (size_t i = 0; i < r->cfg.nlisten; i++)
-		switch (supervisor_listen(&r->sv, r->cfg.listen[i], err,
-		    sizeof err)) {
-		case SUPERVISOR_LISTENING: break;
-		case SUPERVISOR_BAD_ADDRESS:
-			die(EXIT_USAGE, "--listen: %s", err);
-		case SUPERVISOR_CANNOT_LISTEN: die(EXIT_CONFIG, "%s", err);
-		}
-	load_review(r);
-	/* handshakes run in the pre-auth process, as its own uid */
-	if (service_start_preauth(&r->sv, &r->ring, test_versions(),
-	    (uint32_t)r->cfg.handshake_ms, (uint32_t)r->cfg.max_per_peer,
-	    (uint32_t)r->cfg.preauth_uid, r->cfg.jail_cfg.check_only, err,
-	    sizeof err) != 0)
-		die(EXIT_CONFIG, "%s", err);
-	r->lease = (struct lease_config){
-		.ring = &r->ring,
-		.handshake_ms = (uint32_t)r->cfg.handshake_ms,
-		.kill_grace_ms = (uint32_t)r->cfg.grace_ms,
-		.ping_ms = (uint32_t)r->cfg.ping_ms,
-		.liveness_ms = (uint32_t)r->cfg.liveness_ms,
-		.jail_name = r->cfg.jail,
-		.jail = &r->jail,
-		.guard = &r->guard,
-		.path = path,
-		.launcher_path = r->cfg.launcher_dir,
-		.lang = "C.UTF-8",
-		.state_dir = r->cfg.state_dir,
-		.review_key = r->cfg.review_pubkey ? &r->review_key : NULL,
-		.revoked = r->cfg.revocations ? &r->revoked : NULL,
-		.egress = r->cfg.egress_allow ? &r->egress : NULL,
-	};
-}
-
-/* Say once, loudly, what the jail does not do here. */
-static void
-log_jail(const struct runner *r)
-{
-	const struct jail *j = &r->jail;
-	char names[256];
-
-	if (j->cfg.mode == JAIL_NONE) {
-		log_msg(LOG_WARN, "jail mode none: leases are NOT isolated "
-		    "from each other or from this runner (development only)");
-		return;
-	}
-	log_event(LOG_INFO, "jail ready", (struct log_field[]){
-	    LF_STR("jail", jail_mode_name(j->cfg.mode)),
-	    LF_STR("unit", jail_unit_name(j->cfg.unit)),
-	    LF_NUM("uid_first", j->cfg.uid_first),
-	    LF_NUM("uid_last", j->cfg.uid_last),
-	    LF_NUM("landlock_abi", j->landlock_abi),
-	    LF_STR("cgroup", j->cg.kind == CGROUP_V2 ? "v2" :
-	        j->cg.kind == CGROUP_V1 ? "v1" : "none"),
-	    LF_NUM("memory", j->cfg.limits.memory),
-	    LF_NUM("pids", j->cfg.limits.pids) }, 8);
-	if (j->cfg.landlock == JAIL_LANDLOCK_OFF)
-		log_msg(LOG_WARN, "Landlock is off (--landlock off): leases may "
-		    "read any world-readable file, bind ports and signal "
-		    "processes of their own uid");
-	else if (j->landlock_lacking)
-		log_msg(LOG_WARN, "Landlock %s: not applied: %s",
-		    j->landlock_abi ? "ABI too old" : "unavailable",
-		    landlock_feature_names(j->landlock_lacking, names,
-		    sizeof names));
-	if (!j->proc_private)
-		log_msg(LOG_WARN, "uid mode: leases can read other leases' "
-		    "/proc/PID/cmdline and status (%s); --jail ns hides them",
-		    j->host.proc_why);
-	if (!j->host.cap_setpcap)
-		log_msg(LOG_INFO, "no CAP_SETPCAP: leases keep the bounding "
-		    "set this runner was given; no_new_privs makes it inert");
-	if (j->cfg.unit == JAIL_UNIT_REGISTRATION && j->cfg.mode == JAIL_UID &&
-	    !(j->landlock_features & LANDLOCK_FEAT_SCOPE_SIGNAL))
-		log_msg(LOG_WARN, "--uid-unit registration in uid mode without "
-		    "Landlock scoping: concurrent leases of one registration "
-		    "share a uid and can signal each other");
 }
 
 int
 runner_main(int argc, char **argv)
 {
-	static struct runner r;
+	static struct runner_cli c;
+	static struct runner_service r;
+	char err[512];
 	int rc;
 
-	parse_args(&r.cfg, argc, argv);
-	if (r.cfg.check) {
-		jail_config(&r, getenv("PATH") ? getenv("PATH") :
-		    "/usr/local/bin:/usr/bin:/bin");
-		return check(&r);
-	}
+	parse_args(&c, &r.cfg, argc, argv);
+	if ((rc = runner_service_jail_config(&r, child_path(), err,
+	    sizeof err)) != 0)
+		die(rc, "%s", err);
+	if (c.check)
+		return check(&c, &r);
 	/* before the secret is loaded: the endpoint's process never has it */
-	if (r.cfg.metrics)
-		xmetrics_listen_start(r.cfg.metrics, METRICS_RUNNER,
+	if (c.metrics)
+		xmetrics_listen_start(c.metrics, METRICS_RUNNER,
 		    r.cfg.max_leases, 0);
-	setup_signals(&r);
-	jail_config(&r, getenv("PATH") ? getenv("PATH") :
-	    "/usr/local/bin:/usr/bin:/bin");
-	setup(&r);
-	for (size_t i = 0; i < r.cfg.nlisten; i++)
-		log_event(LOG_INFO, "runner listening", (struct log_field[]){
-		    LF_STR("address", r.cfg.listen[i]),
-		    LF_STR("jail", r.cfg.jail),
-		    LF_NUM("max_leases", r.cfg.max_leases) }, 3);
-	for (size_t i = 0; i < r.ring.n; i++)
-		log_event(LOG_INFO, "secret accepted", (struct log_field[]){
-		    LF_STR("key", r.ring.id[i]) }, 1);
-	log_jail(&r);
-	rc = serve(&r);
-	supervisor_fini(&r.sv);
-	jail_fini(&r.jail);
-	return rc;
+	if ((rc = runner_service_setup(&r, err, sizeof err)) != 0)
+		die(rc, "%s", err);
+	if (runner_service_serve(&r) != 0)
+		die_errno(EXIT_OSERR, "poll");
+	runner_service_fini(&r);
+	return EXIT_OK;
 }

@@ -1,0 +1,572 @@
+/* runner_service.c - the runner's lease service (runner_service.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/base/cli.h"
+#include "common/base/fsutil.h"
+#include "common/base/log.h"
+#include "common/base/random_id.h"
+#include "common/base/signal_fd.h"
+#include "common/base/xwrap.h"
+#include "common/jail/seccomp_policy.h"
+#include "common/jail/spawn.h"
+#include "common/policy/guardfs.h"
+#include "common/service/ctlmsg.h"
+#include "common/service/metrics.h"
+#include "common/service/runner_service.h"
+#include "common/service/service.h"
+#include "common/wire/netaddr.h"
+#include "common/wire/proto.h"
+#include "common/wire/version.h"
+
+/* Format err and return code: setup's way of failing. */
+static int
+fail(char *err, size_t errlen, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int
+fail(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+struct handler {
+	struct supervisor_handler sv;
+	int refusing;			/* forked only to send a refusal */
+	char tenant[PROTO_ID_MAX + 1];	/* "" until admitted */
+};
+
+static int
+setup_signals(struct runner_service *r, char *err, size_t errlen)
+{
+	static const int sigs[] = { SIGCHLD, SIGTERM, SIGINT, SIGHUP };
+	int fd;
+
+	signal(SIGPIPE, SIG_IGN);
+	fd = signal_fd_open(sigs, sizeof sigs / sizeof sigs[0]);
+	if (fd < 0)
+		return fail(err, errlen, EXIT_OSERR, "signalfd: %s",
+		    strerror(errno));
+	supervisor_init(&r->sv, fd, sizeof(struct handler));
+	return 0;
+}
+
+static struct handler *
+handler_at(const struct runner_service *r, size_t i)
+{
+	return supervisor_handler(&r->sv, i);
+}
+
+static size_t
+count_serving(const struct runner_service *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->sv.nh; i++)
+		n += !handler_at(r, i)->refusing;
+	return n;
+}
+
+/* In the forked handler (the supervisor's fds already closed): leave its
+ * signal mask behind and serve the lease. Never returns. */
+static _Noreturn void
+handler_run(struct runner_service *r, int conn, struct noise_transport *t,
+    int ctl, const char *peer, const char *id, uint16_t refuse)
+{
+	struct lease_config lc = r->lease;
+	sigset_t none;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (spawn_become_subreaper() != 0)
+		_exit(EXIT_OSERR);
+	lc.control_fd = ctl;
+	lc.refuse_code = refuse;
+	lc.refuse_message = refuse == LERR_CAPACITY ?
+	    "the runner is at its lease limit" : "";
+	_exit(lease_serve(&lc, conn, t, peer, id));
+}
+
+/* An authenticated connection from the pre-auth process. Past
+ * max_leases it still gets a handler, one that only refuses (see
+ * SUPERVISOR_REFUSAL_SLOTS); each lives at most the SPAWN deadline, then
+ * the linger of service_refuse. */
+static void
+take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key)
+{
+	struct runner_service *r = ctx;
+	char peer[96], id[17];
+	uint16_t refuse = 0;
+	struct handler *h;
+	int ctl;
+	pid_t pid;
+
+	netaddr_peer_text(conn, peer, sizeof peer);
+	if (r->sv.nh >= r->cfg.max_leases + SUPERVISOR_REFUSAL_SLOTS) {
+		metric_add(M_CONNECTIONS_DROPPED, 0, 1);
+		log_event(LOG_WARN, "connection dropped: no refusal slot left",
+		    (struct log_field[]){ LF_STR("peer", peer) }, 1);
+		close(conn);
+		return;
+	}
+	if (count_serving(r) >= r->cfg.max_leases)
+		refuse = LERR_CAPACITY;
+	if (random_id(id) != 0) {
+		log_event(LOG_ERROR, "connection dropped: getrandom failed",
+		    (struct log_field[]){ LF_STR("peer", peer),
+		    LF_STR("error", strerror(errno)) }, 2);
+		close(conn);
+		return;
+	}
+	log_event(LOG_INFO, "lease accepted", (struct log_field[]){
+	    LF_STR("lease", id), LF_STR("peer", peer),
+	    LF_STR("key", key < r->ring.n ? r->ring.id[key] : "?") }, 3);
+	pid = supervisor_fork(&r->sv, conn, &ctl);
+	if (pid == 0)
+		handler_run(r, conn, t, ctl, peer, id, refuse);
+	if (pid < 0)
+		return;
+	h = handler_at(r, r->sv.nh - 1);
+	h->refusing = refuse != 0;
+}
+
+/* A handler asks to admit its tenant (ADMIT): answer with VERDICT 0 or
+ * the refusal code. Or it says (DONE) that its lease is over but for the
+ * final frame: from then on it counts as a refusal handler (bounded by
+ * the refusal slots), not against --max-leases or its tenant's cap. */
+static void
+admit(void *ctx, void *handler)
+{
+	struct runner_service *r = ctx;
+	struct handler *h = handler;
+	struct ctlmsg m;
+	unsigned answer = 0;
+	size_t same = 0;
+	int fd;
+	enum ctlmsg_status st = ctlmsg_recv(h->sv.ctl, &m, &fd, MSG_DONTWAIT);
+
+	if (st == CTLMSG_IO || st == CTLMSG_CLOSED)
+		return;	/* handler gone; SIGCHLD will clean up */
+	if (st == CTLMSG_OK && m.type == CTLMSG_DONE) {
+		h->refusing = 1;
+		h->tenant[0] = '\0';
+		return;
+	}
+	if (st != CTLMSG_OK || m.type != CTLMSG_ADMIT || h->tenant[0]) {
+		answer = LERR_PROTOCOL;
+	} else {
+		for (size_t i = 0; i < r->sv.nh; i++)
+			same += strcmp(handler_at(r, i)->tenant,
+			    m.u.admit.tenant) == 0;
+		if (same >= r->cfg.max_per_tenant)
+			answer = LERR_TENANT_CAPACITY;
+		else if (r->draining)
+			answer = LERR_SHUTDOWN;
+		else
+			memcpy(h->tenant, m.u.admit.tenant,
+			    sizeof h->tenant);
+	}
+	if (answer)
+		h->refusing = 1;	/* it only sends the refusal now */
+	service_verdict(h->sv.ctl, answer);
+}
+
+static void
+reap_handlers(struct runner_service *r)
+{
+	void *h;
+
+	while ((h = supervisor_reaped(&r->sv)) != NULL)
+		supervisor_remove(&r->sv, h);
+}
+
+/* The gauges /readyz and /metrics read. */
+static void
+publish(const struct runner_service *r)
+{
+	metric_set(M_LEASES_ACTIVE, 0, count_serving(r));
+}
+
+static void
+reap_all(void *ctx)
+{
+	reap_handlers(ctx);
+	publish(ctx);
+}
+
+/* Drain: readiness drops and the listeners close at once (the pre-auth
+ * process ends: handshakes in flight are dropped); live leases run on
+ * until they end or --drain-timeout passes, then every handler ends its
+ * lease (SIGTERM, grace, SIGKILL) as a second SIGTERM or a SIGINT does at
+ * once. Handlers that outlive the grace by far are killed. Requests still
+ * waiting for admission are refused (shutdown). */
+static void
+drain(struct runner_service *r, int now)
+{
+	r->draining = 1;
+	metric_set(M_DRAINING, 0, 1);
+	log_event(LOG_INFO, "runner draining", (struct log_field[]){
+	    LF_NUM("leases", count_serving(r)),
+	    LF_NUM("drain_timeout_ms", now ? 0 : r->cfg.drain_ms) }, 2);
+	service_drain(&r->sv, now ? 0 : (uint32_t)r->cfg.drain_ms,
+	    (uint32_t)r->cfg.grace_ms + 3000, admit, reap_all, r);
+	log_msg(LOG_INFO, "runner stopped");
+}
+
+/* The protocol versions accepted: the build's, or the test hook's.
+ * 0, or -1 when the hook is set to nonsense. */
+static int
+test_versions(uint32_t *mask)
+{
+	char list[VERSION_HINT_MAX];
+
+	*mask = VERSION_ACCEPTED;
+	switch (version_test_hook(mask)) {
+	case 0:
+		return 0;
+	case 1:
+		version_list_text(*mask, list, sizeof list);
+		log_msg(LOG_WARN, "test hook %s: accepting protocol versions %s "
+		    "(unset it in production)", VERSION_TEST_HOOK, list);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* SIGHUP: re-read what lives in files (the secrets, the reviewer key, the
+ * revocation list) for new leases; live leases are not touched. All or
+ * nothing: a file that does not load keeps the whole old configuration,
+ * and the log says why. */
+static void
+reload(struct runner_service *r)
+{
+	struct secret_ring ring;
+	struct eckey_pub key;
+	const char *why = NULL;
+	char err[512], ids[SECRET_RING_MAX * (SECRET_KEY_ID_LEN + 1)] = "";
+
+	if (secret_ring_load(&ring, r->cfg.secret_files, r->cfg.nsecret, err,
+	    sizeof err) != 0)
+		why = err;
+	else if (r->cfg.review_pubkey &&
+	    eckey_pub_load(r->cfg.review_pubkey, &key, &why) != 0)
+		snprintf(err, sizeof err, "--review-pubkey %s: %s",
+		    r->cfg.review_pubkey, why), why = err;
+	else if (r->cfg.revocations &&
+	    revocation_reload(&r->revoked, &why) != 0)
+		snprintf(err, sizeof err, "--revocations %s: %s",
+		    r->cfg.revocations, why), why = err;
+	if (why) {
+		secret_ring_wipe(&ring);
+		log_event(LOG_ERROR, "reload refused: the configuration in "
+		    "force stays", (struct log_field[]){
+		    LF_STR("reason", why) }, 1);
+		return;
+	}
+	r->ring = ring;
+	secret_ring_wipe(&ring);
+	if (r->cfg.review_pubkey)
+		r->review_key = key;
+	supervisor_replace_preauth(&r->sv);
+	for (size_t i = 0; i < r->ring.n; i++) {
+		strcat(ids, i ? "," : "");
+		strcat(ids, r->ring.id[i]);
+	}
+	log_event(LOG_INFO, "reloaded", (struct log_field[]){
+	    LF_STR("keys", ids) }, 1);
+}
+
+static int
+serve(struct runner_service *r)
+{
+	metric_set(M_READY, 0, 1);
+	for (;;) {
+		int rc = supervisor_poll(&r->sv, -1, admit, take_conn, r);
+		int sig;
+
+		if (rc < 0 && errno != EINTR)
+			return -1;
+		if (rc > 0) {
+			if ((sig = supervisor_signals(&r->sv)) == SIGHUP) {
+				reload(r);
+			} else if (sig != 0) {
+				metric_set(M_READY, 0, 0);
+				drain(r, sig == SIGINT);
+				return 0;
+			}
+			reap_handlers(r);
+		}
+		publish(r);
+	}
+}
+
+/* Approval enforcement: the key and the revocation list must both load
+ * now; a runner told to enforce never starts without them. */
+static int
+load_review(struct runner_service *r, char *err, size_t errlen)
+{
+	const char *why;
+
+	if (!r->cfg.review_pubkey) {
+		log_msg(LOG_WARN, "approvals are NOT enforced (no "
+		    "--review-pubkey): any request that passes the guard runs");
+		return 0;
+	}
+	if (eckey_pub_load(r->cfg.review_pubkey, &r->review_key, &why) != 0)
+		return fail(err, errlen, EXIT_CONFIG, "--review-pubkey %s: %s",
+		    r->cfg.review_pubkey, why);
+	if (r->cfg.revocations) {
+		revocation_init(&r->revoked, r->cfg.revocations);
+		if (revocation_reload(&r->revoked, &why) != 0)
+			return fail(err, errlen, EXIT_CONFIG,
+			    "--revocations %s: %s", r->cfg.revocations, why);
+	}
+	log_msg(LOG_INFO, "approvals enforced with reviewer key %s",
+	    r->cfg.review_pubkey);
+	return 0;
+}
+
+static const char *const launcher_names[] = {
+	"npx", "node", "uvx", "uv", "python", "python3"
+};
+
+int
+runner_service_jail_config(struct runner_service *r, const char *path,
+    char *err, size_t errlen)
+{
+	struct jail_config *j = &r->cfg.jail_cfg;
+	const char *cap = getenv("AIRLOCK_TEST_LANDLOCK_ABI");
+
+	r->path = path;
+	j->state_dir = r->cfg.state_dir;
+	j->cgroup_lean = 1;	/* a v1 hierarchy only for the limits */
+	j->path = path;
+	j->launchers = launcher_names;
+	j->nlaunchers = sizeof launcher_names / sizeof *launcher_names;
+	/* test hook: behave as if the kernel offered at most this ABI; it
+	 * only ever weakens the jail, so it is refused unless numeric and
+	 * announced loudly */
+	if (cap && *cap) {
+		uint64_t abi;
+
+		if (cli_count(cap, 1, 1000, &abi) != 0)
+			return fail(err, errlen, EXIT_CONFIG,
+			    "AIRLOCK_TEST_LANDLOCK_ABI must be a number from 1 "
+			    "(a test hook; unset it in production)");
+		j->landlock_abi_cap = (unsigned)abi;
+		log_msg(LOG_WARN, "test hook AIRLOCK_TEST_LANDLOCK_ABI=%u: "
+		    "acting as if the kernel offered at most Landlock ABI %u",
+		    j->landlock_abi_cap, j->landlock_abi_cap);
+	}
+	if (j->mode != JAIL_NONE || r->cfg.preflight) {
+		seccomp_policy_program(&r->seccomp);
+		j->seccomp = &r->seccomp;
+	}
+	return 0;
+}
+
+/* Read-only in every jail mode (the ns root view, Landlock). */
+static int
+add_ro_path(struct runner_service *r, const char *dir, char *err,
+    size_t errlen)
+{
+	struct jail_config *j = &r->cfg.jail_cfg;
+
+	if (j->nro == JAIL_PATHS_MAX)
+		return fail(err, errlen, EXIT_USAGE, "at most %d --ro-path and "
+		    "--script-dir in all", JAIL_PATHS_MAX);
+	r->cfg.ro_paths[j->nro++] = dir;
+	return 0;
+}
+
+/* The guard's operator lists, each script dir checked on disk, and the
+ * launchers-only PATH directory (guardfs.h). */
+static int
+guard_setup(struct runner_service *r, char *err, size_t errlen)
+{
+	struct runner_service_config *c = &r->cfg;
+	const char *why;
+	int rc;
+
+	for (size_t i = 0; i < c->nguard_items; i++) {
+		const char *v = c->guard_items[i].value;
+
+		if (guard_policy_add(&r->guard, c->guard_items[i].list, v,
+		    &why) != 0)
+			return fail(err, errlen, EXIT_USAGE, "'%s': %s", v,
+			    why);
+		if (c->guard_items[i].list != GUARD_SCRIPT_DIR)
+			continue;
+		if (guardfs_script_dir_ok(v, err, errlen) != 0)
+			return EXIT_CONFIG;
+		if ((rc = add_ro_path(r, v, err, errlen)) != 0)
+			return rc;
+	}
+	if ((size_t)snprintf(r->launcher_dir, sizeof r->launcher_dir,
+	    "%s/launchers", c->state_dir) >= sizeof r->launcher_dir)
+		return fail(err, errlen, EXIT_CONFIG,
+		    "state directory path too long");
+	if (guardfs_launcher_dir(r->launcher_dir, r->path, c->preflight, err,
+	    errlen) != 0)
+		return EXIT_CONFIG;
+	if (!c->preflight)	/* a preflight built it aside and removed it */
+		return add_ro_path(r, r->launcher_dir, err, errlen);
+	return 0;
+}
+
+int
+runner_service_setup(struct runner_service *r, char *err, size_t errlen)
+{
+	uint32_t versions;
+	int rc;
+
+	if ((rc = setup_signals(r, err, errlen)) != 0)
+		return rc;
+	if (secret_ring_load(&r->ring, r->cfg.secret_files, r->cfg.nsecret,
+	    err, errlen) != 0)
+		return EXIT_CONFIG;
+	guard_policy_default(&r->guard);
+	if (r->cfg.allow && guard_policy_parse(&r->guard, r->cfg.allow) != 0)
+		return fail(err, errlen, EXIT_USAGE, "--allow: '%s' is not a "
+		    "list of launchers the guard understands (%s)",
+		    r->cfg.allow, GUARD_DEFAULT_LAUNCHERS);
+	if (fs_mkdir_private(r->cfg.state_dir, 0700) != 0)
+		return fail(err, errlen, EXIT_CONFIG, "state directory %s: %s",
+		    r->cfg.state_dir, strerror(errno));
+	if ((rc = guard_setup(r, err, errlen)) != 0)
+		return rc;
+	if (jail_init(&r->jail, &r->cfg.jail_cfg, err, errlen) != 0)
+		return EXIT_CONFIG;
+	if (r->cfg.egress_allow && egress_config_init(&r->egress,
+	    r->cfg.egress_allow, &r->jail, err, errlen) != 0)
+		return EXIT_CONFIG;
+	for (size_t i = 0; i < r->cfg.nlisten; i++) {
+		char why[400];
+
+		switch (supervisor_listen(&r->sv, r->cfg.listen[i], why,
+		    sizeof why)) {
+		case SUPERVISOR_LISTENING: break;
+		case SUPERVISOR_BAD_ADDRESS:
+			return fail(err, errlen, EXIT_USAGE, "--listen: %s",
+			    why);
+		case SUPERVISOR_CANNOT_LISTEN:
+			return fail(err, errlen, EXIT_CONFIG, "%s", why);
+		}
+	}
+	if ((rc = load_review(r, err, errlen)) != 0)
+		return rc;
+	if (test_versions(&versions) != 0)
+		return fail(err, errlen, EXIT_CONFIG, "%s must be versions "
+		    "like 1,2 (a test hook; unset it in production)",
+		    VERSION_TEST_HOOK);
+	/* handshakes run in the pre-auth process, as its own uid */
+	if (service_start_preauth(&r->sv, &r->ring, versions,
+	    (uint32_t)r->cfg.handshake_ms, (uint32_t)r->cfg.max_per_peer,
+	    (uint32_t)r->cfg.preauth_uid, r->cfg.jail_cfg.check_only, err,
+	    errlen) != 0)
+		return EXIT_CONFIG;
+	r->lease = (struct lease_config){
+		.ring = &r->ring,
+		.handshake_ms = (uint32_t)r->cfg.handshake_ms,
+		.kill_grace_ms = (uint32_t)r->cfg.grace_ms,
+		.ping_ms = (uint32_t)r->cfg.ping_ms,
+		.liveness_ms = (uint32_t)r->cfg.liveness_ms,
+		.jail_name = r->cfg.jail,
+		.jail = &r->jail,
+		.guard = &r->guard,
+		.path = r->path,
+		.launcher_path = r->launcher_dir,
+		.lang = "C.UTF-8",
+		.state_dir = r->cfg.state_dir,
+		.review_key = r->cfg.review_pubkey ? &r->review_key : NULL,
+		.revoked = r->cfg.revocations ? &r->revoked : NULL,
+		.egress = r->cfg.egress_allow ? &r->egress : NULL,
+	};
+	return 0;
+}
+
+void
+runner_service_end_preflight(struct runner_service *r)
+{
+	supervisor_stop_listening(&r->sv);
+	jail_fini(&r->jail);
+}
+
+/* Say once, loudly, what the jail does not do here. */
+static void
+log_jail(const struct runner_service *r)
+{
+	const struct jail *j = &r->jail;
+	char names[256];
+
+	if (j->cfg.mode == JAIL_NONE) {
+		log_msg(LOG_WARN, "jail mode none: leases are NOT isolated "
+		    "from each other or from this runner (development only)");
+		return;
+	}
+	log_event(LOG_INFO, "jail ready", (struct log_field[]){
+	    LF_STR("jail", jail_mode_name(j->cfg.mode)),
+	    LF_STR("unit", jail_unit_name(j->cfg.unit)),
+	    LF_NUM("uid_first", j->cfg.uid_first),
+	    LF_NUM("uid_last", j->cfg.uid_last),
+	    LF_NUM("landlock_abi", j->landlock_abi),
+	    LF_STR("cgroup", j->cg.kind == CGROUP_V2 ? "v2" :
+	        j->cg.kind == CGROUP_V1 ? "v1" : "none"),
+	    LF_NUM("memory", j->cfg.limits.memory),
+	    LF_NUM("pids", j->cfg.limits.pids) }, 8);
+	if (j->cfg.landlock == JAIL_LANDLOCK_OFF)
+		log_msg(LOG_WARN, "Landlock is off (--landlock off): leases may "
+		    "read any world-readable file, bind ports and signal "
+		    "processes of their own uid");
+	else if (j->landlock_lacking)
+		log_msg(LOG_WARN, "Landlock %s: not applied: %s",
+		    j->landlock_abi ? "ABI too old" : "unavailable",
+		    landlock_feature_names(j->landlock_lacking, names,
+		    sizeof names));
+	if (!j->proc_private)
+		log_msg(LOG_WARN, "uid mode: leases can read other leases' "
+		    "/proc/PID/cmdline and status (%s); --jail ns hides them",
+		    j->host.proc_why);
+	if (!j->host.cap_setpcap)
+		log_msg(LOG_INFO, "no CAP_SETPCAP: leases keep the bounding "
+		    "set this runner was given; no_new_privs makes it inert");
+	if (j->cfg.unit == JAIL_UNIT_REGISTRATION && j->cfg.mode == JAIL_UID &&
+	    !(j->landlock_features & LANDLOCK_FEAT_SCOPE_SIGNAL))
+		log_msg(LOG_WARN, "--uid-unit registration in uid mode without "
+		    "Landlock scoping: concurrent leases of one registration "
+		    "share a uid and can signal each other");
+}
+
+int
+runner_service_serve(struct runner_service *r)
+{
+	for (size_t i = 0; i < r->cfg.nlisten; i++)
+		log_event(LOG_INFO, "runner listening", (struct log_field[]){
+		    LF_STR("address", r->cfg.listen[i]),
+		    LF_STR("jail", r->cfg.jail),
+		    LF_NUM("max_leases", r->cfg.max_leases) }, 3);
+	for (size_t i = 0; i < r->ring.n; i++)
+		log_event(LOG_INFO, "secret accepted", (struct log_field[]){
+		    LF_STR("key", r->ring.id[i]) }, 1);
+	log_jail(r);
+	return serve(r);
+}
+
+void
+runner_service_fini(struct runner_service *r)
+{
+	supervisor_fini(&r->sv);
+	jail_fini(&r->jail);
+}
