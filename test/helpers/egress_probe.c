@@ -59,32 +59,22 @@ timed_socket(int type)
 	return fd;
 }
 
+/* A TCP connect, or one UDP datagram sent ("tcp" or "udp"), to host:port;
+ * prints the outcome as "KIND HOST:PORT: ok" or the errno's name. */
 static void
-try_tcp(const char *host, const char *port)
+try_inet(const char *kind, const char *host, const char *port)
 {
+	int udp = strcmp(kind, "udp") == 0;
+	int fd = timed_socket(udp ? SOCK_DGRAM : SOCK_STREAM), e = 0;
 	struct sockaddr_in sin;
-	int fd = timed_socket(SOCK_STREAM), e = 0;
 
 	if (addr_of(host, port, &sin) != 0)
 		e = EINVAL;
-	else if (connect(fd, (struct sockaddr *)&sin, sizeof sin) != 0)
+	else if (udp ? sendto(fd, "x", 1, 0, (struct sockaddr *)&sin,
+	    sizeof sin) != 1 : connect(fd, (struct sockaddr *)&sin,
+	    sizeof sin) != 0)
 		e = errno;
-	printf("tcp %s:%s: %s\n", host, port, err_name(e));
-	close(fd);
-}
-
-static void
-try_udp(const char *host, const char *port)
-{
-	struct sockaddr_in sin;
-	int fd = timed_socket(SOCK_DGRAM), e = 0;
-
-	if (addr_of(host, port, &sin) != 0)
-		e = EINVAL;
-	else if (sendto(fd, "x", 1, 0, (struct sockaddr *)&sin, sizeof sin)
-	    != 1)
-		e = errno;
-	printf("udp %s:%s: %s\n", host, port, err_name(e));
+	printf("%s %s:%s: %s\n", kind, host, port, err_name(e));
 	close(fd);
 }
 
@@ -164,11 +154,9 @@ main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 2; i < argc; i++) {
-		if (strcmp(argv[i], "tcp") == 0 && i + 2 < argc) {
-			try_tcp(argv[i + 1], argv[i + 2]);
-			i += 2;
-		} else if (strcmp(argv[i], "udp") == 0 && i + 2 < argc) {
-			try_udp(argv[i + 1], argv[i + 2]);
+		if ((strcmp(argv[i], "tcp") == 0 ||
+		    strcmp(argv[i], "udp") == 0) && i + 2 < argc) {
+			try_inet(argv[i], argv[i + 1], argv[i + 2]);
 			i += 2;
 		} else if (strcmp(argv[i], "dns") == 0 && i + 1 < argc) {
 			try_dns(argv[++i]);

@@ -157,29 +157,25 @@ classes(void)
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		uint8_t b[16];
-		enum addr_class c;
+		struct sockaddr_in sin = { .sin_family = AF_INET };
+		struct sockaddr_in6 s6 = { .sin6_family = AF_INET6 };
+		enum addr_class c, raw;
 
-		if (inet_pton(AF_INET, cases[i].addr, b) == 1) {
-			struct sockaddr_in sin = { .sin_family = AF_INET };
-
-			memcpy(&sin.sin_addr, b, 4);
+		/* the sockaddr form and the raw bytes' must agree */
+		if (inet_pton(AF_INET, cases[i].addr, &sin.sin_addr) == 1) {
 			c = addrclass_sockaddr((struct sockaddr *)&sin,
 			    sizeof sin);
-			ok(c == addrclass_v4(b), "sockaddr agrees on %s",
-			    cases[i].addr);
-		} else if (inet_pton(AF_INET6, cases[i].addr, b) == 1) {
-			struct sockaddr_in6 s6 = { .sin6_family = AF_INET6 };
-
-			memcpy(&s6.sin6_addr, b, 16);
+			raw = addrclass_v4((const uint8_t *)&sin.sin_addr);
+		} else if (inet_pton(AF_INET6, cases[i].addr,
+		    &s6.sin6_addr) == 1) {
 			c = addrclass_sockaddr((struct sockaddr *)&s6,
 			    sizeof s6);
-			ok(c == addrclass_v6(b), "sockaddr agrees on %s",
-			    cases[i].addr);
+			raw = addrclass_v6((const uint8_t *)&s6.sin6_addr);
 		} else {
 			ok(0, "test address %s parses", cases[i].addr);
 			continue;
 		}
+		ok(c == raw, "sockaddr agrees on %s", cases[i].addr);
 		ok(c == cases[i].want, "%s is %s (got %s)", cases[i].addr,
 		    addrclass_name(cases[i].want), addrclass_name(c));
 	}
