@@ -208,62 +208,6 @@ sock(long family, int type, int proto)
 }
 
 static long
-p_socket_packet(void)
-{
-	return sock(AF_PACKET, SOCK_RAW, 0);
-}
-
-/* The kernel reads the family as an int: garbage in the high 32 bits
- * must not slip AF_PACKET past the filter. */
-static long
-p_socket_packet_hibits(void)
-{
-	return sock(0x100000000L | AF_PACKET, SOCK_RAW, 0);
-}
-
-static long
-p_socket_vsock(void)
-{
-	return sock(AF_VSOCK, SOCK_STREAM, 0);
-}
-
-static long
-p_socket_alg(void)
-{
-	return sock(AF_ALG, SOCK_SEQPACKET, 0);
-}
-
-static long
-p_socket_inet(void)
-{
-	return sock(AF_INET, SOCK_STREAM, 0);
-}
-
-static long
-p_socket_inet6(void)
-{
-	return sock(AF_INET6, SOCK_DGRAM, 0);
-}
-
-static long
-p_socket_unix(void)
-{
-	return sock(AF_UNIX, SOCK_STREAM, 0);
-}
-
-static long
-p_socket_netlink_route(void)
-{
-	return sock(AF_NETLINK, SOCK_RAW, 0 /* NETLINK_ROUTE */);
-}
-
-static long
-p_socket_netlink_diag(void)
-{
-	return sock(AF_NETLINK, SOCK_RAW, 4 /* NETLINK_SOCK_DIAG */);
-}
-
-static long
 p_socketpair_unix(void)
 {
 	int sv[2];
@@ -425,15 +369,6 @@ static const struct probe {
 	{ "pthread", p_pthread },
 	{ "ptrace_traceme", p_ptrace_traceme },
 	{ "setns", p_setns },
-	{ "socket_alg", p_socket_alg },
-	{ "socket_inet", p_socket_inet },
-	{ "socket_inet6", p_socket_inet6 },
-	{ "socket_netlink_diag", p_socket_netlink_diag },
-	{ "socket_netlink_route", p_socket_netlink_route },
-	{ "socket_packet", p_socket_packet },
-	{ "socket_packet_hibits", p_socket_packet_hibits },
-	{ "socket_unix", p_socket_unix },
-	{ "socket_vsock", p_socket_vsock },
 	{ "socketpair_unix", p_socketpair_unix },
 	{ "tcgets", p_tcgets },
 	{ "tiocsti", p_tiocsti },
@@ -444,6 +379,44 @@ static const struct probe {
 	{ "x32", p_x32 },
 	{ NULL, NULL }
 };
+
+/* The socket(2) probes: socket_NAME calls socket(family, type, proto). */
+static const struct socket_probe {
+	const char *name;
+	long family;
+	int type, proto;
+} socket_probes[] = {
+	{ "socket_alg", AF_ALG, SOCK_SEQPACKET, 0 },
+	{ "socket_inet", AF_INET, SOCK_STREAM, 0 },
+	{ "socket_inet6", AF_INET6, SOCK_DGRAM, 0 },
+	{ "socket_netlink_diag", AF_NETLINK, SOCK_RAW, 4 /* SOCK_DIAG */ },
+	{ "socket_netlink_route", AF_NETLINK, SOCK_RAW, 0 /* ROUTE */ },
+	{ "socket_packet", AF_PACKET, SOCK_RAW, 0 },
+	/* the kernel reads the family as an int: garbage in the high 32
+	 * bits must not slip AF_PACKET past the filter */
+	{ "socket_packet_hibits", 0x100000000L | AF_PACKET, SOCK_RAW, 0 },
+	{ "socket_unix", AF_UNIX, SOCK_STREAM, 0 },
+	{ "socket_vsock", AF_VSOCK, SOCK_STREAM, 0 },
+	{ NULL, 0, 0, 0 }
+};
+
+/* Run the probe called name, its result (or -errno) in *r; -1 when
+ * there is no such probe. */
+static int
+run_probe(const char *name, long *r)
+{
+	for (const struct probe *p = probes; p->name; p++)
+		if (strcmp(p->name, name) == 0) {
+			*r = p->fn();
+			return 0;
+		}
+	for (const struct socket_probe *p = socket_probes; p->name; p++)
+		if (strcmp(p->name, name) == 0) {
+			*r = sock(p->family, p->type, p->proto);
+			return 0;
+		}
+	return -1;
+}
 
 static const char *
 errno_name(int e)
@@ -475,12 +448,13 @@ errno_name(int e)
 int
 main(int argc, char **argv)
 {
-	const struct probe *p;
 	const char *name;
 	long r;
 
 	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
-		for (p = probes; p->name; p++)
+		for (const struct probe *p = probes; p->name; p++)
+			printf("%s\n", p->name);
+		for (const struct socket_probe *p = socket_probes; p->name; p++)
 			printf("%s\n", p->name);
 		return 0;
 	}
@@ -488,14 +462,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: syscall_probe NAME | --list\n");
 		return 64;
 	}
-	for (p = probes; p->name; p++)
-		if (strcmp(p->name, argv[1]) == 0)
-			break;
-	if (!p->name) {
+	if (run_probe(argv[1], &r) != 0) {
 		fprintf(stderr, "syscall_probe: unknown probe '%s'\n", argv[1]);
 		return 64;
 	}
-	r = p->fn();
 	if (r >= 0) {
 		printf("OK\n");
 	} else if ((name = errno_name((int)-r))) {
