@@ -82,13 +82,15 @@ egress_allow_match(const struct egress_allow *a,
 	return 0;
 }
 
-#define RULE_TEXT_MAX (CONNECT_HOST_MAX + 9)	/* "[" host "]:" port NUL */
+#define RULE_TEXT_MAX EGRESS_RULE_TEXT_MAX
 
-static void
-rule_text(const struct connect_target *t, char out[RULE_TEXT_MAX])
+size_t
+egress_rule_text(const struct connect_target *t, char out[RULE_TEXT_MAX])
 {
-	snprintf(out, RULE_TEXT_MAX, t->kind == CONNECT_HOST_IPV6 ?
+	int n = snprintf(out, RULE_TEXT_MAX, t->kind == CONNECT_HOST_IPV6 ?
 	    "[%s]:%u" : "%s:%u", t->host, (unsigned)t->port);
+
+	return n > 0 ? (size_t)n : 0;	/* host <= 253 bytes: it fits */
 }
 
 /* Join n rule texts with commas into out; the length or -1. */
@@ -117,7 +119,7 @@ egress_allow_text(const struct egress_allow *a, char *out, size_t cap)
 	static char texts[EGRESS_ALLOW_MAX][RULE_TEXT_MAX];
 
 	for (size_t i = 0; i < a->n; i++)
-		rule_text(&a->rule[i], texts[i]);
+		egress_rule_text(&a->rule[i], texts[i]);
 	return join(texts, a->n, out, cap);
 }
 
@@ -128,21 +130,27 @@ text_cmp(const void *a, const void *b)
 }
 
 long
+egress_allow_sorted_text(const struct egress_allow *a, char *out, size_t cap)
+{
+	static char texts[EGRESS_ALLOW_MAX][RULE_TEXT_MAX];
+
+	for (size_t i = 0; i < a->n; i++)
+		egress_rule_text(&a->rule[i], texts[i]);
+	qsort(texts, a->n, sizeof *texts, text_cmp);
+	return join(texts, a->n, out, cap);
+}
+
+long
 egress_allow_canonical(const char *text, size_t len, char *out, size_t cap,
     char *err, size_t errlen)
 {
 	static struct egress_allow a;
-	static char texts[EGRESS_ALLOW_MAX][RULE_TEXT_MAX];
+	long n;
 
 	memset(&a, 0, sizeof a);
 	if (egress_allow_add(&a, text, len, err, errlen) != 0)
 		return -1;
-	for (size_t i = 0; i < a.n; i++)
-		rule_text(&a.rule[i], texts[i]);
-	qsort(texts, a.n, sizeof *texts, text_cmp);
-	if (join(texts, a.n, out, cap) < 0) {
+	if ((n = egress_allow_sorted_text(&a, out, cap)) < 0)
 		snprintf(err, errlen, "egress allow list too long");
-		return -1;
-	}
-	return (long)strlen(out);
+	return n;
 }

@@ -45,4 +45,15 @@ long egress_allow_canonical(const char *text, size_t len, char *out,
  * bytes, NUL-terminated): the length, or -1 when it does not fit. */
 long egress_allow_text(const struct egress_allow *a, char *out, size_t cap);
 
+/* The same in the one spelling egress_allow_canonical gives: rules in
+ * ascending byte order of their text. The length, or -1. */
+long egress_allow_sorted_text(const struct egress_allow *a, char *out,
+    size_t cap);
+
+/* One rule's text, "host:port" or "[ipv6]:port", NUL-terminated: the
+ * spelling every list above is made of. Its length. */
+#define EGRESS_RULE_TEXT_MAX (CONNECT_HOST_MAX + 9)	/* "[" host "]:" port NUL */
+size_t egress_rule_text(const struct connect_target *t,
+    char out[EGRESS_RULE_TEXT_MAX]);
+
 #endif

@@ -549,12 +549,14 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
  * up to the executions and queue places in all plus the refusal slots
  * (the budgets refuse past the first two); past them it is closed. */
 static void
-take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key)
+take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
+    unsigned version)
 {
 	struct sbx_server *s = ctx;
 	char peer[96];
 	int ctl;
 
+	(void)version;	/* the sandbox's payloads are the same in both */
 	netaddr_peer_text(conn, peer, sizeof peer);
 	if (s->sv.nh >= (size_t)s->cfg.budget.total_concurrent +
 	    s->cfg.budget.total_queue + SUPERVISOR_REFUSAL_SLOTS) {

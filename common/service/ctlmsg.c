@@ -8,6 +8,7 @@
 
 #include "common/base/bounded_rw.h"
 #include "common/base/secmem.h"
+#include "common/wire/version.h"
 
 const char *
 ctlmsg_status_text(enum ctlmsg_status s)
@@ -61,7 +62,10 @@ ctlmsg_encode(uint8_t *out, size_t cap, const struct ctlmsg *m)
 	case CTLMSG_CONN:
 		put_cipher(&w, &m->u.conn.tx);
 		put_cipher(&w, &m->u.conn.rx);
+		if (m->conn_version < 1 || m->conn_version > VERSION_MAX)
+			return -1;
 		wr_u8(&w, m->conn_key);
+		wr_u8(&w, m->conn_version);
 		break;
 	case CTLMSG_ADMIT:
 		tl = strnlen(m->u.admit.tenant, sizeof m->u.admit.tenant);
@@ -113,7 +117,9 @@ decode_payload(struct ctlmsg *m, struct rd *r)
 	case CTLMSG_CONN:
 		if (get_cipher(r, &m->u.conn.tx) ||
 		    get_cipher(r, &m->u.conn.rx) || rd_u8(r, &m->conn_key) ||
-		    m->conn_key >= SECRET_RING_MAX)
+		    m->conn_key >= SECRET_RING_MAX ||
+		    rd_u8(r, &m->conn_version) || m->conn_version < 1 ||
+		    m->conn_version > VERSION_MAX)
 			return CTLMSG_BAD_FIELD;
 		m->u.conn.ready = 1;
 		return CTLMSG_OK;

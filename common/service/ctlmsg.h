@@ -8,7 +8,8 @@
  *            fd rides along (SCM_RIGHTS, exactly one), the payload is its
  *            transport state: tx_key[32] tx_n:u64 rx_key[32] rx_n:u64
  *            key:u8 (which of the service's secrets it used, below
- *            SECRET_RING_MAX)
+ *            SECRET_RING_MAX) version:u8 (the protocol version msg1
+ *            authenticated under, 1..VERSION_MAX: common/wire/version.h)
  *   ADMIT    handler -> supervisor    admit my request:
  *            cpu_ms:u64 tenant_len:u8 tenant[64] (zero padded)
  *   VERDICT  supervisor -> handler    code:u16 (0: go ahead, else the
@@ -39,7 +40,7 @@ enum ctlmsg_type {
 };
 
 #define CTLMSG_HEADER_LEN 4
-#define CTLMSG_CONN_LEN (2 * (NOISE_KEY_LEN + 8) + 1)
+#define CTLMSG_CONN_LEN (2 * (NOISE_KEY_LEN + 8) + 2)
 #define CTLMSG_ADMIT_LEN (8 + 1 + PROTO_ID_MAX)
 #define CTLMSG_VERDICT_LEN 2
 #define CTLMSG_DONE_LEN 8
@@ -48,6 +49,7 @@ enum ctlmsg_type {
 struct ctlmsg {
 	enum ctlmsg_type type;
 	uint8_t conn_key;			/* CONN: the secret's index */
+	uint8_t conn_version;			/* CONN: the protocol version */
 	union {
 		struct noise_transport conn;	/* ready = 1 when decoded */
 		struct {

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/egress/egress_allow.h"
 #include "common/policy/approval.h"
 #include "common/wire/channel.h"
 #include "common/policy/envpolicy.h"
@@ -653,6 +654,68 @@ log_spawned(const struct lease *l)
 	        l->cfg->jail->landlock_abi : 0) }, 10);
 }
 
+/* What STARTED (protocol version 2) says the lease may reach: the
+ * proxy's rules (the runner's list and the approval's, as the proxy got
+ * them), the Landlock ports, or no rule of ours. 0, or -1. */
+static int
+egress_policy(const struct lease *l, struct started_info *s)
+{
+	static struct egress_allow a;
+	const struct jail_config *jc = l->cfg->jail ? &l->cfg->jail->cfg :
+	    NULL;
+	char why[256];
+
+	if (l->cfg->egress) {
+		a = l->cfg->egress->base;
+		if (egress_allow_add(&a, l->egress_extra, l->egress_extra_len,
+		    why, sizeof why) != 0 || egress_allow_sorted_text(&a,
+		    s->rules, sizeof s->rules) < 0)
+			return -1;
+		s->egress = EGRESS_HOSTS;
+		s->nrules = a.n;
+		return 0;
+	}
+	if (jc && jc->negress && jc->mode != JAIL_NONE) {
+		if (jc->negress > PROTO_EGRESS_PORTS_MAX)
+			return -1;
+		/* in ascending order, the one spelling (the flag's list has
+		 * no repeats) */
+		for (s->nports = 0; s->nports < jc->negress; s->nports++) {
+			uint16_t v = jc->egress_ports[s->nports];
+			size_t i;
+
+			for (i = s->nports; i > 0 && s->port[i - 1] > v; i--)
+				s->port[i] = s->port[i - 1];
+			s->port[i] = v;
+		}
+		s->egress = EGRESS_PORTS;
+		return 0;
+	}
+	s->egress = EGRESS_NONE;
+	return 0;
+}
+
+/* STARTED, in the lease's protocol version. */
+static int
+send_started(struct lease *l, unsigned version)
+{
+	static struct started_info s;
+	static uint8_t buf[FRAME_PAYLOAD_MAX];
+	long n;
+
+	memset(&s, 0, sizeof s);
+	snprintf(s.lease_id, sizeof s.lease_id, "%s", l->id);
+	snprintf(s.jail, sizeof s.jail, "%s", l->cfg->jail_name);
+	s.ping_ms = l->cfg->ping_ms;
+	s.liveness_ms = l->cfg->liveness_ms;
+	if (version >= 2 && egress_policy(l, &s) != 0)
+		return -1;
+	n = proto_started_encode(buf, sizeof buf, version, &s);
+	if (n < 0 || channel_queue(&l->ch, FRAME_STARTED, buf, (size_t)n))
+		return -1;
+	return 0;
+}
+
 /* The authenticated connection and its spawn request, within the
  * handshake deadline (counted again from the hand-off). */
 static int
@@ -691,17 +754,15 @@ open_lease(struct lease *l, int conn_fd, struct noise_transport *t)
 
 int
 lease_serve(const struct lease_config *cfg, int conn_fd,
-    struct noise_transport *t, const char *peer, const char *lease_id)
+    struct noise_transport *t, unsigned version, const char *peer,
+    const char *lease_id)
 {
 	static struct lease l;
 	static char *envp[ENV_ENVP_CAP];
 	static char envbuf[ENV_BUF_CAP];
-	struct started_info s;
 	struct spawn_spec spec;
-	uint8_t buf[256];
 	char err[512];
 	unsigned code;
-	long n;
 	int rc;
 
 	l.cfg = cfg;
@@ -746,13 +807,7 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 	if (!cfg->jail || cfg->jail->cfg.mode == JAIL_NONE)
 		log_event(LOG_WARN, "lease NOT isolated (--jail none)",
 		    (struct log_field[]){ LF_STR("lease", l.id) }, 1);
-	memset(&s, 0, sizeof s);
-	snprintf(s.lease_id, sizeof s.lease_id, "%s", l.id);
-	snprintf(s.jail, sizeof s.jail, "%s", cfg->jail_name);
-	s.ping_ms = cfg->ping_ms;
-	s.liveness_ms = cfg->liveness_ms;
-	n = proto_started_encode(buf, sizeof buf, &s);
-	if (n < 0 || channel_queue(&l.ch, FRAME_STARTED, buf, (size_t)n)) {
+	if (send_started(&l, version) != 0) {
 		l.end_reason = "cannot send STARTED";
 		rc = -1;
 	} else {

@@ -42,11 +42,13 @@ struct lease_config {
 };
 
 /* Serve the authenticated connection conn_fd with its transport state *t
- * (taken over and wiped); returns the handler's exit status. The caller
- * has made this process a subreaper and set its parent-death signal.
- * lease_id is a short printable id for logs. */
+ * (taken over and wiped), speaking protocol version (the one its msg1
+ * authenticated under: version.h); returns the handler's exit status.
+ * The caller has made this process a subreaper and set its parent-death
+ * signal. lease_id is a short printable id for logs. */
 int lease_serve(const struct lease_config *cfg, int conn_fd,
-    struct noise_transport *t, const char *peer, const char *lease_id);
+    struct noise_transport *t, unsigned version, const char *peer,
+    const char *lease_id);
 
 /* Pure helpers of lease.c, exposed for its unit test. */
 /* The refusal code (enum lease_error, proto.h) a guard verdict other

@@ -133,6 +133,7 @@ struct slot {
 	int64_t deadline;
 	int replying;			/* msg1 read, msg2 being written */
 	size_t key;			/* which secret of the ring matched */
+	unsigned version;		/* under which protocol version */
 	size_t have;			/* bytes of msg read or written */
 	uint8_t msg[FRAME_HEADER_LEN + NOISE_MSG1_LEN];
 	struct noise_handshake hs;
@@ -190,6 +191,7 @@ hand_off(struct loop *l, struct slot *s)
 	memset(&m, 0, sizeof m);
 	m.type = CTLMSG_CONN;
 	m.conn_key = (uint8_t)s->key;
+	m.conn_version = (uint8_t)s->version;
 	if (noise_split(&s->hs, &m.u.conn) != NOISE_OK) {
 		l->t.auth_failed++;
 		slot_free(l, s);
@@ -232,8 +234,8 @@ reply(struct loop *l, struct slot *s)
 
 /* msg1 under each accepted (version, secret) pair in turn, until one
  * authenticates: a failed pair costs a hash and a tag check, never a DH
- * (msg1 is "psk, e" with an empty payload). Leaves s->key and s->hs set
- * to the pair that matched. */
+ * (msg1 is "psk, e" with an empty payload). Leaves s->version, s->key
+ * and s->hs set to the pair that matched. */
 static enum noise_status
 try_each(struct loop *l, struct slot *s, size_t *plen)
 {
@@ -254,8 +256,10 @@ try_each(struct loop *l, struct slot *s, size_t *plen)
 				st = noise_read_message(&s->hs, s->msg +
 				    FRAME_HEADER_LEN, NOISE_MSG1_LEN, NULL, 0,
 				    plen);
-			if (st == NOISE_OK)
+			if (st == NOISE_OK) {
+				s->version = v;
 				return st;
+			}
 			noise_handshake_destroy(&s->hs);
 		}
 	}

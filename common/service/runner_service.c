@@ -82,7 +82,8 @@ count_serving(const struct runner_service *r)
  * signal mask behind and serve the lease. Never returns. */
 static _Noreturn void
 handler_run(struct runner_service *r, int conn, struct noise_transport *t,
-    int ctl, const char *peer, const char *id, uint16_t refuse)
+    unsigned version, int ctl, const char *peer, const char *id,
+    uint16_t refuse)
 {
 	struct lease_config lc = r->lease;
 	sigset_t none;
@@ -95,7 +96,7 @@ handler_run(struct runner_service *r, int conn, struct noise_transport *t,
 	lc.refuse_code = refuse;
 	lc.refuse_message = refuse == LERR_CAPACITY ?
 	    "the runner is at its lease limit" : "";
-	_exit(lease_serve(&lc, conn, t, peer, id));
+	_exit(lease_serve(&lc, conn, t, version, peer, id));
 }
 
 /* An authenticated connection from the pre-auth process. Past
@@ -103,7 +104,8 @@ handler_run(struct runner_service *r, int conn, struct noise_transport *t,
  * SUPERVISOR_REFUSAL_SLOTS); each lives at most the SPAWN deadline, then
  * the linger of service_refuse. */
 static void
-take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key)
+take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
+    unsigned version)
 {
 	struct runner_service *r = ctx;
 	char peer[96], id[17];
@@ -131,10 +133,11 @@ take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key)
 	}
 	log_event(LOG_INFO, "lease accepted", (struct log_field[]){
 	    LF_STR("lease", id), LF_STR("peer", peer),
-	    LF_STR("key", key < r->ring.n ? r->ring.id[key] : "?") }, 3);
+	    LF_STR("key", key < r->ring.n ? r->ring.id[key] : "?"),
+	    LF_NUM("version", version) }, 4);
 	pid = supervisor_fork(&r->sv, conn, &ctl);
 	if (pid == 0)
-		handler_run(r, conn, t, ctl, peer, id, refuse);
+		handler_run(r, conn, t, version, ctl, peer, id, refuse);
 	if (pid < 0)
 		return;
 	h = handler_at(r, r->sv.nh - 1);

@@ -251,7 +251,7 @@ supervisor_kill_all(struct supervisor *sv, int sig)
 static void
 from_preauth(struct supervisor *sv,
     void (*on_conn)(void *ctx, int fd, struct noise_transport *t,
-    unsigned key), void *ctx)
+    unsigned key, unsigned version), void *ctx)
 {
 	struct ctlmsg m;
 	int fd;
@@ -259,7 +259,7 @@ from_preauth(struct supervisor *sv,
 	    MSG_DONTWAIT);
 
 	if (st == CTLMSG_OK && m.type == CTLMSG_CONN && on_conn)
-		on_conn(ctx, fd, &m.u.conn, m.conn_key);
+		on_conn(ctx, fd, &m.u.conn, m.conn_key, m.conn_version);
 	else if (fd >= 0)
 		close(fd);
 	if (st == CTLMSG_OK && m.type == CTLMSG_READY)
@@ -276,7 +276,7 @@ int
 supervisor_poll(struct supervisor *sv, int timeout_ms,
     void (*on_ctl)(void *ctx, void *handler),
     void (*on_conn)(void *ctx, int fd, struct noise_transport *t,
-    unsigned key),
+    unsigned key, unsigned version),
     void *ctx)
 {
 	size_t n = 0, nh = sv->nh, need = 2 + nh;

@@ -1,9 +1,11 @@
 /* proto.c - lease frame payloads: strict parsers and their encoders. */
 #include "common/wire/proto.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "common/base/bounded_rw.h"
+#include "common/egress/egress_allow.h"
 
 static const char *const status_texts[] = {
 	[PROTO_OK] = "ok",
@@ -18,6 +20,8 @@ static const char *const status_texts[] = {
 	    "value over 32768 bytes, or a NUL byte",
 	[PROTO_BAD_APPROVAL] = "approval token over 8192 bytes or has a NUL",
 	[PROTO_BAD_LENGTH] = "fixed-size payload has the wrong length",
+	[PROTO_BAD_EGRESS] = "egress policy with an unknown mode, over 64 "
+	    "ports or rules, out of order, or not in its one spelling",
 };
 
 const char *
@@ -282,28 +286,167 @@ proto_error_parse(struct error_info *e, const uint8_t *p, size_t n)
 	return rd_done(&r) ? PROTO_OK : PROTO_TRAILING;
 }
 
+/* The rules of an EGRESS_HOSTS list (n bytes at p, hostile): comma-
+ * separated, each in the authority grammar (connect_req.h) and already
+ * in its own spelling, strictly ascending (so no duplicates), at most
+ * PROTO_EGRESS_RULES_MAX. Their count, or -1. */
+static long
+rules_check(const uint8_t *p, size_t n)
+{
+	char prev[EGRESS_RULE_TEXT_MAX] = "", cur[EGRESS_RULE_TEXT_MAX];
+	struct connect_target t;
+	size_t start = 0, count = 0;
+
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i <= n; i++) {
+		size_t len = i - start;
+
+		if (i < n && p[i] != ',')
+			continue;
+		if (count == PROTO_EGRESS_RULES_MAX ||
+		    connect_authority_parse((const char *)p + start, len,
+		    &t) != 0 || egress_rule_text(&t, cur) != len ||
+		    memcmp(cur, p + start, len) != 0 ||
+		    (count > 0 && strcmp(prev, cur) >= 0))
+			return -1;
+		memcpy(prev, cur, sizeof prev);
+		count++;
+		start = i + 1;
+	}
+	return (long)count;
+}
+
+/* The ports of an EGRESS_PORTS policy: 1..64, each 1..65535, strictly
+ * ascending. */
+static int
+ports_ok(const uint16_t *port, size_t n)
+{
+	if (n == 0 || n > PROTO_EGRESS_PORTS_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (port[i] == 0 || (i > 0 && port[i] <= port[i - 1]))
+			return 0;
+	return 1;
+}
+
 long
-proto_started_encode(uint8_t *out, size_t cap, const struct started_info *s)
+proto_started_encode(uint8_t *out, size_t cap, unsigned version,
+    const struct started_info *s)
 {
 	struct wr w = wr_init(out, cap);
+	size_t rn;
 
 	put_cstr(&w, s->lease_id, PROTO_ID_MAX);
 	put_cstr(&w, s->jail, PROTO_ID_MAX);
 	wr_u32(&w, s->ping_ms);
 	wr_u32(&w, s->liveness_ms);
+	if (version < 2)
+		return w.bad ? -1 : (long)w.off;
+	wr_u8(&w, s->egress);
+	switch (s->egress) {
+	case EGRESS_NONE:
+		break;
+	case EGRESS_PORTS:
+		if (!ports_ok(s->port, s->nports))
+			return -1;
+		wr_u16(&w, (uint16_t)s->nports);
+		for (size_t i = 0; i < s->nports; i++)
+			wr_u16(&w, s->port[i]);
+		break;
+	case EGRESS_HOSTS:
+		rn = strnlen(s->rules, sizeof s->rules);
+		if (rn > PROTO_EGRESS_TEXT_MAX ||
+		    rules_check((const uint8_t *)s->rules, rn) < 0)
+			return -1;
+		wr_str16(&w, s->rules, rn);
+		break;
+	default:
+		return -1;
+	}
 	return w.bad ? -1 : (long)w.off;
 }
 
+/* Version 2's tail of STARTED: the egress policy. */
+static enum proto_status
+take_egress(struct rd *r, struct started_info *s)
+{
+	const uint8_t *p;
+	uint16_t count;
+	size_t n;
+	long rules;
+
+	if (rd_u8(r, &s->egress))
+		return PROTO_TRUNCATED;
+	switch (s->egress) {
+	case EGRESS_NONE:
+		return PROTO_OK;
+	case EGRESS_PORTS:
+		if (rd_u16(r, &count))
+			return PROTO_TRUNCATED;
+		if (count == 0 || count > PROTO_EGRESS_PORTS_MAX)
+			return PROTO_BAD_EGRESS;
+		for (s->nports = 0; s->nports < count; s->nports++)
+			if (rd_u16(r, &s->port[s->nports]))
+				return PROTO_TRUNCATED;
+		return ports_ok(s->port, s->nports) ? PROTO_OK :
+		    PROTO_BAD_EGRESS;
+	case EGRESS_HOSTS:
+		if (rd_str16(r, &p, &n))
+			return PROTO_TRUNCATED;
+		if (n > PROTO_EGRESS_TEXT_MAX || (rules = rules_check(p, n)) < 0)
+			return PROTO_BAD_EGRESS;
+		memcpy(s->rules, p, n);		/* no NUL: the grammar */
+		s->rules[n] = '\0';
+		s->nrules = (size_t)rules;
+		return PROTO_OK;
+	default:
+		return PROTO_BAD_EGRESS;
+	}
+}
+
 enum proto_status
-proto_started_parse(struct started_info *s, const uint8_t *p, size_t n)
+proto_started_parse(struct started_info *s, unsigned version,
+    const uint8_t *p, size_t n)
 {
 	struct rd r = rd_init(p, n);
 
+	s->egress = EGRESS_UNREPORTED;
+	s->nports = s->nrules = 0;
+	s->rules[0] = '\0';
 	TRY(take_text(&r, s->lease_id, sizeof s->lease_id));
 	TRY(take_text(&r, s->jail, sizeof s->jail));
 	if (rd_u32(&r, &s->ping_ms) || rd_u32(&r, &s->liveness_ms))
 		return PROTO_TRUNCATED;
 	if (s->ping_ms == 0 || s->liveness_ms <= s->ping_ms)
 		return PROTO_BAD_LENGTH;
+	if (version >= 2)
+		TRY(take_egress(&r, s));
 	return rd_done(&r) ? PROTO_OK : PROTO_TRAILING;
+}
+
+void
+proto_egress_text(const struct started_info *s, char *out, size_t cap)
+{
+	size_t o;
+
+	if (cap == 0)
+		return;
+	switch (s->egress) {
+	case EGRESS_NONE:
+		snprintf(out, cap, "none");
+		return;
+	case EGRESS_PORTS:
+		o = (size_t)snprintf(out, cap, "ports");
+		for (size_t i = 0; i < s->nports && o < cap; i++)
+			o += (size_t)snprintf(out + o, cap - o, "%s%u",
+			    i ? "," : " ", (unsigned)s->port[i]);
+		return;
+	case EGRESS_HOSTS:
+		snprintf(out, cap, "hosts%s%s", s->rules[0] ? " " : "",
+		    s->rules);
+		return;
+	default:
+		snprintf(out, cap, "unreported");
+	}
 }

@@ -45,7 +45,10 @@ enum proto_status {
 	PROTO_BAD_ARGV,		/* count 0 or over cap, arg too long, NUL */
 	PROTO_BAD_ENV,		/* count over cap, key/value too long, NUL */
 	PROTO_BAD_APPROVAL,
-	PROTO_BAD_LENGTH	/* a fixed-size payload of the wrong size */
+	PROTO_BAD_LENGTH,	/* a fixed-size payload of the wrong size */
+	PROTO_BAD_EGRESS	/* STARTED's egress policy: unknown mode, a
+				 * list over its cap, out of order, or not in
+				 * its one spelling */
 };
 
 const char *proto_status_text(enum proto_status s);
@@ -126,17 +129,49 @@ enum proto_status proto_error_parse(struct error_info *e, const uint8_t *p,
 
 /* STARTED: the lease id, the jail mode the child runs in, and the
  * liveness contract: the relay sends PING every ping_ms, and a runner that
- * hears nothing for liveness_ms ends the lease (and vice versa). */
+ * hears nothing for liveness_ms ends the lease (and vice versa). From
+ * protocol version 2 on, also the lease's egress policy. */
+enum started_egress {
+	EGRESS_NONE = 0,	/* no rule of airlock's: the runner's network */
+	EGRESS_PORTS = 1,	/* TCP connect to these ports only (Landlock) */
+	EGRESS_HOSTS = 2,	/* own network namespace; the proxy reaches
+				 * these host:port pairs only */
+	EGRESS_MODE_MAX_ = 3,
+	EGRESS_UNREPORTED = 255	/* version 1: STARTED does not say */
+};
+
+#define PROTO_EGRESS_PORTS_MAX 64	/* --egress-ports' cap */
+#define PROTO_EGRESS_RULES_MAX 64	/* egress_allow.h's cap */
+/* 64 rules of at most 261 bytes (EGRESS_RULE_TEXT_MAX), 63 commas */
+#define PROTO_EGRESS_TEXT_MAX (PROTO_EGRESS_RULES_MAX * 262 - 1)
+
 struct started_info {
 	char lease_id[PROTO_ID_MAX + 1];
 	char jail[PROTO_ID_MAX + 1];
 	uint32_t ping_ms;
 	uint32_t liveness_ms;
+	uint8_t egress;				/* enum started_egress */
+	size_t nports;				/* EGRESS_PORTS: 1..64 */
+	uint16_t port[PROTO_EGRESS_PORTS_MAX];	/* strictly ascending */
+	size_t nrules;				/* EGRESS_HOSTS: 0..64 */
+	char rules[PROTO_EGRESS_TEXT_MAX + 1];	/* EGRESS_HOSTS: the list in
+						 * its one spelling
+						 * (egress_allow_sorted_text),
+						 * "" for none */
 };
 
-long proto_started_encode(uint8_t *out, size_t cap,
+/* version is the lease's protocol version (version.h): 1 leaves the
+ * egress policy out (and the parser sets EGRESS_UNREPORTED), 2 carries it.
+ * The encoder refuses (-1) a policy the parser would refuse. */
+long proto_started_encode(uint8_t *out, size_t cap, unsigned version,
     const struct started_info *s);
 enum proto_status proto_started_parse(struct started_info *s,
-    const uint8_t *p, size_t n);
+    unsigned version, const uint8_t *p, size_t n);
+
+/* "none", "ports 80,443", "hosts a.io:443,b.io:443" ("hosts" alone for
+ * an empty list), "unreported": s's egress policy as one line of text
+ * into out (cap bytes, NUL-terminated; cut short when it does not fit).
+ * The rules are checked wire bytes, but print them escaped all the same. */
+void proto_egress_text(const struct started_info *s, char *out, size_t cap);
 
 #endif

@@ -45,6 +45,7 @@ relay_session_handshake(struct relay_session *r, int fd,
     const uint8_t psk[32], unsigned version, uint64_t timeout_ms, char *err,
     size_t errlen)
 {
+	r->version = version;
 	r->sigfd = -1;
 	r->exit_status = -1;
 	r->ping_ms = 10000;	/* until STARTED says otherwise */
@@ -116,29 +117,39 @@ violation(struct relay_session *r, uint8_t type, const char *why)
 	return -1;
 }
 
-/* STARTED: once, first; printable ids; the timers clamped. */
+/* STARTED: once, first; printable ids; the timers clamped; from version
+ * 2 on, an egress policy in its grammar and caps. Parsed into *s. */
 static int
-on_started(struct relay_session *r, const uint8_t *p, size_t n)
+on_started(struct relay_session *r, const uint8_t *p, size_t n,
+    struct started_info *s)
 {
-	struct started_info s;
+	char egress[LOG_VALUE_MAX + 1];
+	enum proto_status st;
 
 	if (r->started)
 		return violation(r, FRAME_STARTED, "a second time");
-	if (proto_started_parse(&s, p, n) != PROTO_OK)
+	st = proto_started_parse(s, r->version, p, n);
+	if (st == PROTO_BAD_EGRESS)
+		return violation(r, FRAME_STARTED, "with an egress policy "
+		    "outside its grammar or caps (docs/PROTOCOL.md, STARTED)");
+	if (st != PROTO_OK)
 		return violation(r, FRAME_STARTED, "malformed (bad lengths, "
 		    "or liveness_ms not above ping_ms)");
-	if (!proto_id_valid((const uint8_t *)s.lease_id, strlen(s.lease_id)) ||
-	    !proto_id_valid((const uint8_t *)s.jail, strlen(s.jail)))
+	if (!proto_id_valid((const uint8_t *)s->lease_id,
+	    strlen(s->lease_id)) ||
+	    !proto_id_valid((const uint8_t *)s->jail, strlen(s->jail)))
 		return violation(r, FRAME_STARTED, "with a lease id or jail "
 		    "name outside [A-Za-z0-9._-]{1,64}");
 	r->started = 1;
-	r->ping_ms = clamp_u32(s.ping_ms, PING_MIN_MS, PING_MAX_MS);
-	r->liveness_ms = clamp_u32(s.liveness_ms, LIVENESS_MIN_MS,
+	r->ping_ms = clamp_u32(s->ping_ms, PING_MIN_MS, PING_MAX_MS);
+	r->liveness_ms = clamp_u32(s->liveness_ms, LIVENESS_MIN_MS,
 	    LIVENESS_MAX_MS);
+	proto_egress_text(s, egress, sizeof egress);
 	log_event(LOG_DEBUG, "lease started", (struct log_field[]){
-	    LF_STR("lease", s.lease_id), LF_STR("jail", s.jail),
+	    LF_STR("lease", s->lease_id), LF_STR("jail", s->jail),
 	    LF_NUM("ping_ms", r->ping_ms),
-	    LF_NUM("liveness_ms", r->liveness_ms) }, 4);
+	    LF_NUM("liveness_ms", r->liveness_ms),
+	    LF_STR("egress", egress) }, 5);
 	return 0;
 }
 
@@ -191,6 +202,7 @@ on_error_frame(struct relay_session *r, const uint8_t *p, size_t n)
 static int
 on_frame(struct relay_session *r, uint8_t type, const uint8_t *p, size_t n)
 {
+	static struct started_info started;
 	struct rd rd;
 	uint64_t echo;
 
@@ -232,7 +244,7 @@ on_frame(struct relay_session *r, uint8_t type, const uint8_t *p, size_t n)
 			return violation(r, type, "for a PING never sent");
 		return 0;	/* hearing it is the point */
 	case FRAME_STARTED:
-		return on_started(r, p, n);
+		return on_started(r, p, n, &started);
 	case FRAME_ERROR:
 		return on_error_frame(r, p, n);
 	case FRAME_EXIT:
@@ -458,6 +470,39 @@ relay_loop(struct relay_session *r)
 	}
 }
 
+/* --doctor: what the lease may reach, as STARTED said (escaped all the
+ * same: the rules are checked, but they are the runner's bytes). */
+static void
+doctor_egress(FILE *report, const struct started_info *s, unsigned version)
+{
+	static char text[PROTO_EGRESS_TEXT_MAX + 8];
+	static char esc[4 * sizeof text + 8];
+
+	proto_egress_text(s, text, sizeof text);
+	log_escape(esc, sizeof esc, text, strlen(text));
+	switch (s->egress) {
+	case EGRESS_NONE:
+		fprintf(report, "ok   egress: none: no egress rule of airlock's, "
+		    "the server has the runner's own network (the runner sets "
+		    "neither --egress-ports nor --egress-allow)\n");
+		break;
+	case EGRESS_PORTS:
+		fprintf(report, "ok   egress: %s: TCP connect to these ports "
+		    "only (Landlock), to any host\n", esc);
+		break;
+	case EGRESS_HOSTS:
+		fprintf(report, "ok   egress: %s: the server's own network "
+		    "namespace; the runner's proxy reaches %s\n", esc,
+		    s->nrules ? "these host:port pairs only" : "no host at "
+		    "all");
+		break;
+	default:
+		fprintf(report, "ok   egress: not reported: this lease speaks "
+		    "protocol version %u, whose STARTED does not carry the "
+		    "egress policy (version 2 does)\n", version);
+	}
+}
+
 /* The doctor's lease: stdin closed at once, each frame reported. */
 static int
 doctor_lease(struct relay_session *r, FILE *report, const char *argv0)
@@ -501,13 +546,13 @@ doctor_lease(struct relay_session *r, FILE *report, const char *argv0)
 			(void)on_frame(r, type, p, len);
 			break;
 		case FRAME_STARTED:
-			if (on_started(r, p, len) != 0 ||
-			    proto_started_parse(&s, p, len) != PROTO_OK)
+			if (on_started(r, p, len, &s) != 0)
 				break;
 			fprintf(report, "ok   spawn: lease %s, jail %s, argv[0] %s\n",
 			    log_escape(t1, sizeof t1, s.lease_id,
 			    strlen(s.lease_id)), log_escape(t2, sizeof t2,
 			    s.jail, strlen(s.jail)), argv0);
+			doctor_egress(report, &s, r->version);
 			break;
 		case FRAME_ERROR:
 			(void)on_error_frame(r, p, len);

@@ -47,6 +47,7 @@ struct relay_session {
 	struct channel ch;
 	struct fd_writer out;
 	struct errstream err;
+	unsigned version;	/* the protocol version spoken (version.h) */
 	int sigfd;
 	int stdin_open;
 	int started;		/* STARTED arrived: output and EXIT may follow */

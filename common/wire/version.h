@@ -19,8 +19,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VERSION_CURRENT 1		/* what this build speaks */
-#define VERSION_ACCEPTED (1u << 1)	/* what a runner of this build takes */
+#define VERSION_CURRENT 2		/* what this build speaks */
+#define VERSION_ACCEPTED (1u << 1 | 1u << 2)	/* what a runner of this build
+					 * takes: its own and the one before */
 #define VERSION_MAX 31
 #define VERSION_HINT_PREFIX "airlock/versions:"
 #define VERSION_HINT_MAX 96

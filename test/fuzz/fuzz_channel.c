@@ -8,6 +8,7 @@
 
 #include "common/wire/channel.h"
 #include "common/wire/proto.h"
+#include "common/wire/version.h"
 #include "fuzz.h"
 #include "test/helpers/noise_pair.h"
 
@@ -71,7 +72,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	enum channel_next r;
 	struct exit_info x;
 	struct error_info e;
-	struct started_info s;
+	static struct started_info s;
 
 	if (size < 1)
 		return 0;
@@ -94,7 +95,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else if (type == FRAME_ERROR)
 			(void)proto_error_parse(&e, p, len);
 		else if (type == FRAME_STARTED)
-			(void)proto_started_parse(&s, p, len);
+			(void)proto_started_parse(&s, VERSION_CURRENT, p, len);
 	}
 	if (r == CHANNEL_BAD)
 		FUZZ_ASSERT(channel_next(&rx, &type, &p, &len, &why) ==

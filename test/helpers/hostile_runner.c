@@ -16,6 +16,11 @@
  * Values (after STARTED where it matters)
  *   started-short  started-trailing  started-ping0  started-live-le-ping
  *   started-escape         lease id holding ESC [2J
+ *   started-v1             version 1's STARTED (no egress policy)
+ *   egress-mode3  egress-ports-unsorted  egress-ports-65  egress-ports0
+ *   egress-hosts-upper  egress-hosts-unsorted  egress-hosts-escape
+ *   egress-hosts-cut       an egress policy outside its grammar or caps
+ *   egress-hosts           a valid one (a.io:443,b.io:80), then EXIT 0
  *   stdout-empty  stderr-empty
  *   exit-kind2  exit-sig0  exit-sig65  exit-sig128  exit-reason9
  *   exit-short  exit-trailing  exit-detail-nul
@@ -116,19 +121,45 @@ putstr(uint8_t *p, size_t *o, const char *s, size_t n)
 	*o += n;
 }
 
+/* STARTED of protocol version 2: the version 1 fields, then the egress
+ * policy tail[n] (one byte 0, "no rule", when tail is NULL). */
 static void
-started(const char *lease, uint32_t ping, uint32_t live, int extra)
+started_tail(const char *lease, uint32_t ping, uint32_t live,
+    const void *tail, size_t n, int extra)
 {
-	uint8_t p[256];
+	uint8_t p[512];
 	size_t o = 0;
 
 	putstr(p, &o, lease, strlen(lease));
 	putstr(p, &o, "none", 4);
 	put32(p, &o, ping);
 	put32(p, &o, live);
+	if (tail) {
+		memcpy(p + o, tail, n);
+		o += n;
+	} else
+		p[o++] = 0;
 	if (extra)
 		p[o++] = 0;
 	frame(FRAME_STARTED, p, o);
+}
+
+static void
+started(const char *lease, uint32_t ping, uint32_t live, int extra)
+{
+	started_tail(lease, ping, live, NULL, 0, extra);
+}
+
+/* STARTED whose egress policy is hosts with list text */
+static void
+started_hosts(const char *list)
+{
+	uint8_t t[300];
+	size_t o = 0;
+
+	t[o++] = 2;
+	putstr(t, &o, list, strlen(list));
+	started_tail("id", 100, 1000, t, o, 0);
 }
 
 static void
@@ -289,6 +320,28 @@ play(const char *s, const char *arg)
 		started("id", 1000, 1000, 0);
 	else if (strcmp(s, "started-escape") == 0)
 		started(esc_id, 100, 1000, 0);
+	else if (strcmp(s, "started-v1") == 0)
+		started_tail("id", 100, 1000, "", 0, 0);
+	else if (strcmp(s, "egress-mode3") == 0)
+		started_tail("id", 100, 1000, "\3", 1, 0);
+	else if (strcmp(s, "egress-ports-unsorted") == 0)
+		started_tail("id", 100, 1000, "\1\0\2\1\273\0\120", 7, 0);
+	else if (strcmp(s, "egress-ports-65") == 0)
+		started_tail("id", 100, 1000, "\1\0\101", 3, 0);
+	else if (strcmp(s, "egress-ports0") == 0)
+		started_tail("id", 100, 1000, "\1\0\1\0\0", 5, 0);
+	else if (strcmp(s, "egress-hosts-upper") == 0)
+		started_hosts("A.io:443");
+	else if (strcmp(s, "egress-hosts-unsorted") == 0)
+		started_hosts("b.io:443,a.io:443");
+	else if (strcmp(s, "egress-hosts-escape") == 0)
+		started_hosts("a.io:443\x1b]0;owned\x07");
+	else if (strcmp(s, "egress-hosts-cut") == 0)
+		started_tail("id", 100, 1000, "\2\0\50a.io:443", 11, 0);
+	else if (strcmp(s, "egress-hosts") == 0) {
+		started_hosts("a.io:443,b.io:80");
+		exit_frame(0, 0, 0, "", 0, 0);
+	}
 	else if (strcmp(s, "error-code0") == 0)
 		error_frame(0, "x", 1, 0);
 	else if (strcmp(s, "error-code99") == 0)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/service/ctlmsg.h"
+#include "common/wire/version.h"
 #include "tap.h"
 
 static long
@@ -53,19 +54,32 @@ main(void)
 	m.u.conn.tx.n = 0;
 	m.u.conn.rx.n = 7;
 	m.conn_key = 3;
+	m.conn_version = 2;
 	check_lengths(&m, "CONN");
 	n = enc(buf, sizeof buf, &m);
 	ok(n == CTLMSG_HEADER_LEN + CTLMSG_CONN_LEN && buf[0] == 0 &&
 	    buf[1] == CTLMSG_CONN && buf[2] == 0 && buf[3] == CTLMSG_CONN_LEN,
-	    "CONN is type 1, length 81, big-endian");
+	    "CONN is type 1, length 82, big-endian");
 	ok(ctlmsg_decode(&out, buf, (size_t)n, 1) == CTLMSG_OK &&
 	    out.u.conn.ready && out.u.conn.tx.has_key &&
 	    out.u.conn.rx.n == 7 && out.u.conn.tx.k[31] == 0x11 &&
-	    out.conn_key == 3,
-	    "CONN decodes into a ready transport and its secret's index");
-	buf[n - 1] = SECRET_RING_MAX;
+	    out.conn_key == 3 && out.conn_version == 2,
+	    "CONN decodes into a ready transport, its secret's index and its "
+	    "protocol version");
+	buf[n - 2] = SECRET_RING_MAX;
 	ok(ctlmsg_decode(&out, buf, (size_t)n, 1) == CTLMSG_BAD_FIELD,
 	    "a secret index past the ring is refused");
+	n = enc(buf, sizeof buf, &m);
+	buf[n - 1] = 0;
+	ok(ctlmsg_decode(&out, buf, (size_t)n, 1) == CTLMSG_BAD_FIELD,
+	    "protocol version 0 is refused");
+	buf[n - 1] = VERSION_MAX + 1;
+	ok(ctlmsg_decode(&out, buf, (size_t)n, 1) == CTLMSG_BAD_FIELD,
+	    "a protocol version past %d is refused", VERSION_MAX);
+	m.conn_version = 0;
+	ok(ctlmsg_encode(buf, sizeof buf, &m) == -1,
+	    "the encoder refuses version 0 too");
+	m.conn_version = 2;
 	n = enc(buf, sizeof buf, &m);
 	memset(buf + 4, 0, NOISE_KEY_LEN);
 	ok(ctlmsg_decode(&out, buf, (size_t)n, 1) == CTLMSG_BAD_FIELD,
@@ -128,6 +142,7 @@ main(void)
 	m.type = CTLMSG_CONN;
 	memset(m.u.conn.tx.k, 1, sizeof m.u.conn.tx.k);
 	memset(m.u.conn.rx.k, 2, sizeof m.u.conn.rx.k);
+	m.conn_version = 1;
 	ok(ctlmsg_send(sp[0], &m, pipefd[1], 0) == CTLMSG_OK &&
 	    ctlmsg_recv(sp[1], &out, &fd, 0) == CTLMSG_OK && fd >= 0 &&
 	    write(fd, "z", 1) == 1 && read(pipefd[0], buf, 1) == 1 &&

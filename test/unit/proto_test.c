@@ -114,7 +114,8 @@ test_other_frames(void)
 		.bytes_in = 1, .bytes_out = 1ull << 40, .bytes_err = 3,
 		.peak_memory = 5 }, y;
 	struct error_info e;
-	struct started_info s = { "abc", "uid", 5000, 15000 }, t;
+	static struct started_info s = { .lease_id = "abc", .jail = "uid",
+	    .ping_ms = 5000, .liveness_ms = 15000 }, t;
 	long n;
 
 	strcpy(x.detail, "last line\n");
@@ -133,14 +134,213 @@ test_other_frames(void)
 	    strcmp(proto_error_name(0), "unknown") == 0 &&
 	    strcmp(proto_error_name(LERR_MAX_), "unknown") == 0,
 	    "error names are stable");
-	n = proto_started_encode(buf, sizeof buf, &s);
-	ok(n > 0 && proto_started_parse(&t, buf, (size_t)n) == PROTO_OK &&
+	n = proto_started_encode(buf, sizeof buf, 1, &s);
+	ok(n > 0 && proto_started_parse(&t, 1, buf, (size_t)n) == PROTO_OK &&
 	    t.ping_ms == 5000 && t.liveness_ms == 15000 &&
-	    strcmp(t.jail, "uid") == 0, "started round trip");
+	    strcmp(t.jail, "uid") == 0 && t.egress == EGRESS_UNREPORTED,
+	    "started round trip (version 1: egress unreported)");
 	s.liveness_ms = 5000;
-	n = proto_started_encode(buf, sizeof buf, &s);
-	ok(proto_started_parse(&t, buf, (size_t)n) != PROTO_OK,
+	n = proto_started_encode(buf, sizeof buf, 1, &s);
+	ok(proto_started_parse(&t, 1, buf, (size_t)n) != PROTO_OK,
 	    "liveness not above the ping interval is refused");
+}
+
+/* A version 2 STARTED built by hand: the fixed head, then tail[n]. */
+static size_t
+started_v2(const uint8_t *tail, size_t n)
+{
+	static const uint8_t head[] = { 0, 3, 'a', 'b', 'c', 0, 2, 'n', 's',
+		0, 0, 0x13, 0x88, 0, 0, 0x3a, 0x98 };
+
+	memcpy(buf, head, sizeof head);
+	memcpy(buf + sizeof head, tail, n);
+	return sizeof head + n;
+}
+
+static enum proto_status
+parse_v2(const void *tail, size_t n, struct started_info *t)
+{
+	return proto_started_parse(t, 2, buf, started_v2(tail, n));
+}
+
+/* A hosts policy with list text, as the wire carries it. */
+static enum proto_status
+parse_hosts(const char *list, struct started_info *t)
+{
+	static uint8_t tail[3 + 2 * PROTO_EGRESS_TEXT_MAX];
+	size_t n = strlen(list);
+
+	tail[0] = EGRESS_HOSTS;
+	tail[1] = (uint8_t)(n >> 8);
+	tail[2] = (uint8_t)n;
+	memcpy(tail + 3, list, n);
+	return parse_v2(tail, 3 + n, t);
+}
+
+static void
+test_started_egress(void)
+{
+	static struct started_info s = { .lease_id = "abc", .jail = "ns",
+	    .ping_ms = 5000, .liveness_ms = 15000 }, t;
+	/* version 1's exact bytes: what a relay of version 1 gets, as before */
+	static const uint8_t v1[] = { 0, 3, 'a', 'b', 'c', 0, 2, 'n', 's',
+		0, 0, 0x13, 0x88, 0, 0, 0x3a, 0x98 };
+	static char big[2 * PROTO_EGRESS_TEXT_MAX], text[256];
+	size_t o;
+	long n;
+
+	s.egress = EGRESS_HOSTS;
+	strcpy(s.rules, "a.io:443");
+	n = proto_started_encode(buf, sizeof buf, 1, &s);
+	ok(n == (long)sizeof v1 && memcmp(buf, v1, sizeof v1) == 0,
+	    "version 1 STARTED is byte for byte the old one, egress left out");
+	ok(proto_started_parse(&t, 2, buf, (size_t)n) == PROTO_TRUNCATED,
+	    "... and a version 2 parser refuses it (truncated)");
+
+	s.egress = EGRESS_NONE;
+	n = proto_started_encode(buf, sizeof buf, 2, &s);
+	ok(n == (long)sizeof v1 + 1 && buf[sizeof v1] == 0 &&
+	    proto_started_parse(&t, 2, buf, (size_t)n) == PROTO_OK &&
+	    t.egress == EGRESS_NONE, "version 2, no egress rule: one byte 0");
+	ok(proto_started_parse(&t, 1, buf, (size_t)n) == PROTO_TRAILING,
+	    "... which a version 1 parser refuses (trailing)");
+
+	s.egress = EGRESS_PORTS;
+	s.nports = 2;
+	s.port[0] = 80;
+	s.port[1] = 443;
+	n = proto_started_encode(buf, sizeof buf, 2, &s);
+	ok(n == (long)sizeof v1 + 7 && memcmp(buf + sizeof v1,
+	    "\x01\x00\x02\x00\x50\x01\xbb", 7) == 0,
+	    "ports: mode 1, count, each u16");
+	ok(proto_started_parse(&t, 2, buf, (size_t)n) == PROTO_OK &&
+	    t.egress == EGRESS_PORTS && t.nports == 2 && t.port[0] == 80 &&
+	    t.port[1] == 443, "ports round trip");
+	proto_egress_text(&t, text, sizeof text);
+	ok(strcmp(text, "ports 80,443") == 0, "ports as text: %s", text);
+	s.port[0] = 443;
+	s.port[1] = 80;
+	ok(proto_started_encode(buf, sizeof buf, 2, &s) == -1,
+	    "the encoder refuses ports out of order");
+	ok(parse_v2("\x01\x00\x02\x01\xbb\x00\x50", 7, &t) ==
+	    PROTO_BAD_EGRESS, "ports out of order are refused");
+	ok(parse_v2("\x01\x00\x02\x01\xbb\x01\xbb", 7, &t) ==
+	    PROTO_BAD_EGRESS, "a repeated port is refused");
+	ok(parse_v2("\x01\x00\x01\x00\x00", 5, &t) == PROTO_BAD_EGRESS,
+	    "port 0 is refused");
+	ok(parse_v2("\x01\x00\x00", 3, &t) == PROTO_BAD_EGRESS,
+	    "an empty port list is refused");
+	ok(parse_v2("\x01\x00\x41", 3, &t) == PROTO_BAD_EGRESS,
+	    "65 ports are refused before they are read");
+	ok(parse_v2("\x01\xff\xff", 3, &t) == PROTO_BAD_EGRESS,
+	    "a count of 65535 is refused before it is read");
+	ok(parse_v2("\x01\x00\x02\x00\x50", 5, &t) == PROTO_TRUNCATED,
+	    "a port list cut short is truncated");
+	{
+		uint8_t tail[3 + 2 * 64];
+
+		tail[0] = 1;
+		tail[1] = 0;
+		tail[2] = 64;
+		for (int i = 0; i < 64; i++) {
+			tail[3 + 2 * i] = 0;
+			tail[4 + 2 * i] = (uint8_t)(i + 1);
+		}
+		ok(parse_v2(tail, sizeof tail, &t) == PROTO_OK &&
+		    t.nports == 64, "64 ports, the cap, parse");
+	}
+
+	{
+		/* docs/PROTOCOL.md's worked example, byte for byte */
+		static struct started_info d = { .lease_id = "l-1",
+			.jail = "ns", .ping_ms = 10000, .liveness_ms = 30000,
+			.egress = EGRESS_PORTS, .nports = 2,
+			.port = { 80, 443 } };
+		static const uint8_t want[] = { 0x00, 0x03, 0x6c, 0x2d, 0x31,
+			0x00, 0x02, 0x6e, 0x73, 0x00, 0x00, 0x27, 0x10, 0x00,
+			0x00, 0x75, 0x30, 0x01, 0x00, 0x02, 0x00, 0x50, 0x01,
+			0xbb };
+		static const uint8_t hosts[] = { 0x02, 0x00, 0x10, 0x61, 0x2e,
+			0x69, 0x6f, 0x3a, 0x34, 0x34, 0x33, 0x2c, 0x62, 0x2e,
+			0x69, 0x6f, 0x3a, 0x38, 0x30 };
+
+		n = proto_started_encode(buf, sizeof buf, 2, &d);
+		ok(n == (long)sizeof want && memcmp(buf, want, sizeof want) ==
+		    0, "the documented example (ports) encodes byte for byte");
+		d.egress = EGRESS_HOSTS;
+		strcpy(d.rules, "a.io:443,b.io:80");
+		n = proto_started_encode(buf, sizeof buf, 2, &d);
+		ok(n == 17 + (long)sizeof hosts && memcmp(buf + 17, hosts,
+		    sizeof hosts) == 0, "... and with rules instead");
+	}
+
+	s.egress = EGRESS_HOSTS;
+	strcpy(s.rules, "[::1]:8080,a.io:443,b.io:80");
+	n = proto_started_encode(buf, sizeof buf, 2, &s);
+	ok(n == (long)sizeof v1 + 3 + 27 && buf[sizeof v1] == 2 &&
+	    buf[sizeof v1 + 2] == 27, "hosts: mode 2, then the list as str16");
+	ok(proto_started_parse(&t, 2, buf, (size_t)n) == PROTO_OK &&
+	    t.egress == EGRESS_HOSTS && t.nrules == 3 &&
+	    strcmp(t.rules, s.rules) == 0, "hosts round trip (3 rules)");
+	proto_egress_text(&t, text, sizeof text);
+	ok(strcmp(text, "hosts [::1]:8080,a.io:443,b.io:80") == 0,
+	    "hosts as text: %s", text);
+	ok(parse_hosts("", &t) == PROTO_OK && t.nrules == 0 &&
+	    t.rules[0] == '\0', "an empty hosts list: nothing is reachable");
+	proto_egress_text(&t, text, sizeof text);
+	ok(strcmp(text, "hosts") == 0, "... as text: %s", text);
+	ok(parse_hosts("A.io:443", &t) == PROTO_BAD_EGRESS,
+	    "upper case is not the one spelling");
+	ok(parse_hosts("b.io:443,a.io:443", &t) == PROTO_BAD_EGRESS,
+	    "rules out of order are refused");
+	ok(parse_hosts("a.io:443,a.io:443", &t) == PROTO_BAD_EGRESS,
+	    "a repeated rule is refused");
+	ok(parse_hosts("a.io:443,", &t) == PROTO_BAD_EGRESS &&
+	    parse_hosts(",a.io:443", &t) == PROTO_BAD_EGRESS &&
+	    parse_hosts("a.io:443,,b.io:1", &t) == PROTO_BAD_EGRESS,
+	    "empty entries are refused");
+	ok(parse_hosts("[0::1]:443", &t) == PROTO_BAD_EGRESS &&
+	    parse_hosts("a.io:0443", &t) == PROTO_BAD_EGRESS,
+	    "an address or port not in its canonical form is refused");
+	ok(parse_hosts("*.a.io:443", &t) == PROTO_BAD_EGRESS &&
+	    parse_hosts("a.io", &t) == PROTO_BAD_EGRESS &&
+	    parse_hosts("a.io:443 ", &t) == PROTO_BAD_EGRESS,
+	    "a wildcard, a missing port, a space are refused");
+	ok(parse_hosts("a.io:443\x1b[2J", &t) == PROTO_BAD_EGRESS,
+	    "a terminal escape in a rule is refused");
+	ok(parse_v2("\x02\x00\x05" "a.io:", 8, &t) == PROTO_BAD_EGRESS,
+	    "a rule without its port number is refused");
+	ok(parse_v2("\x02\x00\x09" "a.io:443", 10, &t) == PROTO_TRUNCATED,
+	    "a list cut short is truncated");
+	ok(parse_v2("\x02\x00\x08" "a.io:443\x00", 12, &t) == PROTO_TRAILING,
+	    "a byte after the policy is trailing");
+	ok(parse_v2("\x03", 1, &t) == PROTO_BAD_EGRESS &&
+	    parse_v2("\xff", 1, &t) == PROTO_BAD_EGRESS,
+	    "an unknown mode (3, 255) is refused");
+	s.egress = 3;
+	ok(proto_started_encode(buf, sizeof buf, 2, &s) == -1,
+	    "the encoder refuses an unknown mode");
+	s.egress = EGRESS_HOSTS;
+	strcpy(s.rules, "B.io:1");
+	ok(proto_started_encode(buf, sizeof buf, 2, &s) == -1,
+	    "the encoder refuses a list not in its one spelling");
+
+	/* the cap: 64 rules of the longest names (253 bytes) parse; a 65th
+	 * rule, or a text over the cap, does not */
+	for (o = 0, n = 0; n < 65; n++)
+		o += (size_t)snprintf(big + o, sizeof big - o,
+		    "%s%c%c%061d.%063d.%063d.d%060d:65535", n ? "," : "",
+		    'a' + (int)(n / 26), 'a' + (int)(n % 26), 0, 0, 0, 0);
+	ok(parse_hosts(big, &t) == PROTO_BAD_EGRESS, "65 rules are refused");
+	big[o - 260] = '\0';
+	ok(parse_hosts(big, &t) == PROTO_OK && t.nrules == 64 &&
+	    strlen(t.rules) == 64 * 259 + 63, "64 rules of 253-byte names "
+	    "parse (%zu bytes)", strlen(big));
+	memset(big, 'a', PROTO_EGRESS_TEXT_MAX + 1);
+	memcpy(big + PROTO_EGRESS_TEXT_MAX - 4, ".io:1", 5);
+	big[PROTO_EGRESS_TEXT_MAX + 1] = '\0';
+	ok(parse_hosts(big, &t) == PROTO_BAD_EGRESS, "a list over %d bytes is "
+	    "refused", PROTO_EGRESS_TEXT_MAX);
 }
 
 int
@@ -149,5 +349,6 @@ main(void)
 	test_spawn_roundtrip();
 	test_spawn_refusals();
 	test_other_frames();
+	test_started_egress();
 	return tap_done();
 }

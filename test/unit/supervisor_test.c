@@ -17,6 +17,7 @@
 #include "common/service/service.h"
 #include "common/base/signal_fd.h"
 #include "common/service/supervisor.h"
+#include "common/wire/version.h"
 #include "tap.h"
 
 struct handler {
@@ -31,7 +32,7 @@ static const uint8_t psk[32] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 static const uint8_t other_psk[32] = { 9 };
 static const uint8_t next_psk[32] = { 7, 7 };	/* a rotation's new one */
 static struct secret_ring ring;
-static unsigned last_key = 99;
+static unsigned last_key = 99, last_version;
 
 static int
 connect_unix(void)
@@ -50,7 +51,8 @@ connect_unix(void)
 /* An authenticated connection: a handler that says one byte on its
  * control socket, then waits there until it is killed. */
 static void
-on_conn(void *ctx, int conn, struct noise_transport *t, unsigned key)
+on_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
+    unsigned version)
 {
 	struct channel ch;
 	char b;
@@ -59,6 +61,7 @@ on_conn(void *ctx, int conn, struct noise_transport *t, unsigned key)
 
 	(void)ctx;
 	last_key = key;
+	last_version = version;
 	pid = supervisor_fork(&sv, conn, &ctl);
 	if (pid == 0) {
 		channel_adopt(&ch, conn, t);
@@ -161,6 +164,8 @@ test_fork_and_reap(void)
 	ok(sv.nh == 0, "and removed");
 	close(c);
 	ok(last_key == 0, "the first secret of the ring was the one used");
+	ok(last_version == VERSION_CURRENT, "... under this build's protocol "
+	    "version (%u), which CONN carries", last_version);
 	c = handshake(next_psk);
 	ok(c >= 0 && settle(1) == 0 && accepted == 2 && last_key == 1,
 	    "a peer with the ring's second secret is served, its index said");

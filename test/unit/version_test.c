@@ -24,9 +24,15 @@ main(void)
 	uint32_t mask;
 	size_t n;
 
-	n = version_prologue(VERSION_CURRENT, buf, sizeof buf);
+	n = version_prologue(1, buf, sizeof buf);
 	ok(n == NOISE_PROLOGUE_LEN && memcmp(buf, NOISE_PROLOGUE, n) == 0,
 	    "version 1's prologue is the one the Noise vectors use");
+	n = version_prologue(VERSION_CURRENT, buf, sizeof buf);
+	ok(VERSION_CURRENT == 2 && n == NOISE_PROLOGUE_LEN &&
+	    memcmp(buf, "airlock/2 Noise_NNpsk0_25519_ChaChaPoly_SHA256", n) ==
+	    0, "this build speaks version 2: its prologue differs only in V");
+	ok(VERSION_ACCEPTED == ((1u << 1) | (1u << 2)),
+	    "a runner of this build accepts its version and the one before");
 	ok(version_prologue(0, buf, sizeof buf) == 0 &&
 	    version_prologue(32, buf, sizeof buf) == 0 &&
 	    version_prologue(1, buf, 10) == 0, "no prologue out of range");
