@@ -56,7 +56,9 @@ static const char usage[] =
 "  --revocations FILE        revoked tokens (airlock review revoke); re-read\n"
 "                            when it changes, unusable = refuse everything\n"
 "  --state-dir DIR           lease HOMEs, package caches, the uid table\n"
-"                            (default /tmp/airlock-runner)\n"
+"                            (default /var/lib/airlock-runner; in uid\n"
+"                            mode no directory above it may be writable\n"
+"                            by anyone but root and the runner)\n"
 "  --log-format human|json   one line per lease event on stderr\n"
 "\n"
 "Jail (see docs/JAIL.md; there is no default mode, on purpose):\n"
@@ -254,7 +256,7 @@ parse_args(struct runner_cli *cli, struct runner_service_config *c,
 	c->drain_ms = 120000;
 	c->ping_ms = 10000;
 	c->liveness_ms = 30000;
-	c->state_dir = "/tmp/airlock-runner";
+	c->state_dir = "/var/lib/airlock-runner";
 	*lim = (struct jail_limits){ .memory = 1ull << 30, .pids = 512,
 		.nproc = 512, .nofile = 4096, .fsize = 1ull << 30,
 		.tmpfs = 64ull << 20 };

@@ -10,10 +10,21 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 AIRLOCK=$top/airlock
-TESTDIR=$(mktemp -d /tmp/airlock-check.XXXXXX)
+# TESTROOT: where tests make their scratch directories. A uid-mode runner
+# refuses a state directory below one that others can write (a sticky /tmp
+# too), so as root it is a directory only root can change (not below
+# /var/lib or /run: the guard refuses a --script-dir in system directories).
+if [ "$(id -u)" = 0 ]; then
+	TESTROOT=/srv/airlock-check
+	mkdir -p "$TESTROOT" && chown 0:0 "$TESTROOT" && chmod 711 "$TESTROOT" ||
+		exit 1
+else
+	TESTROOT=/tmp
+fi
+TESTDIR=$(mktemp -d "$TESTROOT/airlock-check.XXXXXX")
 RESULTS=$TESTDIR/results
 : >"$RESULTS"
-export AIRLOCK TESTDIR RESULTS
+export AIRLOCK TESTDIR TESTROOT RESULTS
 trap 'rm -rf "$TESTDIR"' EXIT INT TERM
 
 # run_tap NAME CMD...: one PASS/FAIL/SKIP per TAP line; a missing plan or a

@@ -30,7 +30,8 @@
 #   stop_runner            kills (TERM) and reaps it; nothing when none runs
 #
 # Environment: AIRLOCK (the binary under test), RESULTS (the tally file),
-# TESTDIR (a scratch directory removed afterwards).
+# TESTDIR (a scratch directory removed afterwards), TESTROOT (where a test
+# makes scratch directories of its own: as root, one only root can change).
 
 : "${AIRLOCK:?}" "${RESULTS:?}" "${TESTDIR:?}"
 

@@ -1,4 +1,5 @@
-/* fsutil.c - remove a directory tree through fds, never following links. */
+/* fsutil.c - lease state directories: remove a tree through fds, never
+ * following links; check that no other user can change a path's parents. */
 #include "common/base/fsutil.h"
 
 #include <dirent.h>
@@ -80,6 +81,35 @@ fs_mkdir_private(const char *path, unsigned mode)
 	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
 		errno = EEXIST;
 		return -1;
+	}
+	return 0;
+}
+
+int
+fs_parents_private(const char *path, unsigned uid, int sticky_ok,
+    char *bad, size_t badlen, struct stat *st)
+{
+	size_t n = strlen(path);
+
+	if (path[0] != '/' || n >= badlen) {
+		errno = EINVAL;
+		return -1;
+	}
+	memcpy(bad, path, n + 1);
+	while (n > 1) {
+		while (n > 1 && bad[n - 1] != '/')	/* drop the last name */
+			n--;
+		if (n > 1)
+			n--;			/* and its '/', but keep "/" */
+		bad[n] = '\0';
+		if (stat(bad, st) != 0)
+			return -1;
+		if ((st->st_uid != 0 && st->st_uid != uid) ||
+		    ((st->st_mode & 022) && !(sticky_ok &&
+		    (st->st_mode & S_ISVTX)))) {
+			errno = EPERM;
+			return -1;
+		}
 	}
 	return 0;
 }

@@ -2,6 +2,9 @@
 #ifndef AIRLOCK_FSUTIL_H
 #define AIRLOCK_FSUTIL_H
 
+#include <stddef.h>
+#include <sys/stat.h>
+
 /* Remove path and everything below it without following symlinks (a lease
  * may plant links to anything); directories are made writable (0700) on
  * the way, as a lease may have locked its own. 0, or -1 with errno of the
@@ -11,5 +14,15 @@ int fs_remove_tree(const char *path);
 
 /* mkdir with mode, or accept an existing directory owned by us. */
 int fs_mkdir_private(const char *path, unsigned mode);
+
+/* 0 when no directory above path (absolute, canonical: a realpath) can be
+ * changed by a user other than root or uid: each is owned by root or uid
+ * and writable by neither group nor others. sticky_ok lets a sticky one
+ * (/tmp) pass: nobody else can rename or remove what root or uid made in
+ * it, though anyone can add names beside it. Else -1: errno EPERM with
+ * the first such directory in bad and its owner and mode in *st, or the
+ * errno of a failed stat. */
+int fs_parents_private(const char *path, unsigned uid, int sticky_ok,
+    char *bad, size_t badlen, struct stat *st);
 
 #endif

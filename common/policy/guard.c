@@ -301,24 +301,28 @@ check_script(struct ctx *c, size_t idx, const char *p, const char *who)
  * these names matter where a package itself ships such a bin (a
  * dependency's cross-env, npm's own node-gyp). Compared ignoring case. */
 static const char *const denied_commands[] = {
-	"ash", "awk", "babel-node-repl", "bash", "bpython", "bun", "bunx",
-	"busybox", "chroot", "chrt", "coffee", "concurrently", "conda",
-	"corepack", "cross-env", "cross-env-shell", "csh", "dash", "deno",
-	"doas", "dotenv", "dotenv-cli", "ed", "emacs", "env", "env-cmd",
-	"esno", "esrun", "eval", "ex", "exec", "expect", "find", "fish",
-	"flock", "forever", "gawk", "gdb", "git", "hatch", "honcho", "hy",
-	"invoke", "ionice", "ipython", "java", "jiti", "jrunscript", "jshell",
-	"jupyter", "ksh", "less", "ltrace", "lua", "luajit", "make", "mamba",
-	"man", "mawk", "micromamba", "mksh", "more", "nano", "nawk", "nice",
-	"node-dev", "node-gyp", "nodemon", "nohup", "nox", "npm",
-	"npm-run-all", "nsenter", "pdm", "perl", "php", "pip", "pip3",
-	"pipenv", "pipx", "pm2", "pnpm", "pnpx", "poetry", "prlimit",
-	"ptpython", "rbash", "ruby", "run-p", "run-s", "runuser", "scp",
-	"script", "setpriv", "setsid", "sh", "shx", "ssh", "stdbuf", "strace",
-	"su", "sudo", "tar", "taskset", "tclsh", "tcsh", "time", "timeout",
-	"toybox", "tox", "unshare", "vi", "vim", "virtualenv", "vite-node",
-	"watch", "watchmedo", "wish", "xargs", "xonsh", "yarn", "yarnpkg",
-	"zsh", "zx",
+	"ash", "austin", "ava", "awk", "babel-node-repl", "bash", "bpython",
+	"bun", "bunx", "busybox", "c8", "chokidar", "chroot", "chrt", "coffee",
+	"concurrently", "conda", "corepack", "coverage", "cross-env",
+	"cross-env-shell", "csh", "dash", "deno", "doas", "dotenv",
+	"dotenv-cli", "ed", "emacs", "env", "env-cmd", "esno", "esrun", "eval",
+	"ex", "exec", "expect", "find", "fish", "flock", "forever", "gawk",
+	"gdb", "git", "hatch", "honcho", "hy", "invoke", "ionice", "ipython",
+	"java", "jest", "jiti", "jrunscript", "jshell", "jupyter",
+	"jupyter-console", "jupyter-lab", "jupyter-notebook", "ksh", "lerna",
+	"less", "ltrace", "lua", "luajit", "make", "mamba", "man", "mawk",
+	"memray", "micromamba", "mksh", "mocha", "more", "nano", "nawk",
+	"nice", "node-dev", "node-gyp", "nodemon", "nohup", "nox", "npm",
+	"npm-run-all", "nsenter", "nx", "nyc", "onchange", "pdm", "perl",
+	"php", "pip", "pip3", "pipenv", "pipx", "pm2", "pnpm", "pnpx",
+	"poetry", "prlimit", "ptipython", "ptpython", "py-spy", "py.test",
+	"pyinstrument", "pytest", "rbash", "ruby", "run-p", "run-s", "runuser",
+	"scalene", "scp", "script", "setpriv", "setsid", "sh", "shx", "ssh",
+	"stdbuf", "strace", "su", "sucrase-node", "sudo", "swc-node", "tap",
+	"tape", "tar", "taskset", "tclsh", "tcsh", "time", "timeout", "tox",
+	"toybox", "ts-node-dev", "tsc-watch", "tsnd", "unshare", "vi", "vim",
+	"virtualenv", "vite-node", "vitest", "viztracer", "watch", "watchmedo",
+	"wish", "xargs", "xonsh", "yarn", "yarnpkg", "zsh", "zx",
 };
 
 static const struct {
@@ -382,11 +386,12 @@ command_kind(const char *name, size_t n)
 
 static enum guard_verdict check_kind(struct ctx *c, size_t j, enum kind k);
 
-/* Route the command word argv[j] (its name is the first n bytes). */
+/* Route the command word argv[j], whose program name is name[0..n). */
 static enum guard_verdict
-check_command(struct ctx *c, size_t j, size_t n, const char *who)
+check_command_named(struct ctx *c, size_t j, const char *name, size_t n,
+    const char *who)
 {
-	enum kind k = command_kind(c->argv[j], n);
+	enum kind k = command_kind(name, n);
 
 	if (k == K_DENY)
 		return deny(c, GUARD_FORBIDDEN_COMMAND, j, who,
@@ -394,6 +399,13 @@ check_command(struct ctx *c, size_t j, size_t n, const char *who)
 	if (k == K_NONE)
 		return GUARD_OK;
 	return check_kind(c, j, k);
+}
+
+/* Route the command word argv[j] (its name is the first n bytes). */
+static enum guard_verdict
+check_command(struct ctx *c, size_t j, size_t n, const char *who)
+{
+	return check_command_named(c, j, c->argv[j], n, who);
 }
 
 /* ---- versions ------------------------------------------------------- */
@@ -1206,6 +1218,15 @@ check_npx(struct ctx *c, size_t i)
 		if ((r = npx_package(c, j, cmd)) != GUARD_OK)
 			return r;
 		npm_spec(cmd, &n, &ver);
+		/* a scoped package's bin is named without its scope:
+		 * @x/node runs a "node" as node@20 does */
+		if (cmd[0] == '@') {
+			size_t scope = (size_t)(strchr(cmd, '/') - cmd) + 1;
+
+			if ((r = check_command_named(c, j, cmd + scope,
+			    n - scope, "npx")) != GUARD_OK)
+				return r;
+		}
 	} else {
 		/* the word is a command, pasted into sh -c and looked up
 		 * on PATH: a bin name, which the runner can find only

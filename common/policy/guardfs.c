@@ -17,7 +17,7 @@
 int
 guardfs_script_dir_ok(const char *dir, char *err, size_t errlen)
 {
-	char real[PATH_MAX];
+	char real[PATH_MAX], bad[PATH_MAX];
 	struct stat st;
 
 	if (!realpath(dir, real) || stat(real, &st) != 0) {
@@ -35,6 +35,16 @@ guardfs_script_dir_ok(const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "--script-dir %s: must be a directory "
 		    "owned by root or the runner and writable by no one else",
 		    dir);
+		return -1;
+	}
+	/* whoever can rename a parent can put another directory, with other
+	 * scripts, at this same canonical path */
+	if (fs_parents_private(real, (unsigned)geteuid(), 1, bad, sizeof bad,
+	    &st) != 0) {
+		snprintf(err, errlen, "--script-dir %s: %s%s", dir,
+		    errno == EPERM ? bad : strerror(errno), errno == EPERM ?
+		    " above it can be changed by others (owned by another "
+		    "user, or writable by others and not sticky)" : "");
 		return -1;
 	}
 	return 0;

@@ -1,11 +1,13 @@
 /* runner_service.c - the runner's lease service (runner_service.h). */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/base/cli.h"
@@ -429,6 +431,39 @@ guard_setup(struct runner_service *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* In uid mode a lease's HOME and working directory are host paths below
+ * the state directory, and npm and uv read project files from every
+ * directory above them (package.json and .npmrc, node_modules/.bin on the
+ * PATH of what npx runs, uv.toml, pyproject.toml): whoever can add a name
+ * to one of those directories, even a sticky /tmp, runs code in every
+ * lease. ns mode gives a lease its own root, and none claims nothing. */
+static int
+check_state_parents(const struct runner_service *r, char *err,
+    size_t errlen)
+{
+	char real[PATH_MAX], bad[PATH_MAX];
+	struct stat st;
+
+	if (r->cfg.jail_cfg.mode != JAIL_UID)
+		return 0;
+	if (!realpath(r->cfg.state_dir, real))
+		return fail(err, errlen, EXIT_CONFIG, "state directory %s: %s",
+		    r->cfg.state_dir, strerror(errno));
+	if (fs_parents_private(real, (unsigned)geteuid(), 0, bad, sizeof bad,
+	    &st) == 0)
+		return 0;
+	if (errno != EPERM)
+		return fail(err, errlen, EXIT_CONFIG, "state directory %s: %s",
+		    real, strerror(errno));
+	return fail(err, errlen, EXIT_CONFIG, "--state-dir %s: %s can be "
+	    "changed by a user other than root and the runner (owner %u, "
+	    "mode %04o): npm and uv obey project files (.npmrc, "
+	    "node_modules/.bin, uv.toml) in every directory above a lease's "
+	    "home; give a --state-dir whose every parent only root can "
+	    "write (as the default /var/lib/airlock-runner)", real, bad,
+	    (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+}
+
 int
 runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 {
@@ -448,6 +483,8 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 	if (fs_mkdir_private(r->cfg.state_dir, 0700) != 0)
 		return fail(err, errlen, EXIT_CONFIG, "state directory %s: %s",
 		    r->cfg.state_dir, strerror(errno));
+	if ((rc = check_state_parents(r, err, errlen)) != 0)
+		return rc;
 	if ((rc = guard_setup(r, err, errlen)) != 0)
 		return rc;
 	if (jail_init(&r->jail, &r->cfg.jail_cfg, err, errlen) != 0)

@@ -54,6 +54,11 @@ static const char *const forbidden_keys[] = {
 	"UV_EXTRA_INDEX_URL", "UV_FIND_LINKS", "UV_DEFAULT_INDEX",
 	"UV_INDEX", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_CONFIG_FILE",
 	"PIP_TRUSTED_HOST", "browser", "Editor", "cflags", "makeflags",
+	/* review: JVM options of launcher scripts, code in lua's env, the
+	 * programs and modules node tools run from the env */
+	"JAVA_OPTS", "java_opts", "MAVEN_OPTS", "GRADLE_OPTS", "LUA_INIT",
+	"LUA_INIT_5_4", "npm_execpath", "npm_node_execpath",
+	"TS_NODE_COMPILER", "ts_node_transpiler", "ESBUILD_BINARY_PATH",
 	/* case variants */
 	"path", "Path", "ld_preload", "Ld_Preload", "node_options",
 	"Node_Options", "pythonpath", "uv_index_url", "airlock_x", "bash_env",
@@ -71,6 +76,7 @@ static const char *const allowed_keys[] = {
 	"PREFIXES", "TZ", "BROWSERS", "EDITORS", "PAGERS", "CCX", "CC_X",
 	"LDAP", "ASX", "MAKER", "PS5", "PSQL_HOST", "RUST_LOG",
 	"TERM", "DISPLAY", "LESSSECURE_X", "CHROME_PATHS",
+	"JAVA_OPTSX", "LUA_PATHX", "npm_execpathx", "TS_NODE", "ESBUILD",
 };
 
 static const char *const bad_keys[] = {

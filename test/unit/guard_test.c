@@ -516,6 +516,23 @@ static const struct tcase attacks[] = {
 	{ "npx -p x@1.0.0 ts-node-script -e 1", GUARD_INLINE_CODE, 4 },
 	{ "uvx --from x==1 watchmedo shell-command", GUARD_FORBIDDEN_COMMAND,
 	    3 },
+	/* a scoped package's bin is its name without the scope, as node@20's
+	 * is node: the same launcher rules apply */
+	{ "npx -y @x/node@1.0.0 -e 1", GUARD_INLINE_CODE, 3 },
+	{ "npx -y @x/Python3@1.0.0 -c x", GUARD_INLINE_CODE, 3 },
+	{ "npx --yes -- @x/npx@1.0.0 -c id", GUARD_INLINE_CODE, 4 },
+	{ "npx -y @x/bash@1.0.0 x", GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "npx -y @scope/c8@1.0.0 x", GUARD_FORBIDDEN_COMMAND, 2 },
+	/* registry bins that run the script or command they are given: the
+	 * --script-dir rule and the inline-code rules in another shape */
+	{ "npx -p sucrase@3.35.0 sucrase-node "
+	    "/usr/lib/node_modules/npm/bin/npx-cli.js -c id",
+	    GUARD_FORBIDDEN_COMMAND, 3 },
+	{ "npx -p c8@10.0.0 c8 node -e x", GUARD_FORBIDDEN_COMMAND, 3 },
+	{ "npx -y ts-node-dev@2.0.0 /tmp/x.ts", GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "uvx --from coverage==7.0 coverage run /usr/lib/python3.11/timeit.py",
+	    GUARD_FORBIDDEN_COMMAND, 3 },
+	{ "uvx --from pytest==8.0.0 pytest -p x", GUARD_FORBIDDEN_COMMAND, 3 },
 };
 
 /* The shapes the grammar keeps (tp allows /srv, the two modules, the
