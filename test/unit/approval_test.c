@@ -85,6 +85,8 @@ test_codes(void)
 	char *env_swap[] = { "B", "API_KEY" };
 	char *env_dup[] = { "API_KEY", "API_KEY" };
 	char *env_other[] = { "API_KEY", "C" };
+	char *env_case[] = { "api_key", "B" };
+	char *argv_empty[] = { "npx", "-y", "@scope/server@1.2.3", "", NULL };
 	char bad[APPROVAL_TOKEN_MAX + 2];
 	const uint64_t now = T0 + 100;
 
@@ -128,6 +130,31 @@ test_codes(void)
 	req.env_keys = env_swap;
 	ok(check(token, token_len, &req, now, 0, NULL) == APPROVAL_OK,
 	    "env keys in another order: ok");
+	req.env_keys = env_case;
+	ok(check(token, token_len, &req, now, 0, NULL) ==
+	    APPROVAL_ENV_MISMATCH, "a key in another case: env_mismatch");
+	req = request();
+	req.tenant = "ACME";
+	ok(check(token, token_len, &req, now, 0, NULL) ==
+	    APPROVAL_TENANT_MISMATCH, "the tenant in another case: "
+	    "tenant_mismatch");
+	req = request();
+	req.registration = "github ";
+	ok(check(token, token_len, &req, now, 0, NULL) ==
+	    APPROVAL_REGISTRATION_MISMATCH, "the registration with a byte "
+	    "more: registration_mismatch");
+	req = request();
+	req.argv = argv_empty;
+	req.argc = 4;
+	ok(check(token, token_len, &req, now, 0, NULL) ==
+	    APPROVAL_ARGV_MISMATCH, "an empty argument appended: "
+	    "argv_mismatch");
+	req = request();
+	req.tenant = APPROVAL_WILDCARD_TENANT;
+	ok(check(token, token_len, &req, now, 0, NULL) ==
+	    APPROVAL_TENANT_MISMATCH, "a request naming tenant '*' does not "
+	    "match a tenant's token");
+	req = request();
 	req = request();
 	ok(check(token, token_len, &req, T1, 0, NULL) == APPROVAL_OK,
 	    "valid through the expiry second");

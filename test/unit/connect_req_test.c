@@ -73,6 +73,33 @@ authorities(void)
 		{ "[::g]:443", 0, NULL, 0, 0 },
 		{ "[:443", 0, NULL, 0, 0 },
 		{ "", 0, NULL, 0, 0 },
+		/* review: every spelling of this host, the metadata name and
+		 * numbers a resolver or inet_aton would accept */
+		{ "0.0.0.0:80", 1, "0.0.0.0", CONNECT_HOST_IPV4, 80 },
+		{ "[::]:80", 1, "::", CONNECT_HOST_IPV6, 80 },
+		{ "[0:0:0:0:0:ffff:127.0.0.1]:80", 1, "::ffff:127.0.0.1",
+		  CONNECT_HOST_IPV6, 80 },
+		{ "[::ffff:7f00:1]:80", 1, "::ffff:127.0.0.1",
+		  CONNECT_HOST_IPV6, 80 },
+		{ "LOCALHOST:443", 1, "localhost", CONNECT_HOST_NAME, 443 },
+		{ "Metadata.Google.Internal:80", 1, "metadata.google.internal",
+		  CONNECT_HOST_NAME, 80 },
+		{ "localhost.:443", 0, NULL, 0, 0 },
+		{ "0177.0.0.1:80", 0, NULL, 0, 0 },
+		{ "0x7f.0.0.1:80", 0, NULL, 0, 0 },
+		{ "0x7f.1:80", 0, NULL, 0, 0 },
+		{ "017700000001:80", 0, NULL, 0, 0 },
+		{ "a.1e100:80", 0, NULL, 0, 0 },
+		{ "1.2.3.4.:80", 0, NULL, 0, 0 },
+		{ " 1.2.3.4:80", 0, NULL, 0, 0 },
+		{ "1.2.3.4 :80", 0, NULL, 0, 0 },
+		{ "[fe80::1%25eth0]:80", 0, NULL, 0, 0 },
+		{ "[::ffff:1.2.3.4]:080", 0, NULL, 0, 0 },
+		{ "[::ffff:01.2.3.4]:80", 0, NULL, 0, 0 },
+		{ "169.254.169.254:80\r", 0, NULL, 0, 0 },
+		{ "xn--e1afmkfd.xn--p1ai:443", 1, "xn--e1afmkfd.xn--p1ai",
+		  CONNECT_HOST_NAME, 443 },
+		{ "\xd0\xbf\xd1\x80.com:443", 0, NULL, 0, 0 },
 	};
 	struct connect_target t;
 	char label[80];
