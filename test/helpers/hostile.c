@@ -92,6 +92,17 @@ sleep_forever(void)
 		pause();
 }
 
+/* The outcome of an attempt on fd that failed or not: 0, or the errno
+ * of the failure; fd is closed either way. */
+static int
+outcome(int fd, int failed)
+{
+	int e = failed ? errno : 0;
+
+	close(fd);
+	return e;
+}
+
 static int
 try_read(const char *path)
 {
@@ -100,14 +111,7 @@ try_read(const char *path)
 
 	if (fd < 0)
 		return errno;
-	if (read(fd, buf, sizeof buf) < 0) {
-		int e = errno;
-
-		close(fd);
-		return e;
-	}
-	close(fd);
-	return 0;
+	return outcome(fd, read(fd, buf, sizeof buf) < 0);
 }
 
 static int
@@ -117,46 +121,25 @@ try_write(const char *path)
 
 	if (fd < 0)
 		return errno;
-	if (write(fd, "x\n", 2) != 2) {
-		int e = errno;
-
-		close(fd);
-		return e;
-	}
-	close(fd);
-	return 0;
+	return outcome(fd, write(fd, "x\n", 2) != 2);
 }
 
+/* Connect to a loopback TCP port, or bind one (port 0: any) and listen. */
 static int
-try_connect(int port)
+try_tcp(int port, int listener)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET,
 		.sin_port = htons((uint16_t)port),
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), e = 0;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0)
 		return errno;
-	if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0)
-		e = errno;
-	close(fd);
-	return e;
-}
-
-static int
-try_bind(void)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = 0,
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), e = 0;
-
-	if (fd < 0)
-		return errno;
-	if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
-	    listen(fd, 1) != 0)
-		e = errno;
-	close(fd);
-	return e;
+	if (!listener)
+		return outcome(fd, connect(fd, (struct sockaddr *)&a,
+		    sizeof a) != 0);
+	return outcome(fd, bind(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
+	    listen(fd, 1) != 0);
 }
 
 static socklen_t
@@ -177,14 +160,11 @@ try_abstract(const char *name)
 {
 	struct sockaddr_un a;
 	socklen_t len = abstract_addr(&a, name);
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), e = 0;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0)
 		return errno;
-	if (connect(fd, (struct sockaddr *)&a, len) != 0)
-		e = errno;
-	close(fd);
-	return e;
+	return outcome(fd, connect(fd, (struct sockaddr *)&a, len) != 0);
 }
 
 /* Open DIR and read one entry: the /proc/PID/fd listing. */
@@ -230,6 +210,20 @@ victim(void)
 	sleep_forever();
 }
 
+/* "WHO-ENTRY: outcome" for reading each /proc/PID/ENTRY (listing fd). */
+static void
+say_proc(const char *who, const char *pid, const char *const *entries)
+{
+	char path[4096], what[64];
+
+	for (; *entries; entries++) {
+		snprintf(path, sizeof path, "/proc/%s/%s", pid, *entries);
+		snprintf(what, sizeof what, "%s-%s", who, *entries);
+		say(what, strcmp(*entries, "fd") == 0 ? try_list(path) :
+		    try_read(path));
+	}
+}
+
 static void
 attack(const char *pid, const char *home, const char *file,
     const char *runner)
@@ -239,30 +233,16 @@ attack(const char *pid, const char *home, const char *file,
 	long caps = -1;
 	FILE *f;
 
-	snprintf(path, sizeof path, "/proc/%s/environ", pid);
-	say("victim-environ", try_read(path));
-	snprintf(path, sizeof path, "/proc/%s/mem", pid);
-	say("victim-mem", try_read(path));
-	snprintf(path, sizeof path, "/proc/%s/cmdline", pid);
-	say("victim-cmdline", try_read(path));
-	snprintf(path, sizeof path, "/proc/%s/status", pid);
-	say("victim-status", try_read(path));
-	snprintf(path, sizeof path, "/proc/%s/maps", pid);
-	say("victim-maps", try_read(path));
-	snprintf(path, sizeof path, "/proc/%s/fd", pid);
-	say("victim-fd", try_list(path));
+	say_proc("victim", pid, (const char *const []){ "environ", "mem",
+	    "cmdline", "status", "maps", "fd", NULL });
 	snprintf(path, sizeof path, "%s/secret", home);
 	say("victim-home", try_read(path));
 	say("victim-ptrace", ptrace(PTRACE_ATTACH, v, NULL, NULL) == 0 ? 0 :
 	    errno);
 	say("victim-kill", kill(v, SIGKILL) == 0 ? 0 : errno);
 	say("runner-secret", try_read(file));
-	snprintf(path, sizeof path, "/proc/%s/mem", runner);
-	say("runner-mem", try_read(path));
-	snprintf(path, sizeof path, "/proc/%s/environ", runner);
-	say("runner-environ", try_read(path));
-	snprintf(path, sizeof path, "/proc/%s/cmdline", runner);
-	say("runner-cmdline", try_read(path));
+	say_proc("runner", runner, (const char *const []){ "mem", "environ",
+	    "cmdline", NULL });
 	say("setuid-0", setuid(0) == 0 ? 0 : errno);
 	say("setresuid-0", setresuid(0, 0, 0) == 0 ? 0 : errno);
 	say("unshare-user", unshare(CLONE_NEWUSER) == 0 ? 0 : errno);
@@ -502,9 +482,9 @@ main(int argc, char **argv)
 		if (d)
 			closedir(d);
 	} else if (strcmp(argv[1], "connect") == 0 && argc == 3)
-		say("connect", try_connect(atoi(argv[2])));
+		say("connect", try_tcp(atoi(argv[2]), 0));
 	else if (strcmp(argv[1], "bind") == 0)
-		say("bind", try_bind());
+		say("bind", try_tcp(0, 1));
 	else if (strcmp(argv[1], "signal") == 0 && argc == 3)
 		say("signal", kill((pid_t)atoi(argv[2]), SIGTERM) == 0 ? 0 :
 		    errno);
