@@ -48,64 +48,47 @@ static const char *const dev_files[] = {
 	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
 };
 
-const char *
-jail_mode_name(enum jail_mode m)
+/* s's index in names, or -1 when it is none of them. */
+static int
+name_index(const char *s, const char *const *names, size_t n)
 {
-	return m == JAIL_UID ? "uid" : m == JAIL_NS ? "ns" : "none";
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(s, names[i]) == 0)
+			return (int)i;
+	return -1;
 }
 
-int
-jail_mode_parse(const char *s, enum jail_mode *m)
-{
-	if (strcmp(s, "none") == 0)
-		*m = JAIL_NONE;
-	else if (strcmp(s, "uid") == 0)
-		*m = JAIL_UID;
-	else if (strcmp(s, "ns") == 0)
-		*m = JAIL_NS;
-	else
-		return -1;
-	return 0;
-}
+/* jail_KIND_name and jail_KIND_parse for an option's enum, from one
+ * table of its spellings indexed by value; a value out of range reads
+ * as 0, the default. */
+#define OPTION_NAMES(kind, type, ...)					\
+	static const char *const kind##_names[] = { __VA_ARGS__ };	\
+	enum { kind##_count = sizeof kind##_names / sizeof *kind##_names }; \
+									\
+	const char *							\
+	jail_##kind##_name(type v)					\
+	{								\
+		return kind##_names[(unsigned)v < kind##_count ? v : 0]; \
+	}								\
+									\
+	int								\
+	jail_##kind##_parse(const char *s, type *v)			\
+	{								\
+		int i = name_index(s, kind##_names, kind##_count);	\
+									\
+		if (i < 0)						\
+			return -1;					\
+		*v = (type)i;						\
+		return 0;						\
+	}
 
-const char *
-jail_unit_name(enum jail_unit u)
-{
-	return u == JAIL_UNIT_LEASE ? "lease" : "registration";
-}
-
-int
-jail_unit_parse(const char *s, enum jail_unit *u)
-{
-	if (strcmp(s, "lease") == 0)
-		*u = JAIL_UNIT_LEASE;
-	else if (strcmp(s, "registration") == 0)
-		*u = JAIL_UNIT_REGISTRATION;
-	else
-		return -1;
-	return 0;
-}
-
-const char *
-jail_landlock_name(enum jail_landlock l)
-{
-	return l == JAIL_LANDLOCK_REQUIRE ? "require" :
-	    l == JAIL_LANDLOCK_OFF ? "off" : "auto";
-}
-
-int
-jail_landlock_parse(const char *s, enum jail_landlock *l)
-{
-	if (strcmp(s, "auto") == 0)
-		*l = JAIL_LANDLOCK_AUTO;
-	else if (strcmp(s, "require") == 0)
-		*l = JAIL_LANDLOCK_REQUIRE;
-	else if (strcmp(s, "off") == 0)
-		*l = JAIL_LANDLOCK_OFF;
-	else
-		return -1;
-	return 0;
-}
+OPTION_NAMES(mode, enum jail_mode,
+    [JAIL_NONE] = "none", [JAIL_UID] = "uid", [JAIL_NS] = "ns")
+OPTION_NAMES(unit, enum jail_unit,
+    [JAIL_UNIT_REGISTRATION] = "registration", [JAIL_UNIT_LEASE] = "lease")
+OPTION_NAMES(landlock, enum jail_landlock,
+    [JAIL_LANDLOCK_AUTO] = "auto", [JAIL_LANDLOCK_REQUIRE] = "require",
+    [JAIL_LANDLOCK_OFF] = "off")
 
 long
 jail_ports_parse(const char *s, uint16_t *ports, size_t cap)
@@ -335,25 +318,36 @@ bind_mount(const char *src, const char *to, int rw)
  * own tree and nothing else — not another lease (another uid, or the same
  * uid in another Landlock domain: Landlock's ptrace hook), not the
  * service, not the ns init. Then the host's files are masked. */
+/* at/name into p: 1 and its lstat in *st, 0 when it does not exist
+ * (this kernel has no such file), -1 with errno. */
+static int
+proc_entry(char p[PATH_MAX], const char *at, const char *name,
+    struct stat *st)
+{
+	if ((size_t)snprintf(p, PATH_MAX, "%s/%s", at, name) >= PATH_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (lstat(p, st) == 0)
+		return 1;
+	return errno == ENOENT ? 0 : -1;
+}
+
 static int
 mount_proc(const char *at)
 {
 	char p[PATH_MAX];
 	struct stat st;
+	int rc;
 
 	if (mount("proc", at, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 	    "hidepid=invisible") != 0)
 		return -1;
 	for (size_t i = 0; i < sizeof proc_masked / sizeof *proc_masked; i++) {
-		if ((size_t)snprintf(p, sizeof p, "%s/%s", at, proc_masked[i])
-		    >= sizeof p) {
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		if (lstat(p, &st) != 0) {
-			if (errno == ENOENT)
-				continue;
-			return -1;
+		if ((rc = proc_entry(p, at, proc_masked[i], &st)) <= 0) {
+			if (rc < 0)
+				return -1;
+			continue;
 		}
 		if (S_ISDIR(st.st_mode) ? mount("tmpfs", p, "tmpfs", MS_RDONLY |
 		    MS_NOSUID | MS_NODEV | MS_NOEXEC,
@@ -363,17 +357,8 @@ mount_proc(const char *at)
 	}
 	for (size_t i = 0; i < sizeof proc_readonly / sizeof *proc_readonly;
 	    i++) {
-		if ((size_t)snprintf(p, sizeof p, "%s/%s", at,
-		    proc_readonly[i]) >= sizeof p) {
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		if (lstat(p, &st) != 0) {
-			if (errno == ENOENT)
-				continue;
-			return -1;
-		}
-		if (bind_mount(p, p, 0) != 0)
+		if ((rc = proc_entry(p, at, proc_readonly[i], &st)) < 0 ||
+		    (rc > 0 && bind_mount(p, p, 0) != 0))
 			return -1;
 	}
 	return 0;
@@ -532,100 +517,96 @@ jail_uid_private_flags(const struct jail_config *c)
 	    (c->limits.disk ? CLONE_NEWNS : 0);
 }
 
-/* Can uid mode build its private namespaces here? A real trial in a
- * child unless one_shot (then the capability alone). */
-static void
-probe_uid_private(const struct jail_config *c, struct jail_host *h)
+/* Run fn(c) in a child, as a lease would: its exit code (0: the trial
+ * passed), or -1 when there is no child. */
+static int
+trial(int (*fn)(const struct jail_config *), const struct jail_config *c)
 {
-	pid_t pid;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(fn(c));
+	return pid < 0 ? -1 : child_status(pid);
+}
+
+/* Can uid mode build its private namespaces here? */
+static int
+uid_private_trial(const struct jail_config *c)
+{
+	if (unshare(jail_uid_private_flags(c)) != 0)
+		return 1;
+	if (c->limits.disk && (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE,
+	    NULL) != 0 || mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID |
+	    MS_NODEV, "size=64k") != 0))
+		return 2;
+	return 0;
+}
+
+/* One probe: unmet (a missing precondition) is why; a one_shot service
+ * needs no trial (its own execution is one); else fn runs in a child,
+ * and explain turns its failed exit code into why. */
+static void
+probe(const struct jail_config *c, int (*fn)(const struct jail_config *),
+    const char *unmet, void (*explain)(int code, char *why, size_t cap),
+    int *ok, char *why, size_t cap)
+{
 	int code;
 
-	if (!h->cap_sysadmin) {
-		snprintf(h->uid_private_why, sizeof h->uid_private_why,
-		    "no CAP_SYS_ADMIN");
+	if (unmet) {
+		snprintf(why, cap, "%s", unmet);
 		return;
 	}
 	if (c->one_shot) {
-		h->uid_private_ok = 1;
+		*ok = 1;
 		return;
 	}
-	pid = fork();
-	if (pid == 0) {
-		if (unshare(jail_uid_private_flags(c)) != 0)
-			_exit(1);
-		if (c->limits.disk && (mount(NULL, "/", NULL, MS_REC |
-		    MS_PRIVATE, NULL) != 0 || mount("tmpfs", "/tmp", "tmpfs",
-		    MS_NOSUID | MS_NODEV, "size=64k") != 0))
-			_exit(2);
-		_exit(0);
-	}
-	code = pid < 0 ? -1 : child_status(pid);
-	if (code == 0)
-		h->uid_private_ok = 1;
-	else
-		snprintf(h->uid_private_why, sizeof h->uid_private_why, "%s",
-		    code == 1 ? "unshare of the network and mount namespaces "
-		    "failed" : code == 2 ? "cannot mount a tmpfs" :
-		    "the probe died");
+	code = trial(fn, c);
+	*ok = code == 0;
+	if (code != 0)
+		explain(code, why, cap);
 }
 
 static void
-probe_seccomp(const struct jail_config *c, struct jail_host *h)
+explain_uid_private(int code, char *why, size_t cap)
 {
-	pid_t pid;
-	int code;
+	snprintf(why, cap, "%s", code == 1 ? "unshare of the network and "
+	    "mount namespaces failed" : code == 2 ? "cannot mount a tmpfs" :
+	    "the probe died");
+}
 
-	if (!c->seccomp) {
-		snprintf(h->seccomp_why, sizeof h->seccomp_why,
-		    "no filter was compiled");
-		return;
-	}
-	pid = fork();
-	if (pid == 0) {
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-			_exit(1);
-		_exit(seccomp_policy_install(c->seccomp) == 0 ? 0 : 2);
-	}
-	code = pid < 0 ? -1 : child_status(pid);
-	if (code == 0)
-		h->seccomp_ok = 1;
-	else
-		snprintf(h->seccomp_why, sizeof h->seccomp_why, "%s",
-		    code == 1 ? "PR_SET_NO_NEW_PRIVS failed" :
-		    "the kernel refused the filter (CONFIG_SECCOMP_FILTER?)");
+static int
+seccomp_trial(const struct jail_config *c)
+{
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return 1;
+	return seccomp_policy_install(c->seccomp) == 0 ? 0 : 2;
+}
+
+static void
+explain_seccomp(int code, char *why, size_t cap)
+{
+	snprintf(why, cap, "%s", code == 1 ? "PR_SET_NO_NEW_PRIVS failed" :
+	    "the kernel refused the filter (CONFIG_SECCOMP_FILTER?)");
 }
 
 /* uid mode: can a lease get its own /proc (private_proc)? Tried in a
  * child, as a lease would. */
-static void
-probe_proc(const struct jail_config *c, struct jail_host *h)
+static int
+proc_trial(const struct jail_config *c)
 {
-	pid_t pid;
-	int code;
+	(void)c;
+	return private_proc() == 0 ? 0 : errno > 0 && errno < 126 ? errno :
+	    126;
+}
 
-	if (!h->cap_sysadmin) {
-		snprintf(h->proc_why, sizeof h->proc_why, "needs CAP_SYS_ADMIN "
-		    "to mount a /proc of the lease's own");
-		return;
-	}
-	if (c->one_shot) {	/* the execution is the trial */
-		h->proc_ok = 1;
-		return;
-	}
-	pid = fork();
-	if (pid == 0)
-		_exit(private_proc() == 0 ? 0 : errno > 0 && errno < 126 ?
-		    errno : 126);
-	code = pid < 0 ? -1 : child_status(pid);
-	if (code == 0)
-		h->proc_ok = 1;
-	else
-		snprintf(h->proc_why, sizeof h->proc_why, "a private /proc "
-		    "with hidepid=invisible failed: %s%s",
-		    code > 0 && code < 126 ? strerror(code) : "the trial died",
-		    code == EINVAL ? " (hidepid=invisible needs Linux 5.8)" :
-		    code == EPERM || code == EACCES ? " (mount refused: a "
-		    "seccomp or AppArmor profile?)" : "");
+static void
+explain_proc(int code, char *why, size_t cap)
+{
+	snprintf(why, cap, "a private /proc with hidepid=invisible failed: "
+	    "%s%s", code > 0 && code < 126 ? strerror(code) : "the trial died",
+	    code == EINVAL ? " (hidepid=invisible needs Linux 5.8)" :
+	    code == EPERM || code == EACCES ? " (mount refused: a seccomp or "
+	    "AppArmor profile?)" : "");
 }
 
 void
@@ -653,11 +634,12 @@ jail_probe(const struct jail_config *c, struct jail_host *h)
 		h->userns_ok = 1;
 	else
 		probe_userns(c, h);
-	if (c->one_shot && c->seccomp)
-		h->seccomp_ok = 1;
-	else
-		probe_seccomp(c, h);
-	probe_proc(c, h);
+	probe(c, seccomp_trial, c->seccomp ? NULL : "no filter was compiled",
+	    explain_seccomp, &h->seccomp_ok, h->seccomp_why,
+	    sizeof h->seccomp_why);
+	probe(c, proc_trial, h->cap_sysadmin ? NULL : "needs CAP_SYS_ADMIN "
+	    "to mount a /proc of the lease's own", explain_proc, &h->proc_ok,
+	    h->proc_why, sizeof h->proc_why);
 	h->landlock_abi = landlock_abi(&h->landlock_why);
 	if (c->landlock_abi_cap && h->landlock_abi > c->landlock_abi_cap) {
 		h->landlock_abi = c->landlock_abi_cap;
@@ -689,7 +671,10 @@ jail_probe(const struct jail_config *c, struct jail_host *h)
 		h->mode_ok[JAIL_NS] = 1;
 	/* ns mode makes these namespaces without CAP_SYS_ADMIN */
 	if (h->mode_ok[JAIL_UID] && jail_uid_private_flags(c)) {
-		probe_uid_private(c, h);
+		probe(c, uid_private_trial, h->cap_sysadmin ? NULL :
+		    "no CAP_SYS_ADMIN", explain_uid_private,
+		    &h->uid_private_ok, h->uid_private_why,
+		    sizeof h->uid_private_why);
 		if (!h->uid_private_ok) {
 			h->mode_ok[JAIL_UID] = 0;
 			snprintf(why, sizeof h->mode_why[0], "each execution "
@@ -1847,20 +1832,17 @@ locked_flags(const char *path)
 	struct statvfs sv;
 	unsigned long f = 0;
 
+	static const unsigned long st_ms[][2] = {
+		{ ST_NOSUID, MS_NOSUID }, { ST_NODEV, MS_NODEV },
+		{ ST_NOEXEC, MS_NOEXEC }, { ST_NOATIME, MS_NOATIME },
+		{ ST_NODIRATIME, MS_NODIRATIME }, { ST_RELATIME, MS_RELATIME },
+	};
+
 	if (statvfs(path, &sv) != 0)
 		return 0;
-	if (sv.f_flag & ST_NOSUID)
-		f |= MS_NOSUID;
-	if (sv.f_flag & ST_NODEV)
-		f |= MS_NODEV;
-	if (sv.f_flag & ST_NOEXEC)
-		f |= MS_NOEXEC;
-	if (sv.f_flag & ST_NOATIME)
-		f |= MS_NOATIME;
-	if (sv.f_flag & ST_NODIRATIME)
-		f |= MS_NODIRATIME;
-	if (sv.f_flag & ST_RELATIME)
-		f |= MS_RELATIME;
+	for (size_t i = 0; i < sizeof st_ms / sizeof st_ms[0]; i++)
+		if (sv.f_flag & st_ms[i][0])
+			f |= st_ms[i][1];
 	return f;
 }
 

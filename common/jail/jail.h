@@ -248,7 +248,8 @@ struct jail_stats {
 	uint64_t disk_files;		/* inodes in use (files, dirs, links) */
 };
 
-/* "none" "uid" "ns"; parse returns -1 for anything else. */
+/* "none" "uid" "ns", "registration" "lease", "auto" "require" "off";
+ * parse returns -1 for anything else. Defined by OPTION_NAMES in jail.c. */
 const char *jail_mode_name(enum jail_mode m);
 int jail_mode_parse(const char *s, enum jail_mode *m);
 const char *jail_unit_name(enum jail_unit u);
