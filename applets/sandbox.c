@@ -6,24 +6,21 @@
  *   verify    check class files against the Java denylist
  *   denylist  print the built-in Java denylist
  * The execution itself is common/sandbox/sbx_exec (jail, event loop,
- * limits), the Java stage sbx_java, the wire format sbx_proto, the
- * service sbx_server (with the budgets of sbx_budget), its client
- * sbx_client; this file is options, the jail's set-up and output. */
-#include <dirent.h>
+ * limits), what executions share sbx_env, the Java stage sbx_java, the
+ * wire format sbx_proto, the service sbx_server (with the budgets of
+ * sbx_budget), its client sbx_client; this file is options, help and
+ * output. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/base/cli.h"
-#include "common/base/fsutil.h"
 #include "common/sandbox/javacheck.h"
 #include "common/service/metrics.h"
 #include "common/service/metrics_http.h"
@@ -35,6 +32,7 @@
 #include "common/sandbox/sbx_java.h"
 #include "common/sandbox/sbx_proto.h"
 #include "common/sandbox/sbx_client.h"
+#include "common/sandbox/sbx_env.h"
 #include "common/sandbox/sbx_server.h"
 #include "common/jail/seccomp_policy.h"
 #include "common/wire/secret.h"
@@ -209,20 +207,8 @@ EXIT_CODES
 
 /* --- options shared by run and serve ----------------------------------- */
 
-struct jail_opts {
-	enum jail_mode mode;
-	uint32_t uid_first, uid_last;
-	const char *state_dir;
-	const char *cgroup;
-	enum jail_landlock landlock;
-	uint64_t disk;		/* 0: half the execution's memory limit */
-	const char *python;
-	const char *java_home;
-	const char *denylist;
-};
-
 static void
-jail_opts_default(struct jail_opts *o)
+jail_opts_default(struct sbx_jail_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->mode = JAIL_NS;
@@ -341,7 +327,7 @@ limit_opt(int opt, const char *v, struct sbx_limits *l)
 
 /* A jail option into o; 0 if opt is not one. */
 static int
-jail_opt(int opt, const char *v, struct jail_opts *o)
+jail_opt(int opt, const char *v, struct sbx_jail_opts *o)
 {
 	switch (opt) {
 	case OPT_JAIL:
@@ -376,189 +362,24 @@ jail_opt(int opt, const char *v, struct jail_opts *o)
 	}
 }
 
-/* JAVA_HOME from javac on PATH: realpath(javac) minus "/bin/javac". */
-static const char *
-find_java_home(void)
-{
-	static char home[PATH_MAX];
-	const char *path = getenv("PATH");
-	char cand[PATH_MAX];
-
-	for (const char *p = path ? path : "/usr/bin"; *p; ) {
-		const char *end = strchr(p, ':');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-
-		if (len && len + 7 < sizeof cand) {
-			memcpy(cand, p, len);
-			memcpy(cand + len, "/javac", 7);
-			if (access(cand, X_OK) == 0 && realpath(cand, home)) {
-				size_t n = strlen(home);
-
-				if (n > 10 && strcmp(home + n - 10,
-				    "/bin/javac") == 0) {
-					home[n - 10] = '\0';
-					return home;
-				}
-			}
-		}
-		p = end ? end + 1 : p + len;
-	}
-	return NULL;
-}
-
-/* Everything one service (or one run) needs for its executions. */
-struct sandbox {
-	struct jail jail;
-	struct sock_fprog seccomp;
-	struct sbx_exec_env env;
-	char self[PATH_MAX];
-	char *deny_text;
-	size_t deny_len;
-	const char *ro[16];
-	size_t nro;
-	const char *launchers[2];	/* python, the exec command */
-	char ro_buf[8][PATH_MAX];
-};
-
-/* The JDK's configuration lives outside it on Debian (conf/ and lib/
- * link into /etc/java-17-openjdk): each link's target directory, two
- * levels deep when outside /usr, joins the jail's read-only list. */
+/* The jail and the rest every execution shares (sbx_env_init), or exit
+ * naming what is wrong. */
 static void
-java_ro_paths(struct sandbox *s, const char *java_home)
-{
-	static const char *const sub[] = { "conf", "conf/security",
-		"conf/management", "lib" };
-	size_t nbuf = 0;
-
-	for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
-		char dir[PATH_MAX];
-		DIR *d;
-		struct dirent *e;
-
-		snprintf(dir, sizeof dir, "%s/%s", java_home, sub[i]);
-		if (!(d = opendir(dir)))
-			continue;
-		while ((e = readdir(d))) {
-			char path[PATH_MAX + 256], real[PATH_MAX], *cut;
-			struct stat st;
-			int dup = 0;
-
-			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-			if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode) ||
-			    !realpath(path, real) || strncmp(real, "/usr/", 5)
-			    == 0 || real[0] != '/')
-				continue;
-			/* /etc/java-17-openjdk/x -> /etc/java-17-openjdk */
-			cut = strchr(real + 1, '/');
-			cut = cut ? strchr(cut + 1, '/') : NULL;
-			if (!cut)
-				continue;
-			*cut = '\0';
-			for (size_t k = 0; k < nbuf; k++)
-				dup |= strcmp(s->ro_buf[k], real) == 0;
-			if (dup || nbuf == sizeof s->ro_buf / sizeof s->ro_buf[0])
-				continue;
-			memcpy(s->ro_buf[nbuf], real, strlen(real) + 1);
-			s->ro[s->nro++] = s->ro_buf[nbuf++];
-		}
-		closedir(d);
-	}
-}
-
-static void
-read_denylist(struct sandbox *s, const char *path)
-{
-	struct javacheck_policy pol;
-	char err[512];
-	int fd;
-	ssize_t n;
-
-	if (!path)
-		return;
-	/* parse it here first: a bad list is a start-up error, not a
-	 * failure of every Java request */
-	if (javacheck_policy_load(&pol, path, err, sizeof err) != 0)
-		die(EXIT_CONFIG, "--java-denylist: %s", err);
-	javacheck_policy_free(&pol);
-	s->deny_text = xmalloc(JAVACHECK_TEXT_MAX + 1);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 ||
-	    (n = read(fd, s->deny_text, JAVACHECK_TEXT_MAX + 1)) < 0)
-		die_errno(EXIT_CONFIG, "--java-denylist %s", path);
-	close(fd);
-	s->deny_len = (size_t)n;
-}
-
-/* The jail of every execution: fixed at start-up, limits at their
- * maxima (an execution's own are applied to its copy). one_shot: run's
- * single execution is its own trial (see struct jail_config). The view
- * holds python, exec_cmd (run's command or serve's --exec-interpreter;
- * NULL: none) and the JDK. */
-static void
-sandbox_setup(struct sandbox *s, const struct jail_opts *o,
+env_setup(struct sbx_env *e, const struct sbx_jail_opts *o,
     const struct sbx_limits *max, uint64_t max_disk, int sigfd,
     int one_shot, int check_only, const char *exec_cmd)
 {
-	struct jail_config cfg;
-	char err[768];
-	ssize_t n;
+	char err[1024];
 
-	memset(s, 0, sizeof *s);
-	n = readlink("/proc/self/exe", s->self, sizeof s->self - 1);
-	if (n <= 0)
-		die_errno(EXIT_OSERR, "cannot find this binary (/proc/self/exe)");
-	s->self[n] = '\0';
-	seccomp_policy_program(&s->seccomp);
-	read_denylist(s, o->denylist);
-	if (o->java_home) {
-		s->ro[s->nro++] = o->java_home;
-		java_ro_paths(s, o->java_home);
-	}
-	s->launchers[0] = o->python;
-	s->launchers[1] = exec_cmd;
-	memset(&cfg, 0, sizeof cfg);
-	cfg.mode = o->mode;
-	cfg.unit = JAIL_UNIT_LEASE;
-	cfg.uid_first = o->uid_first;
-	cfg.uid_last = o->uid_last;
-	cfg.state_dir = o->state_dir;
-	cfg.cgroup_dir = o->cgroup;
-	cfg.limits = (struct jail_limits){
-		.memory = max->memory, .pids = max->pids,
-		.nproc = max->pids, .nofile = 1024,
-		.cpu_seconds = (max->cpu_ms + 999) / 1000 + 1,
-		.disk = sbx_server_disk(o->disk, max->memory, max_disk),
-	};
-	cfg.new_net = 1;
-	cfg.landlock = o->landlock;
-	cfg.ro_paths = s->ro;
-	cfg.nro = s->nro;
-	cfg.path = "/usr/local/bin:/usr/bin:/bin";
-	cfg.launchers = s->launchers;
-	cfg.nlaunchers = exec_cmd ? 2 : 1;
-	/* the binary itself runs the Java stage inside the jail */
-	cfg.self_exe = s->self;
-	cfg.seccomp = &s->seccomp;
-	cfg.one_shot = one_shot;
-	cfg.check_only = check_only;
-	if (fs_mkdir_private(o->state_dir, 0700) != 0)
-		die_errno(EXIT_CONFIG, "state directory %s", o->state_dir);
-	if (jail_init(&s->jail, &cfg, err, sizeof err) != 0)
+	switch (sbx_env_init(e, o, max, max_disk, sigfd, one_shot, check_only,
+	    exec_cmd, err, sizeof err)) {
+	case SBX_ENV_OK:
+		return;
+	case SBX_ENV_BAD_SETUP:
 		die(EXIT_CONFIG, "%s", err);
-	if (o->mode == JAIL_NONE)
-		log_msg(LOG_WARN, "jail mode none: the tool runs as this "
-		    "process's user, with its network and files "
-		    "(development only)");
-	else if (!s->jail.proc_private)
-		log_msg(LOG_WARN, "uid mode: tools can read other executions' "
-		    "/proc/PID/cmdline and status (%s); --jail ns hides them",
-		    s->jail.host.proc_why);
-	s->env = (struct sbx_exec_env){
-		.jail = &s->jail, .python = o->python,
-		.java_home = o->java_home, .self_exe = jail_self_exe(&s->jail),
-		.deny_text = s->deny_text, .deny_len = s->deny_len,
-		.sigfd = sigfd,
-		.use_cgroup_limits = 1,
-	};
+	case SBX_ENV_SYSTEM:
+		die(EXIT_OSERR, "%s", err);
+	}
 }
 
 /* --- what a tool gives back: kept for run and call --------------------- */
@@ -800,9 +621,9 @@ run_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	static struct sandbox sb;
+	static struct sbx_env sb;
 	static struct sbx_file_data files[SBX_FILES_MAX];
-	struct jail_opts jo;
+	struct sbx_jail_opts jo;
 	struct sbx_limits lim;
 	struct sbx_job job;
 	struct sbx_result res;
@@ -836,7 +657,7 @@ run_main(int argc, char **argv)
 		die(EXIT_USAGE, "nothing to run: give -- SOURCE... (or -- "
 		    "COMMAND for exec)");
 	if (lang == SBX_LANG_JAVA && !jo.java_home &&
-	    !(jo.java_home = find_java_home()))
+	    !(jo.java_home = sbx_env_java_home()))
 		die(EXIT_CONFIG, "no JDK found (javac on PATH); give "
 		    "--java-home");
 	memset(&job, 0, sizeof job);
@@ -845,7 +666,7 @@ run_main(int argc, char **argv)
 	job.tenant = "cli";
 	job.lang = lang;
 	job.lim = lim;
-	job.disk = sbx_server_disk(jo.disk, lim.memory, UINT64_MAX);
+	job.disk = sbx_env_disk(jo.disk, lim.memory, UINT64_MAX);
 	if (lang == SBX_LANG_EXEC) {
 		job.exec_argv = argv + optind;
 	} else {
@@ -862,9 +683,9 @@ run_main(int argc, char **argv)
 	 * for a container init that may not reap */
 	if (spawn_become_subreaper() != 0)
 		die_errno(EXIT_OSERR, "cannot become a subreaper");
-	sandbox_setup(&sb, &jo, &lim, UINT64_MAX, sigfd, 1, 0,
+	env_setup(&sb, &jo, &lim, UINT64_MAX, sigfd, 1, 0,
 	    lang == SBX_LANG_EXEC ? argv[optind] : NULL);
-	sb.env.java_unconfined = unconfined;
+	sb.exec.java_unconfined = unconfined;
 	if (unconfined)
 		log_msg(LOG_WARN, "--java-unconfined: the JVM loads "
 		    "classes from a directory the tool can write (classes "
@@ -873,7 +694,7 @@ run_main(int argc, char **argv)
 	capture_init(&cap, lim.output, !json);
 	out = (struct sbx_output){ &cap, capture_emit, capture_room, -1, NULL,
 		NULL };
-	if (sbx_exec(&sb.env, &job, &out, &res) != 0) {
+	if (sbx_exec(&sb.exec, &job, &out, &res) != 0) {
 		log_msg(LOG_WARN, "stopped by a signal");
 		jail_fini(&sb.jail);
 		return 128 + SIGTERM;
@@ -993,7 +814,7 @@ check_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct jail_opts jo;
+	struct sbx_jail_opts jo;
 	struct jail_config cfg;
 	struct jail_host h;
 	struct sock_fprog prog;
@@ -1024,15 +845,8 @@ check_main(int argc, char **argv)
 			    "[JAIL OPTIONS]");
 	}
 	memset(&cfg, 0, sizeof cfg);
-	cfg.mode = jo.mode;
-	cfg.unit = JAIL_UNIT_LEASE;
-	cfg.uid_first = jo.uid_first;
-	cfg.uid_last = jo.uid_last;
-	cfg.state_dir = jo.state_dir;
-	cfg.cgroup_dir = jo.cgroup;
-	cfg.new_net = 1;
-	cfg.limits.disk = sbx_server_disk(jo.disk, 256u << 20, UINT64_MAX);
-	cfg.landlock = jo.landlock;
+	sbx_env_jail_config(&jo, &cfg);
+	cfg.limits.disk = sbx_env_disk(jo.disk, 256u << 20, UINT64_MAX);
 	seccomp_policy_program(&prog);
 	cfg.seccomp = &prog;
 	jail_probe(&cfg, &h);
@@ -1079,7 +893,7 @@ struct serve_opts {
 	const char *listen[SUPERVISOR_LISTEN_MAX];
 	size_t nlisten;
 	const char *secret_files[SECRET_RING_MAX + 1];
-	struct jail_opts jo;
+	struct sbx_jail_opts jo;
 	int check;			/* --check: the preflight only */
 	const char *metrics;		/* --metrics ADDR, or NULL */
 };
@@ -1261,7 +1075,7 @@ serve_main(int argc, char **argv)
 {
 	static struct serve_opts c;
 	static struct sbx_server s;
-	static struct sandbox sb;
+	static struct sbx_env sb;
 	static const int sigs[] = { SIGCHLD, SIGTERM, SIGINT, SIGHUP };
 	static const int exit_for[] = { [SBX_SERVER_OK] = EXIT_OK,
 		[SBX_SERVER_BAD_OPTIONS] = EXIT_USAGE,
@@ -1276,12 +1090,12 @@ serve_main(int argc, char **argv)
 		    c.sc.budget.total_concurrent + c.sc.budget.total_queue,
 		    c.check);
 	if (!c.jo.java_home)
-		c.jo.java_home = find_java_home();
+		c.jo.java_home = sbx_env_java_home();
 	st = sbx_server_init(&s, &c.sc, signals_fd(sigs, sizeof sigs /
 	    sizeof sigs[0]), err, sizeof err);
 	if (st != SBX_SERVER_OK)
 		die(exit_for[st], "%s", err);
-	sandbox_setup(&sb, &c.jo, &c.sc.max, c.sc.max_disk, -1, 0, c.check,
+	env_setup(&sb, &c.jo, &c.sc.max, c.sc.max_disk, -1, 0, c.check,
 	    c.sc.exec_interpreter);
 	for (size_t i = 0; i < c.nlisten; i++)
 		if ((st = sbx_server_listen(&s, c.listen[i], err, sizeof err))
@@ -1304,7 +1118,7 @@ serve_main(int argc, char **argv)
 		    LF_NUM("max_concurrency", c.sc.budget.total_concurrent),
 		    LF_NUM("tenant_concurrency", c.sc.budget.tenant_concurrent),
 		    LF_NUM("tenant_queue", c.sc.budget.tenant_queue) }, 6);
-	if ((st = sbx_server_run(&s, &sb.env, err, sizeof err)) !=
+	if ((st = sbx_server_run(&s, &sb.exec, err, sizeof err)) !=
 	    SBX_SERVER_OK)
 		die(exit_for[st], "%s", err);
 	jail_fini(&sb.jail);

@@ -17,19 +17,11 @@
 #include "common/base/signal_fd.h"
 #include "common/base/xwrap.h"
 #include "common/jail/spawn.h"
+#include "common/sandbox/sbx_env.h"
 #include "common/service/metrics.h"
 #include "common/service/service.h"
 #include "common/wire/channel.h"
 #include "common/wire/netaddr.h"
-
-uint64_t
-sbx_server_disk(uint64_t disk, uint64_t memory, uint64_t max_disk)
-{
-	uint64_t d = disk ? disk : memory / 2;
-
-	d = d > max_disk ? max_disk : d;
-	return d < (1u << 20) ? (1u << 20) : d;
-}
 
 /* Supervisor <-> handler: ADMIT (tenant, CPU asked), VERDICT (0: run now,
  * else the refusal code), DONE (CPU used): common/service/service.h. */
@@ -492,7 +484,7 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
 	job.tenant = c.req.tenant;
 	job.lang = c.req.lang;
 	sbx_server_limits(&s->cfg, &c.req.lim, &job.lim);
-	job.disk = sbx_server_disk(s->cfg.disk, job.lim.memory,
+	job.disk = sbx_env_disk(s->cfg.disk, job.lim.memory,
 	    s->cfg.max_disk);
 	job.files = c.files;
 	job.nfiles = c.req.nfiles;

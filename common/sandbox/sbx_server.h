@@ -49,12 +49,6 @@ struct sbx_server {
 	int draining;
 };
 
-/* The writable space of an execution with this memory limit: disk, or
- * half the limit (tmpfs pages count against it: the tool keeps the other
- * half, and a full disk ends as disk, not as an OOM kill); at most
- * max_disk, at least 1 MiB. */
-uint64_t sbx_server_disk(uint64_t disk, uint64_t memory, uint64_t max_disk);
-
 /* The limits of a request that asked for asked: a 0 takes cfg's
  * default, anything over cfg's maximum is lowered to it. */
 void sbx_server_limits(const struct sbx_server_config *cfg,

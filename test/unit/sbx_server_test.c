@@ -1,5 +1,5 @@
 /* sbx_server_test.c - the sandbox service's decisions, without a socket:
- * a request's limits (default, clamp, disk), admission of handlers under
+ * a request's limits (default, clamp), admission of handlers under
  * the budgets (run, queue, refuse, drain, repeats ignored), what a gone
  * handler gives back (and is charged), the refusal messages. */
 #include <string.h>
@@ -76,13 +76,6 @@ test_limits(void)
 	sbx_server_limits(&cfg, &asked, &got);
 	ok(memcmp(&got, &asked, sizeof got) == 0,
 	    "limits inside the maxima are kept as asked");
-	ok(sbx_server_disk(0, 256u << 20, 512u << 20) == 128u << 20,
-	    "no --disk: half the memory limit");
-	ok(sbx_server_disk(0, 4ull << 30, 512u << 20) == 512u << 20 &&
-	    sbx_server_disk(1u << 30, 256u << 20, 512u << 20) == 512u << 20,
-	    "the disk never passes --max-disk");
-	ok(sbx_server_disk(0, 1u << 20, 512u << 20) == 1u << 20,
-	    "the disk is at least 1 MiB");
 }
 
 static void
