@@ -11,14 +11,17 @@ if ! command -v clang >/dev/null 2>&1; then
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -qq --no-install-recommends clang libclang-rt-14-dev
 fi
-make -s build/deps/.stamp-bearssl build/deps/.stamp-libseccomp
+# the jail's filter is generated at build time; common/ links against it
+make -s build/deps/.stamp-bearssl build/deps/.stamp-libseccomp \
+	build/gen/seccomp_bpf.c
 out=build/fuzz
 mkdir -p "$out"
 for name in "$@"; do
 	clang -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -D_GNU_SOURCE -I. \
 		-isystem build/deps/include \
-		"test/fuzz/fuzz_$name.c" common/*/*.c build/deps/lib/libbearssl.a \
+		"test/fuzz/fuzz_$name.c" common/*/*.c build/gen/seccomp_bpf.c \
+		build/deps/lib/libbearssl.a \
 		build/deps/lib/libseccomp.a \
 		-o "$out/fuzz_$name"
 	corpus=test/fuzz/corpus/$name

@@ -787,8 +787,24 @@ sweep_ours(uint32_t uid)
 	return uid_kill_all(uid, uid, -1, NULL, NULL);
 }
 
+/* Read an id file (path) of the host into *buf (the caller frees it): 1,
+ * or 0 when it is absent (an image FROM scratch has none), or -1 and a
+ * message. */
+static int
+read_idfile(const struct uidpool *p, const char *path, uint8_t **buf,
+    size_t *len, char *err, size_t errlen)
+{
+	if (file_read(path, 16u << 20, buf, len) == 0)
+		return 1;
+	if (errno == ENOENT)
+		return 0;
+	snprintf(err, errlen, "--uid-range %u-%u: cannot check %s: %s",
+	    p->first, p->last, path, strerror(errno));
+	return -1;
+}
+
 /* An account of passwd/group (path) with an id in the range: -1 and a
- * message naming it; 0 when none (or the file is absent: FROM scratch). */
+ * message naming it; 0 when none (or the file is absent). */
 static int
 refuse_accounts(const struct uidpool *p, const char *path, const char *what,
     char *err, size_t errlen)
@@ -799,13 +815,8 @@ refuse_accounts(const struct uidpool *p, const char *path, const char *what,
 	char name[64];
 	int found;
 
-	if (file_read(path, 16u << 20, &buf, &len) != 0) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, errlen, "--uid-range %u-%u: cannot check %s: %s",
-		    p->first, p->last, path, strerror(errno));
-		return -1;
-	}
+	if ((found = read_idfile(p, path, &buf, &len, err, errlen)) <= 0)
+		return found;
 	found = idfile_find_in_range((const char *)buf, len, p->first,
 	    p->last, &id, name, sizeof name);
 	free(buf);
@@ -815,6 +826,35 @@ refuse_accounts(const struct uidpool *p, const char *path, const char *what,
 	snprintf(err, errlen, "--uid-range %u-%u overlaps %s '%s' (id %u) in "
 	    "%s: choose a range no account uses", p->first, p->last, what,
 	    name, id, path);
+	return -1;
+}
+
+/* A user's subordinate ids (subuid/subgid, path) in the range: -1 and a
+ * message naming them. newuidmap lets that user run processes under those
+ * host ids from a user namespace of their own: lease uids, then, whose
+ * processes and files they could signal and read. 0 when none or absent. */
+static int
+refuse_subids(const struct uidpool *p, const char *path, char *err,
+    size_t errlen)
+{
+	uint8_t *buf;
+	size_t len;
+	uint32_t start, count;
+	char name[64];
+	int found;
+
+	if ((found = read_idfile(p, path, &buf, &len, err, errlen)) <= 0)
+		return found;
+	found = idfile_find_subid_overlap((const char *)buf, len, p->first,
+	    p->last, &start, &count, name, sizeof name);
+	free(buf);
+	if (!found)
+		return 0;
+	log_escape(name, sizeof name, name, strlen(name));
+	snprintf(err, errlen, "--uid-range %u-%u overlaps ids %u-%u that %s "
+	    "gives '%s' for user namespaces: choose a range outside every "
+	    "subordinate range", p->first, p->last, start,
+	    (unsigned)((uint64_t)start + count - 1), path, name);
 	return -1;
 }
 
@@ -865,7 +905,9 @@ uidpool_claim(const struct uidpool *p, int check_only, char *err,
 	int swept = 0, rc;
 
 	if (refuse_accounts(p, "/etc/passwd", "user", err, errlen) != 0 ||
-	    refuse_accounts(p, "/etc/group", "group", err, errlen) != 0)
+	    refuse_accounts(p, "/etc/group", "group", err, errlen) != 0 ||
+	    refuse_subids(p, "/etc/subuid", err, errlen) != 0 ||
+	    refuse_subids(p, "/etc/subgid", err, errlen) != 0)
 		return -1;
 	do {
 		memset(&c, 0, sizeof c);
