@@ -207,19 +207,33 @@ eckey_pub_from_der(const uint8_t *der, size_t len, struct eckey_pub *k,
 	return 0;
 }
 
+/* The DER of text's one PEM object, labelled one of labels (tried in
+ * order), into der: its length, or -1 and *why (other_label when the
+ * object is labelled otherwise). */
+static long
+pem_der(const char *text, size_t len, const char *const *labels,
+    uint8_t der[DER_MAX], const char *other_label, const char **why)
+{
+	enum pem_status st = PEM_LABEL;
+	size_t n = 0;
+
+	for (; *labels && st == PEM_LABEL; labels++)
+		st = pem_decode(text, len, *labels, der, DER_MAX, &n);
+	if (st == PEM_OK)
+		return (long)n;
+	return fail(why, st == PEM_LABEL ? other_label : pem_status_text(st));
+}
+
 int
 eckey_pub_parse(const char *text, size_t len, struct eckey_pub *k,
     const char **why)
 {
+	static const char *const labels[] = { LABEL_PUB, NULL };
 	uint8_t der[DER_MAX];
-	size_t n;
-	enum pem_status st;
+	long n = pem_der(text, len, labels, der, "not a PEM \"PUBLIC KEY\" "
+	    "(give the public key file)", why);
 
-	if ((st = pem_decode(text, len, LABEL_PUB, der, sizeof der, &n)) !=
-	    PEM_OK)
-		return fail(why, st == PEM_LABEL ? "not a PEM \"PUBLIC KEY\" "
-		    "(give the public key file)" : pem_status_text(st));
-	return eckey_pub_from_der(der, n, k, why);
+	return n < 0 ? -1 : eckey_pub_from_der(der, (size_t)n, k, why);
 }
 
 int
@@ -260,22 +274,16 @@ int
 eckey_priv_parse(const char *text, size_t len, struct eckey_priv *k,
     const char **why)
 {
+	static const char *const labels[] = { LABEL_SEC1, LABEL_PKCS8, NULL };
 	uint8_t der[DER_MAX];
-	size_t n;
-	enum pem_status st;
-	int rc;
+	long n = pem_der(text, len, labels, der, "not a PEM \"EC PRIVATE KEY\" "
+	    "or \"PRIVATE KEY\"", why);
+	int rc = -1;
 
-	st = pem_decode(text, len, LABEL_SEC1, der, sizeof der, &n);
-	if (st == PEM_LABEL)
-		st = pem_decode(text, len, LABEL_PKCS8, der, sizeof der, &n);
-	if (st != PEM_OK) {
-		*why = st == PEM_LABEL ? "not a PEM \"EC PRIVATE KEY\" or "
-		    "\"PRIVATE KEY\"" : pem_status_text(st);
+	if (n >= 0)
+		rc = eckey_priv_from_der(der, (size_t)n, k, why);
+	else
 		eckey_wipe(k);
-		rc = -1;
-	} else {
-		rc = eckey_priv_from_der(der, n, k, why);
-	}
 	secure_wipe(der, sizeof der);
 	return rc;
 }
