@@ -608,6 +608,23 @@ revoke_or_die(struct store *s, const uint8_t id[APPROVAL_ID_LEN],
 		die(EXIT_IOERR, "%s: %s", path, why);
 }
 
+/* The end of every signed change: the audit entry signed with key (then
+ * wiped), the token revoke (when given) added to the revocation list,
+ * the record written. */
+static void
+change_commit(struct store *s, struct store_rec *rec, const char *who,
+    const char *action, enum store_status to, const char *note,
+    const char *detail, struct eckey_priv *key,
+    const uint8_t revoke[APPROVAL_ID_LEN])
+{
+	change_audit(s, rec, who, action, to, note, detail, key);
+	eckey_wipe(key);
+	if (revoke)
+		revoke_or_die(s, revoke, rec->id);
+	change_write(s, rec);
+	store_rec_free(rec);
+}
+
 /* 1 when a record of the store holds a token with this id (renew's own
  * record included: its old token is about to be revoked). */
 static int
@@ -670,6 +687,29 @@ sign_fresh(struct store *s, const struct eckey_priv *key,
 	return len;
 }
 
+/* Sign rec's request with key, valid from now for life seconds, into
+ * token (cap bytes) and rec->token; its id to id, and detail (dcap
+ * bytes) says "token=ID key=KEYID expires=UNIX". */
+static void
+sign_record(struct store *s, const struct eckey_priv *key,
+    struct store_rec *rec, uint64_t now, uint64_t life, char *token,
+    size_t cap, uint8_t id[APPROVAL_ID_LEN], char *detail, size_t dcap)
+{
+	struct approval_request req = { rec->tenant, rec->registration,
+		(char *const *)rec->argv, rec->argc, (char *const *)rec->env,
+		rec->envc };
+	char tid[ECKEY_ID_TEXT], kid[ECKEY_ID_TEXT];
+	uint64_t expires;
+
+	(void)sign_fresh(s, key, &req, rec->egress, now, life, token, cap, id,
+	    &expires);
+	eckey_id_text(key->pub.id, kid);
+	eckey_id_text(id, tid);
+	snprintf(detail, dcap, "token=%s key=%s expires=%llu", tid, kid,
+	    (unsigned long long)expires);
+	rec->token = token;
+}
+
 static const char approve_usage[] = "airlock review approve --store DIR ID "
     "--key PRIVATE.pem [--expires 30d]\n    [--note TEXT] [--as NAME] "
     "[--yes] [--script-dir DIR]... [--allow-index URL]...\n"
@@ -686,15 +726,14 @@ static int
 cmd_approve(int argc, char **argv)
 {
 	static char token[APPROVAL_TOKEN_MAX + 1];
-	char detail[256], tid[ECKEY_ID_TEXT], kid[ECKEY_ID_TEXT];
-	struct approval_request req;
+	char detail[256];
 	struct store_rec rec;
 	struct eckey_priv key;
 	struct store s;
 	struct opts o;
 	uint8_t id[APPROVAL_ID_LEN];
 	const char *who, *note;
-	uint64_t life, now, expires;
+	uint64_t life, now;
 	int catalog;
 
 	opts_parse(argc, argv, " store key expires note as yes script-dir "
@@ -718,21 +757,10 @@ cmd_approve(int argc, char **argv)
 	key_or_die(o.key, &key);
 	now = now_s();
 	confirm_or_die(&o.guard, &rec, "approve", now + life, o.yes);
-	req = (struct approval_request){ rec.tenant, rec.registration,
-		(char *const *)rec.argv, rec.argc, (char *const *)rec.env,
-		rec.envc };
-	(void)sign_fresh(&s, &key, &req, rec.egress, now, life, token,
-	    sizeof token, id, &expires);
-	eckey_id_text(key.pub.id, kid);
-	eckey_id_text(id, tid);
-	snprintf(detail, sizeof detail, "token=%s key=%s expires=%llu", tid,
-	    kid, (unsigned long long)expires);
-	rec.token = token;
-	change_audit(&s, &rec, who, "approve", catalog ? STORE_NOT_REQUIRED :
-	    STORE_APPROVED, note, detail, &key);
-	eckey_wipe(&key);
-	change_write(&s, &rec);
-	store_rec_free(&rec);
+	sign_record(&s, &key, &rec, now, life, token, sizeof token, id, detail,
+	    sizeof detail);
+	change_commit(&s, &rec, who, "approve", catalog ? STORE_NOT_REQUIRED :
+	    STORE_APPROVED, note, detail, &key, NULL);
 	printf("%s\n", token);
 	return EXIT_OK;
 }
@@ -792,16 +820,15 @@ static int
 cmd_renew(int argc, char **argv)
 {
 	static char token[APPROVAL_TOKEN_MAX + 1];
-	char detail[256], tid[ECKEY_ID_TEXT], kid[ECKEY_ID_TEXT];
-	char oid[ECKEY_ID_TEXT];
+	char detail[256], oid[ECKEY_ID_TEXT];
 	uint8_t id[APPROVAL_ID_LEN], old[APPROVAL_ID_LEN];
-	struct approval_request req;
 	struct store_rec rec;
 	struct eckey_priv key;
 	struct store s;
 	struct opts o;
 	const char *who, *note;
-	uint64_t life, now, expires;
+	uint64_t life, now;
+	size_t dl;
 
 	opts_parse(argc, argv, " store key expires note as yes script-dir "
 	    "allow-index allow-module ", renew_usage, &o);
@@ -824,22 +851,13 @@ cmd_renew(int argc, char **argv)
 	unchanged_or_die(&s, &rec, &key, old);
 	now = now_s();
 	confirm_or_die(&o.guard, &rec, "renew", now + life, o.yes);
-	req = (struct approval_request){ rec.tenant, rec.registration,
-		(char *const *)rec.argv, rec.argc, (char *const *)rec.env,
-		rec.envc };
-	(void)sign_fresh(&s, &key, &req, rec.egress, now, life, token,
-	    sizeof token, id, &expires);
-	eckey_id_text(key.pub.id, kid);
-	eckey_id_text(id, tid);
+	sign_record(&s, &key, &rec, now, life, token, sizeof token, id, detail,
+	    sizeof detail);
 	eckey_id_text(old, oid);
-	snprintf(detail, sizeof detail, "token=%s key=%s expires=%llu "
-	    "supersedes=%s", tid, kid, (unsigned long long)expires, oid);
-	rec.token = token;
-	change_audit(&s, &rec, who, "renew", rec.status, note, detail, &key);
-	eckey_wipe(&key);
-	revoke_or_die(&s, old, rec.id);
-	change_write(&s, &rec);
-	store_rec_free(&rec);
+	dl = strlen(detail);
+	snprintf(detail + dl, sizeof detail - dl, " supersedes=%s", oid);
+	change_commit(&s, &rec, who, "renew", rec.status, note, detail, &key,
+	    old);
 	printf("%s\n", token);
 	return EXIT_OK;
 }
@@ -847,6 +865,25 @@ cmd_renew(int argc, char **argv)
 static const char reject_usage[] = "airlock review reject --store DIR ID "
     "--key PRIVATE.pem --reason TEXT\n    [--as NAME]\nReject a PENDING "
     "record (the audit entry is signed with the key).\n";
+
+/* The start of reject and revoke: their options (--reason required),
+ * the record ID read under the store's lock; the reason, *who. */
+static const char *
+reasoned_begin(int argc, char **argv, const char *usage, struct opts *o,
+    struct store *s, struct store_rec *rec, const char **who)
+{
+	const char *reason;
+
+	opts_parse(argc, argv, " store key reason as ", usage, o);
+	need(o->store, "store", usage);
+	need(o->key, "key", usage);
+	reason = text_arg(need(o->reason, "reason", usage), "--reason");
+	if (o->npos != 1 || o->has_cmd || !reason[0])
+		usage_die(usage);
+	*who = actor(o);
+	change_begin(s, o->store, o->pos[0], rec);
+	return reason;
+}
 
 static int
 cmd_reject(int argc, char **argv)
@@ -857,24 +894,14 @@ cmd_reject(int argc, char **argv)
 	struct opts o;
 	const char *who, *reason;
 
-	opts_parse(argc, argv, " store key reason as ", reject_usage, &o);
-	need(o.store, "store", reject_usage);
-	need(o.key, "key", reject_usage);
-	reason = text_arg(need(o.reason, "reason", reject_usage), "--reason");
-	if (o.npos != 1 || o.has_cmd || !reason[0])
-		usage_die(reject_usage);
-	who = actor(&o);
-	change_begin(&s, o.store, o.pos[0], &rec);
+	reason = reasoned_begin(argc, argv, reject_usage, &o, &s, &rec, &who);
 	if (rec.status != STORE_PENDING)
 		die(EXIT_NOPERM, "record %s is %s: only PENDING records can be "
 		    "rejected (revoke an approval instead)", rec.id,
 		    store_status_name(rec.status));
 	key_or_die(o.key, &key);
-	change_audit(&s, &rec, who, "reject", STORE_REJECTED, reason, reason,
-	    &key);
-	eckey_wipe(&key);
-	change_write(&s, &rec);
-	store_rec_free(&rec);
+	change_commit(&s, &rec, who, "reject", STORE_REJECTED, reason, reason,
+	    &key, NULL);
 	return EXIT_OK;
 }
 
@@ -894,14 +921,7 @@ cmd_revoke(int argc, char **argv)
 	struct opts o;
 	const char *who, *reason;
 
-	opts_parse(argc, argv, " store key reason as ", revoke_usage, &o);
-	need(o.store, "store", revoke_usage);
-	need(o.key, "key", revoke_usage);
-	reason = text_arg(need(o.reason, "reason", revoke_usage), "--reason");
-	if (o.npos != 1 || o.has_cmd || !reason[0])
-		usage_die(revoke_usage);
-	who = actor(&o);
-	change_begin(&s, o.store, o.pos[0], &rec);
+	reason = reasoned_begin(argc, argv, revoke_usage, &o, &s, &rec, &who);
 	if (rec.status != STORE_APPROVED && !(rec.status == STORE_NOT_REQUIRED
 	    && rec.token[0]))
 		die(EXIT_NOPERM, "record %s is %s without a token: nothing to "
@@ -911,12 +931,8 @@ cmd_revoke(int argc, char **argv)
 	eckey_id_text(id, tid);
 	snprintf(detail, sizeof detail, "token=%s", tid);
 	key_or_die(o.key, &key);
-	change_audit(&s, &rec, who, "revoke", STORE_REVOKED, reason, detail,
-	    &key);
-	eckey_wipe(&key);
-	revoke_or_die(&s, id, rec.id);
-	change_write(&s, &rec);
-	store_rec_free(&rec);
+	change_commit(&s, &rec, who, "revoke", STORE_REVOKED, reason, detail,
+	    &key, id);
 	return EXIT_OK;
 }
 
