@@ -44,6 +44,7 @@ static const char usage[] =
 "  --timeout DURATION    connect + handshake limit (default 10s)\n"
 "  --doctor              check every step, say which one fails, run\n"
 "                        COMMAND with stdin closed and report its exit\n"
+"                        and the lease's egress policy\n"
 "  --log-format human|json\n"
 "  --help\n"
 "\n"
