@@ -55,6 +55,21 @@ init_state(uint32_t s[16], const void *key, const void *iv, uint32_t cc)
 	c += d; b ^= c; b = ROTL(b, 7); \
 } while (0)
 
+/* ChaCha20's 20 rounds on the 16 words x[0..15] with quarter round Q
+ * (scalar or four blocks at once): ten column-then-diagonal pairs. */
+#define TWENTY_ROUNDS(Q, x) do { \
+	for (int r_ = 0; r_ < 10; r_++) { \
+		Q(x[0], x[4], x[8], x[12]); \
+		Q(x[1], x[5], x[9], x[13]); \
+		Q(x[2], x[6], x[10], x[14]); \
+		Q(x[3], x[7], x[11], x[15]); \
+		Q(x[0], x[5], x[10], x[15]); \
+		Q(x[1], x[6], x[11], x[12]); \
+		Q(x[2], x[7], x[8], x[13]); \
+		Q(x[3], x[4], x[9], x[14]); \
+	} \
+} while (0)
+
 /* One block: XOR up to 64 bytes of p with the key stream of w->s. */
 static void
 block_xor(struct work *w, uint8_t *p, size_t n)
@@ -64,16 +79,7 @@ block_xor(struct work *w, uint8_t *p, size_t n)
 	uint8_t *ks = w->ks;
 
 	memcpy(x, s, sizeof w->x);
-	for (int r = 0; r < 10; r++) {
-		QR(x[0], x[4], x[8], x[12]);
-		QR(x[1], x[5], x[9], x[13]);
-		QR(x[2], x[6], x[10], x[14]);
-		QR(x[3], x[7], x[11], x[15]);
-		QR(x[0], x[5], x[10], x[15]);
-		QR(x[1], x[6], x[11], x[12]);
-		QR(x[2], x[7], x[8], x[13]);
-		QR(x[3], x[4], x[9], x[14]);
-	}
+	TWENTY_ROUNDS(QR, x);
 	for (int i = 0; i < 16; i++) {
 		uint32_t v = x[i] + s[i];
 
@@ -109,16 +115,7 @@ four_blocks_xor(struct work *w, uint8_t *p)
 		in[i] = _mm_set1_epi32((int)w->s[i]);
 	in[12] = _mm_add_epi32(in[12], _mm_set_epi32(3, 2, 1, 0));
 	memcpy(v, in, sizeof w->v);
-	for (int r = 0; r < 10; r++) {
-		VQR(v[0], v[4], v[8], v[12]);
-		VQR(v[1], v[5], v[9], v[13]);
-		VQR(v[2], v[6], v[10], v[14]);
-		VQR(v[3], v[7], v[11], v[15]);
-		VQR(v[0], v[5], v[10], v[15]);
-		VQR(v[1], v[6], v[11], v[12]);
-		VQR(v[2], v[7], v[8], v[13]);
-		VQR(v[3], v[4], v[9], v[14]);
-	}
+	TWENTY_ROUNDS(VQR, v);
 	/* words 4g..4g+3 of the four blocks: a 4x4 transpose turns lanes
 	 * into rows, row b being block b's bytes 16g..16g+15 */
 	for (int g = 0; g < 4; g++) {
