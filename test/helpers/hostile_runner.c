@@ -22,7 +22,8 @@
  *   egress-hosts-cut       an egress policy outside its grammar or caps
  *   egress-hosts           a valid one (a.io:443,b.io:80), then EXIT 0
  *   stdout-empty  stderr-empty
- *   exit-kind2  exit-sig0  exit-sig65  exit-sig128  exit-reason9
+ *   exit-kindN  exit-sigN  exit-reasonN   EXIT with kind, signal or
+ *                          reason N (2, 0, 65, 128, 9 are out of range)
  *   exit-short  exit-trailing  exit-detail-nul
  *   error-code0  error-code99  error-short  error-nul
  *   error-escape           ERROR whose message holds ESC, CR, newlines
@@ -378,16 +379,12 @@ play(const char *s, const char *arg)
 			frame(FRAME_STDOUT, "", 0);
 		else if (strcmp(s, "stderr-empty") == 0)
 			frame(FRAME_STDERR, "", 0);
-		else if (strcmp(s, "exit-kind2") == 0)
-			exit_frame(2, 0, 0, "", 0, 0);
-		else if (strcmp(s, "exit-sig0") == 0)
-			exit_frame(1, 0, 0, "", 0, 0);
-		else if (strcmp(s, "exit-sig65") == 0)
-			exit_frame(1, 65, 0, "", 0, 0);
-		else if (strcmp(s, "exit-sig128") == 0)
-			exit_frame(1, 128, 0, "", 0, 0);
-		else if (strcmp(s, "exit-reason9") == 0)
-			exit_frame(0, 0, 9, "", 0, 0);
+		else if (strncmp(s, "exit-kind", 9) == 0)
+			exit_frame((uint8_t)atoi(s + 9), 0, 0, "", 0, 0);
+		else if (strncmp(s, "exit-sig", 8) == 0)
+			exit_frame(1, (uint8_t)atoi(s + 8), 0, "", 0, 0);
+		else if (strncmp(s, "exit-reason", 11) == 0)
+			exit_frame(0, 0, (uint8_t)atoi(s + 11), "", 0, 0);
 		else if (strcmp(s, "exit-short") == 0)
 			exit_frame(0, 0, 0, "tail", 4, 3);
 		else if (strcmp(s, "exit-trailing") == 0)
