@@ -458,37 +458,36 @@ semver_exact(const char *s)
 	}
 }
 
+/* Past skip bytes of *sp, a number (semver_num): 1 and *sp moved past
+ * both, or 0 when there is none. */
+static int
+take_num(const char **sp, size_t skip)
+{
+	size_t n = semver_num(*sp + skip);
+
+	if (!n)
+		return 0;
+	*sp += skip + n;
+	return 1;
+}
+
 /* Exact PEP 440 version in canonical form: N(.N)*[{a|b|rc}N][.postN]
  * [.devN]; no wildcard, local version or epoch. */
 static int
 pep440_exact(const char *s)
 {
-	size_t n;
-
-	if (!(n = semver_num(s)))
+	if (!take_num(&s, 0))
 		return 0;
-	s += n;
-	while (*s == '.' && is_digit((unsigned char)s[1])) {
-		if (!(n = semver_num(s + 1)))
+	while (*s == '.' && is_digit((unsigned char)s[1]))
+		if (!take_num(&s, 1))
 			return 0;
-		s += 1 + n;
-	}
-	if (*s == 'a' || *s == 'b' || has_prefix(s, "rc")) {
-		s += *s == 'r' ? 2 : 1;
-		if (!(n = semver_num(s)))
-			return 0;
-		s += n;
-	}
-	if (has_prefix(s, ".post")) {
-		if (!(n = semver_num(s + 5)))
-			return 0;
-		s += 5 + n;
-	}
-	if (has_prefix(s, ".dev")) {
-		if (!(n = semver_num(s + 4)))
-			return 0;
-		s += 4 + n;
-	}
+	if ((*s == 'a' || *s == 'b' || has_prefix(s, "rc")) &&
+	    !take_num(&s, *s == 'r' ? 2 : 1))
+		return 0;
+	if (has_prefix(s, ".post") && !take_num(&s, 5))
+		return 0;
+	if (has_prefix(s, ".dev") && !take_num(&s, 4))
+		return 0;
 	return *s == '\0';
 }
 
@@ -508,25 +507,38 @@ pep508_name(const char *s)
 	return i;
 }
 
+/* PEP 508 name[extra,...] (the extras optional): its length, or 0. */
+static size_t
+pep508_name_extras(const char *s)
+{
+	const char *p = s;
+	size_t n;
+
+	if (!(n = pep508_name(p)))
+		return 0;
+	p += n;
+	if (*p == '[') {
+		do {
+			p++;
+			if (!(n = pep508_name(p)))
+				return 0;
+			p += n;
+		} while (*p == ',');
+		if (*p++ != ']')
+			return 0;
+	}
+	return (size_t)(p - s);
+}
+
 /* name[extra,...]==version, nothing else. */
 static int
 pep508_pinned(const char *s)
 {
 	size_t n;
 
-	if (!(n = pep508_name(s)))
+	if (!(n = pep508_name_extras(s)))
 		return 0;
 	s += n;
-	if (*s == '[') {
-		do {
-			s++;
-			if (!(n = pep508_name(s)))
-				return 0;
-			s += n;
-		} while (*s == ',');
-		if (*s++ != ']')
-			return 0;
-	}
 	if (s[0] != '=' || s[1] != '=' || s[2] == '=')
 		return 0;
 	return pep440_exact(s + 2);
@@ -544,19 +556,9 @@ pep508_shape(const char *s)
 	};
 	size_t n, k;
 
-	if (!(n = pep508_name(s)))
+	if (!(n = pep508_name_extras(s)))
 		return 0;
 	s += n;
-	if (*s == '[') {
-		do {
-			s++;
-			if (!(n = pep508_name(s)))
-				return 0;
-			s += n;
-		} while (*s == ',');
-		if (*s++ != ']')
-			return 0;
-	}
 	if (*s == '\0')
 		return 1;
 	for (;;) {
