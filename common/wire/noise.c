@@ -348,37 +348,39 @@ hs_finish_message(struct noise_handshake *hs)
 	}
 }
 
-enum noise_status
-noise_write_message(struct noise_handshake *hs, const uint8_t *payload,
-    size_t payload_len, uint8_t *out, size_t out_cap, size_t *out_len)
+/* The checks both directions make first: a usable handshake (else
+ * untouched), *len zeroed, arguments that make sense and the turn to
+ * move (else the handshake fails). */
+static enum noise_status
+hs_begin(struct noise_handshake *hs, size_t *len, int args_ok,
+    int (*turn)(const struct noise_handshake *))
 {
-	enum noise_status st;
-	size_t tag_len;
-	uint8_t dh[NOISE_DH_LEN];
-
 	if (!hs)
 		return NOISE_ERR_ARG;
-	if (out_len)
-		*out_len = 0;
+	if (len)
+		*len = 0;
 	if (hs->failed || hs->split)
 		return NOISE_ERR_STATE;
-	if (!out || !out_len || (payload_len && !payload))
+	if (!args_ok)
 		return hs_fail(hs, NOISE_ERR_ARG);
-	if (!hs_turn_to_write(hs))
+	if (!turn(hs))
 		return hs_fail(hs, NOISE_ERR_STATE);
-	tag_len = hs_tag_len(hs);
-	if (payload_len > NOISE_MSG_MAX - NOISE_DH_LEN - tag_len ||
-	    out_cap < NOISE_DH_LEN + payload_len + tag_len)
-		return hs_fail(hs, NOISE_ERR_SIZE);
-	if (!hs->has_e && (st = hs_draw_ephemeral(hs)) != NOISE_OK)
-		return hs_fail(hs, st);
+	return NOISE_OK;
+}
+
+/* The tokens both directions mix before the payload: psk (first
+ * message), e (this message's ephemeral public key), ee (the second). */
+static enum noise_status
+hs_mix_tokens(struct noise_handshake *hs, const uint8_t e[NOISE_DH_LEN])
+{
+	uint8_t dh[NOISE_DH_LEN];
+	enum noise_status st;
 
 	if (hs->msg == 0 && hs->has_psk)	/* psk */
 		mix_key_and_hash(hs, hs->psk, sizeof hs->psk);
-	memcpy(out, hs->e_pub, NOISE_DH_LEN);	/* e */
-	mix_hash(hs, hs->e_pub, NOISE_DH_LEN);
+	mix_hash(hs, e, NOISE_DH_LEN);		/* e */
 	if (hs->has_psk)
-		mix_key(hs, hs->e_pub, NOISE_DH_LEN);
+		mix_key(hs, e, NOISE_DH_LEN);
 	if (hs->msg == 1) {			/* ee */
 		st = noise_x25519(dh, hs->e_priv, hs->re);
 		if (st != NOISE_OK)
@@ -386,6 +388,30 @@ noise_write_message(struct noise_handshake *hs, const uint8_t *payload,
 		mix_key(hs, dh, sizeof dh);
 		secure_wipe(dh, sizeof dh);
 	}
+	return NOISE_OK;
+}
+
+enum noise_status
+noise_write_message(struct noise_handshake *hs, const uint8_t *payload,
+    size_t payload_len, uint8_t *out, size_t out_cap, size_t *out_len)
+{
+	enum noise_status st;
+	size_t tag_len;
+
+	st = hs_begin(hs, out_len, out && out_len && (!payload_len || payload),
+	    hs_turn_to_write);
+	if (st != NOISE_OK)
+		return st;
+	tag_len = hs_tag_len(hs);
+	if (payload_len > NOISE_MSG_MAX - NOISE_DH_LEN - tag_len ||
+	    out_cap < NOISE_DH_LEN + payload_len + tag_len)
+		return hs_fail(hs, NOISE_ERR_SIZE);
+	if (!hs->has_e && (st = hs_draw_ephemeral(hs)) != NOISE_OK)
+		return hs_fail(hs, st);
+
+	memcpy(out, hs->e_pub, NOISE_DH_LEN);
+	if ((st = hs_mix_tokens(hs, hs->e_pub)) != NOISE_OK)
+		return st;
 	/* EncryptAndHash(payload) */
 	if (payload_len)
 		memmove(out + NOISE_DH_LEN, payload, payload_len);
@@ -408,19 +434,13 @@ noise_read_message(struct noise_handshake *hs, const uint8_t *in,
 {
 	enum noise_status st;
 	size_t tag_len, plen;
-	uint8_t dh[NOISE_DH_LEN], scratch[1];
+	uint8_t scratch[1];
 	uint8_t *pbuf;
 
-	if (!hs)
-		return NOISE_ERR_ARG;
-	if (payload_len)
-		*payload_len = 0;
-	if (hs->failed || hs->split)
-		return NOISE_ERR_STATE;
-	if (!in || !payload_len || (payload_cap && !payload))
-		return hs_fail(hs, NOISE_ERR_ARG);
-	if (!hs_turn_to_read(hs))
-		return hs_fail(hs, NOISE_ERR_STATE);
+	st = hs_begin(hs, payload_len, in && payload_len &&
+	    (!payload_cap || payload), hs_turn_to_read);
+	if (st != NOISE_OK)
+		return st;
 	/* Exact sizes: e, then a payload, then a tag when there is a key. */
 	tag_len = hs_tag_len(hs);
 	if (in_len > NOISE_MSG_MAX || in_len < NOISE_DH_LEN + tag_len)
@@ -430,19 +450,9 @@ noise_read_message(struct noise_handshake *hs, const uint8_t *in,
 		return hs_fail(hs, NOISE_ERR_SIZE);
 	pbuf = plen ? payload : scratch;
 
-	if (hs->msg == 0 && hs->has_psk)	/* psk */
-		mix_key_and_hash(hs, hs->psk, sizeof hs->psk);
-	memcpy(hs->re, in, NOISE_DH_LEN);	/* e */
-	mix_hash(hs, hs->re, NOISE_DH_LEN);
-	if (hs->has_psk)
-		mix_key(hs, hs->re, NOISE_DH_LEN);
-	if (hs->msg == 1) {			/* ee */
-		st = noise_x25519(dh, hs->e_priv, hs->re);
-		if (st != NOISE_OK)
-			return hs_fail(hs, st);
-		mix_key(hs, dh, sizeof dh);
-		secure_wipe(dh, sizeof dh);
-	}
+	memcpy(hs->re, in, NOISE_DH_LEN);
+	if ((st = hs_mix_tokens(hs, hs->re)) != NOISE_OK)
+		return st;
 	/* DecryptAndHash: the hash takes the ciphertext, so it is computed
 	 * from in, which stays untouched. */
 	if (plen)
