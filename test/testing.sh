@@ -17,8 +17,10 @@
 #   gone PID               no process PID (killed and reaped)
 #   alive PID              PID runs and is not a zombie
 #   free_port              a free loopback TCP port, chosen by the kernel
-#   start_runner [OPTIONS] starts $RUNNER_CMD OPTIONS in the background,
-#                          RUNNER_PID its pid, stderr appended to $LOG, PATH
+#   start_runner [OPTIONS] starts $RUNNER_CMD OPTIONS, the service the
+#                          cases talk to (a runner, `sandbox serve`), in
+#                          the background: RUNNER_PID its pid, stderr
+#                          appended to $LOG, PATH
 #                          $RUNNER_PATH (default $BIN:/usr/bin:/bin), after
 #                          removing a stale $SOCK; returns once $RUNNER_READY
 #                          (eval'd; default: the socket $SOCK exists) holds,
@@ -28,6 +30,12 @@
 #                          RUNNER_CMD='"$AIRLOCK" runner --jail "$JAIL" ...'
 #                          then JAIL=ns start_runner --pids 40
 #   stop_runner            kills (TERM) and reaps it; nothing when none runs
+#   busy_relays N RELAY_CMD...
+#                          N relays in a row, each still sending 2 MB of
+#                          stdin when its lease ends (as an MCP client
+#                          writes `initialize` at once); prints each exit
+#                          status with how its error began, counted:
+#                          "20 77 env;" when all 20 were refused for env
 #
 # Environment: AIRLOCK (the binary under test), RESULTS (the tally file),
 # TESTDIR (a scratch directory removed afterwards), TESTROOT (where a test
@@ -118,4 +126,19 @@ stop_runner() {
 	kill "$RUNNER_PID" 2>/dev/null
 	wait "$RUNNER_PID" 2>/dev/null
 	RUNNER_PID=
+}
+
+busy_relays() {
+	br_n=$1
+	shift
+	br_i=0
+	while [ $br_i -lt "$br_n" ]; do
+		head -c 2000000 /dev/zero | "$@" >/dev/null 2>"$TESTDIR/busy.err"
+		br_rc=$?
+		br_why=$(sed -n -e 's/.*runner refused the request: \([a-z_]*\):.*/\1/p' \
+			-e 's/.*connection to the runner lost.*/lost/p' \
+			"$TESTDIR/busy.err")
+		echo "$br_rc ${br_why:-none}"
+		br_i=$((br_i + 1))
+	done | sort | uniq -c | sed 's/^ *//' | tr '\n' ';'
 }
