@@ -6,11 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/base/cli.h"
 #include "common/base/log.h"
 #include "common/base/xwrap.h"
 #include "common/jail/jail.h"
-#include "common/service/metrics.h"
 #include "common/service/metrics_http.h"
 #include "common/service/runner_service.h"
 #include "applets/applet.h"
@@ -60,6 +58,13 @@ static const char usage[] =
 "                            mode no directory above it may be writable\n"
 "                            by anyone but root and the runner)\n"
 "  --log-format human|json   one line per lease event on stderr\n"
+"  --config FILE             more of these options, one a line, without\n"
+"                            dashes ('memory 512M', 'allow npx'; '#'\n"
+"                            comments), read at start and again on SIGHUP;\n"
+"                            strict (FILE:LINE on any error). An option is\n"
+"                            given in one place: in FILE or on the command\n"
+"                            line, never both. A reload changes only what\n"
+"                            applies to new leases (docs/OPERATIONS.md)\n"
 "\n"
 "Jail (see docs/JAIL.md; there is no default mode, on purpose):\n"
 "  --jail uid|ns|none        uid: a uid of the range per lease, no caps,\n"
@@ -115,292 +120,81 @@ static const char usage[] =
 "Refusals reach the relay as ERROR frames with stable codes (see\n"
 "docs/PROTOCOL.md). SIGTERM drains: no new lease, /readyz 503, live ones\n"
 "run up to --drain-timeout; SIGINT or a second SIGTERM ends them now.\n"
+"SIGHUP re-reads the secrets, the reviewer key, the revocation list and\n"
+"--config FILE for new leases; live leases keep theirs; anything wrong\n"
+"keeps the whole configuration in force and the log says why.\n"
 "\n"
 "Exit status: 0 after a drain, 64 usage, 71 system error, 78\n"
-"configuration (secret, listen address, state directory, a jail mode or\n"
-"layer this host cannot honour).\n";
+"configuration (secret, --config FILE, listen address, state directory,\n"
+"a jail mode or layer this host cannot honour).\n";
 
 /* The command line's own options, beside the service's configuration. */
 struct runner_cli {
 	int check, check_json;
-	const char *metrics;		/* --metrics ADDR, or NULL */
-	int limits_given;		/* a limit flag was used */
 };
 
+enum { O_CHECK = 256, O_JSON, O_CONFIG, O_SERVICE };	/* O_SERVICE + i:
+							 * runner_options[i] */
+
+/* getopt's table: the service's options (runner_config.h), then the
+ * command line's own. */
 static void
-duration_opt(const char *name, const char *val, uint64_t *ms)
+build_opts(struct option *opts)
 {
-	if (cli_duration_ms(val, ms) || *ms > 86400000)
-		die(EXIT_USAGE, "--%s: '%s' is not a duration up to 1d (e.g. "
-		    "500ms, 5s, 2m)", name, val);
+	size_t n = 0;
+
+	for (size_t i = 0; i < runner_noptions; i++)
+		opts[n++] = (struct option){ runner_options[i].name,
+		    runner_options[i].has_value ? required_argument :
+		    no_argument, NULL, O_SERVICE + (int)i };
+	opts[n++] = (struct option){ "check", no_argument, NULL, O_CHECK };
+	opts[n++] = (struct option){ "json", no_argument, NULL, O_JSON };
+	opts[n++] = (struct option){ "config", required_argument, NULL,
+	    O_CONFIG };
+	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	opts[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
 static void
-count_opt(const char *name, const char *val, uint64_t *n)
+parse_args(struct runner_cli *cli, struct runner_config *c, int argc,
+    char **argv)
 {
-	if (cli_count(val, 1, 100000, n))
-		die(EXIT_USAGE, "--%s: '%s' is not a count from 1 to 100000",
-		    name, val);
-}
-
-static void
-size_opt(const char *name, const char *val, uint64_t *bytes)
-{
-	if (strcmp(val, "0") == 0) {
-		*bytes = 0;
-		return;
-	}
-	if (cli_size_bytes(val, bytes))
-		die(EXIT_USAGE, "--%s: '%s' is not a size (e.g. 512M, 2G, or "
-		    "0 for none)", name, val);
-}
-
-static void
-limit_opt(const char *name, const char *val, uint64_t *n)
-{
-	if (strcmp(val, "0") == 0) {
-		*n = 0;
-		return;
-	}
-	if (cli_count(val, 1, 1000000, n))
-		die(EXIT_USAGE, "--%s: '%s' is not a count from 0 to 1000000",
-		    name, val);
-}
-
-/* "1.5" CPUs in thousandths. */
-static void
-cpu_opt(const char *val, uint64_t *milli)
-{
-	char *end;
-	double v = strtod(val, &end);
-
-	if (end == val || *end || v < 0 || v > 1024)
-		die(EXIT_USAGE, "--cpu: '%s' is not a number of CPUs (e.g. "
-		    "0.5, 2; 0 for none)", val);
-	*milli = (uint64_t)(v * 1000 + 0.5);
-	if (v > 0 && *milli < 10)
-		die(EXIT_USAGE, "--cpu: at least 0.01");
-}
-
-static void
-uid_range_opt(const char *val, struct jail_config *j)
-{
-	if (cli_uid_range(val, &j->uid_first, &j->uid_last) != 0)
-		die(EXIT_USAGE, "--uid-range: '%s' is not FIRST-LAST with "
-		    "0 < FIRST <= LAST <= %u (e.g. 200000-265535)", val,
-		    CLI_UID_MAX);
-}
-
-static void
-parse_args(struct runner_cli *cli, struct runner_service_config *c,
-    int argc, char **argv)
-{
-	enum { O_ALLOW = 256, O_MAXL, O_MAXT, O_MAXP, O_HS, O_GRACE, O_PING,
-		O_LIVE, O_STATE, O_LOG, O_JAIL, O_SECRET, O_PUBKEY, O_REVOKED,
-		O_UIDS, O_UNIT, O_LANDLOCK, O_BIND, O_EGRESS, O_RO, O_CGROUP,
-		O_MEM, O_PIDS, O_CPU, O_NPROC, O_NOFILE, O_FSIZE, O_TMPFS,
-		O_CHECK, O_JSON, O_SCRIPTS, O_INDEX, O_MODULE, O_METRICS,
-		O_DRAIN, O_PREAUTH, O_EGRESS_ALLOW };
-	static const struct option opts[] = {
-		{ "listen", required_argument, NULL, 'l' },
-		{ "secret-file", required_argument, NULL, O_SECRET },
-		{ "jail", required_argument, NULL, O_JAIL },
-		{ "allow", required_argument, NULL, O_ALLOW },
-		{ "script-dir", required_argument, NULL, O_SCRIPTS },
-		{ "allow-index", required_argument, NULL, O_INDEX },
-		{ "allow-module", required_argument, NULL, O_MODULE },
-		{ "max-leases", required_argument, NULL, O_MAXL },
-		{ "max-leases-per-tenant", required_argument, NULL, O_MAXT },
-		{ "max-conns-per-peer", required_argument, NULL, O_MAXP },
-		{ "handshake-timeout", required_argument, NULL, O_HS },
-		{ "preauth-uid", required_argument, NULL, O_PREAUTH },
-		{ "kill-grace", required_argument, NULL, O_GRACE },
-		{ "ping-interval", required_argument, NULL, O_PING },
-		{ "liveness-timeout", required_argument, NULL, O_LIVE },
-		{ "state-dir", required_argument, NULL, O_STATE },
-		{ "review-pubkey", required_argument, NULL, O_PUBKEY },
-		{ "revocations", required_argument, NULL, O_REVOKED },
-		{ "log-format", required_argument, NULL, O_LOG },
-		{ "uid-range", required_argument, NULL, O_UIDS },
-		{ "uid-unit", required_argument, NULL, O_UNIT },
-		{ "landlock", required_argument, NULL, O_LANDLOCK },
-		{ "allow-bind", no_argument, NULL, O_BIND },
-		{ "egress-ports", required_argument, NULL, O_EGRESS },
-		{ "egress-allow", required_argument, NULL, O_EGRESS_ALLOW },
-		{ "ro-path", required_argument, NULL, O_RO },
-		{ "cgroup", required_argument, NULL, O_CGROUP },
-		{ "memory", required_argument, NULL, O_MEM },
-		{ "pids", required_argument, NULL, O_PIDS },
-		{ "cpu", required_argument, NULL, O_CPU },
-		{ "nproc", required_argument, NULL, O_NPROC },
-		{ "nofile", required_argument, NULL, O_NOFILE },
-		{ "fsize", required_argument, NULL, O_FSIZE },
-		{ "tmpfs", required_argument, NULL, O_TMPFS },
-		{ "check", no_argument, NULL, O_CHECK },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "metrics", required_argument, NULL, O_METRICS },
-		{ "drain-timeout", required_argument, NULL, O_DRAIN },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct jail_config *j = &c->jail_cfg;
-	struct jail_limits *lim = &j->limits;
-	long np;
+	static struct option opts[64];
+	char err[512];
 	int o;
 
-	c->max_leases = 64;
-	c->max_per_tenant = 16;
-	c->max_per_peer = 32;
-	c->handshake_ms = 5000;
-	c->grace_ms = 2000;
-	c->drain_ms = 120000;
-	c->ping_ms = 10000;
-	c->liveness_ms = 30000;
-	c->state_dir = "/var/lib/airlock-runner";
-	*lim = (struct jail_limits){ .memory = 1ull << 30, .pids = 512,
-		.nproc = 512, .nofile = 4096, .fsize = 1ull << 30,
-		.tmpfs = 64ull << 20 };
+	_Static_assert(sizeof opts / sizeof *opts > 5, "room for getopt");
+	if (runner_noptions + 5 > sizeof opts / sizeof *opts)
+		die(EXIT_SOFTWARE, "getopt table too small");
+	build_opts(opts);
+	runner_config_defaults(c);
 	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (o) {
-		case 'l':
-			xcli_append(c->listen, &c->nlisten,
-			    SUPERVISOR_LISTEN_MAX, optarg, "--listen");
-			break;
-		case O_SECRET:
-			xcli_append(c->secret_files, &c->nsecret,
-			    SECRET_RING_MAX, optarg, "--secret-file");
-			break;
-		case O_JAIL: c->jail = optarg; break;
-		case O_ALLOW: c->allow = optarg; break;
-		case O_SCRIPTS: case O_INDEX: case O_MODULE:
-			if (c->nguard_items == 3 * GUARD_LIST_MAX)
-				die(EXIT_USAGE, "too many --script-dir, "
-				    "--allow-index, --allow-module");
-			c->guard_items[c->nguard_items].list = o == O_SCRIPTS ?
-			    GUARD_SCRIPT_DIR : o == O_INDEX ? GUARD_INDEX :
-			    GUARD_MODULE;
-			c->guard_items[c->nguard_items++].value = optarg;
-			break;
-		case O_MAXL: count_opt("max-leases", optarg, &c->max_leases); break;
-		case O_MAXT:
-			count_opt("max-leases-per-tenant", optarg,
-			    &c->max_per_tenant);
-			break;
-		case O_MAXP:
-			count_opt("max-conns-per-peer", optarg, &c->max_per_peer);
-			break;
-		case O_HS: duration_opt("handshake-timeout", optarg,
-		    &c->handshake_ms); break;
-		case O_PREAUTH:
-			if (cli_count(optarg, 1, 0xfffffffdUL, &c->preauth_uid))
-				die(EXIT_USAGE, "--preauth-uid: '%s' is not a "
-				    "uid from 1", optarg);
-			break;
-		case O_GRACE: duration_opt("kill-grace", optarg, &c->grace_ms);
-			break;
-		case O_PING: duration_opt("ping-interval", optarg, &c->ping_ms);
-			break;
-		case O_LIVE: duration_opt("liveness-timeout", optarg,
-		    &c->liveness_ms); break;
-		case O_STATE: c->state_dir = optarg; break;
-		case O_PUBKEY: c->review_pubkey = optarg; break;
-		case O_REVOKED: c->revocations = optarg; break;
-		case O_LOG:
-			if (log_set_format(optarg))
-				die(EXIT_USAGE, "--log-format: human or json");
-			break;
-		case O_UIDS: uid_range_opt(optarg, j); break;
-		case O_UNIT:
-			if (jail_unit_parse(optarg, &j->unit))
-				die(EXIT_USAGE, "--uid-unit: registration or "
-				    "lease");
-			break;
-		case O_LANDLOCK:
-			if (jail_landlock_parse(optarg, &j->landlock))
-				die(EXIT_USAGE, "--landlock: auto, require or "
-				    "off");
-			break;
-		case O_BIND: j->allow_bind = 1; break;
-		case O_EGRESS:
-			np = jail_ports_parse(optarg, c->ports, JAIL_PORTS_MAX);
-			if (np < 0)
-				die(EXIT_USAGE, "--egress-ports: '%s' is not a "
-				    "list of ports (e.g. 443,80)", optarg);
-			j->egress_ports = c->ports;
-			j->negress = (size_t)np;
-			break;
-		case O_RO:
-			if (j->nro == JAIL_PATHS_MAX)
-				die(EXIT_USAGE, "at most %d --ro-path",
-				    JAIL_PATHS_MAX);
-			c->ro_paths[j->nro++] = optarg;
-			break;
-		case O_CGROUP: j->cgroup_dir = optarg; break;
-		case O_MEM: size_opt("memory", optarg, &lim->memory);
-			cli->limits_given = 1; break;
-		case O_PIDS: limit_opt("pids", optarg, &lim->pids);
-			cli->limits_given = 1; break;
-		case O_CPU: cpu_opt(optarg, &lim->cpu_millicpus);
-			cli->limits_given = 1; break;
-		case O_NPROC: limit_opt("nproc", optarg, &lim->nproc); break;
-		case O_NOFILE: limit_opt("nofile", optarg, &lim->nofile); break;
-		case O_FSIZE: size_opt("fsize", optarg, &lim->fsize); break;
-		case O_TMPFS: size_opt("tmpfs", optarg, &lim->tmpfs); break;
-		case O_CHECK: cli->check = c->preflight = 1; break;
-		case O_METRICS: cli->metrics = optarg; break;
-		case O_EGRESS_ALLOW: c->egress_allow = optarg; break;
-		case O_DRAIN: duration_opt("drain-timeout", optarg, &c->drain_ms);
-			break;
+		case O_CHECK: cli->check = 1; break;
 		case O_JSON: cli->check_json = 1; break;
+		case O_CONFIG:
+			if (c->config_path)
+				die(EXIT_USAGE, "--config: one file");
+			c->config_path = optarg;
+			break;
 		case 'h': fputs(usage, stdout); exit(EXIT_OK);
-		default: fputs(usage, stderr); exit(EXIT_USAGE);
+		default:
+			if (o < O_SERVICE ||
+			    (size_t)(o - O_SERVICE) >= runner_noptions) {
+				fputs(usage, stderr);
+				exit(EXIT_USAGE);
+			}
+			if (runner_config_set(c, (size_t)(o - O_SERVICE),
+			    optarg, 0, err, sizeof err) != 0)
+				die(EXIT_USAGE, "%s", err);
 		}
 	}
-	j->ro_paths = c->ro_paths;
 	if (optind < argc)
 		die(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
 	if (cli->check_json && !cli->check)
 		die(EXIT_USAGE, "--json goes with --check");
-	if (c->jail && jail_mode_parse(c->jail, &j->mode))
-		die(EXIT_USAGE, "--jail %s: unknown mode (uid, ns or none)",
-		    c->jail);
-	if (cli->check && c->nlisten == 0 && !c->nsecret)
-		return;		/* the host report alone */
-	j->check_only = cli->check;
-	if (c->nlisten == 0)
-		die(EXIT_USAGE, "no --listen address given");
-	if (!c->jail)
-		die(EXIT_USAGE, "no --jail mode given: choose uid or ns (see "
-		    "'airlock runner --check' for what this host supports), or "
-		    "none for development (no isolation between leases)");
-	if (j->mode != JAIL_NONE && !j->uid_first)
-		die(EXIT_USAGE, "--jail %s needs --uid-range FIRST-LAST: uids "
-		    "no other process on this host uses", c->jail);
-	if (j->uid_first && c->preauth_uid >= j->uid_first &&
-	    c->preauth_uid <= j->uid_last)
-		die(EXIT_USAGE, "--preauth-uid %llu is in --uid-range: leases "
-		    "must never share the pre-auth process's uid",
-		    (unsigned long long)c->preauth_uid);
-	if (j->uid_first && !c->preauth_uid) {
-		/* the range's first uid runs the pre-auth process */
-		if (j->uid_first == j->uid_last)
-			die(EXIT_USAGE, "--uid-range needs two uids at least: "
-			    "the first runs the pre-auth process (or give "
-			    "--preauth-uid)");
-		c->preauth_uid = j->uid_first++;
-	}
-	if (j->mode == JAIL_NONE) {
-		if (cli->limits_given || j->cgroup_dir || j->negress ||
-		    j->allow_bind || j->landlock == JAIL_LANDLOCK_REQUIRE)
-			die(EXIT_USAGE, "--jail none applies no jail: limits, "
-			    "--cgroup, Landlock options need uid or ns");
-		*lim = (struct jail_limits){ 0 };
-	}
-	if (c->revocations && !c->review_pubkey)
-		die(EXIT_USAGE, "--revocations needs --review-pubkey");
-	if (c->liveness_ms <= c->ping_ms)
-		die(EXIT_USAGE, "--liveness-timeout must exceed "
-		    "--ping-interval");
+	if (c->log_format)
+		log_set_format(c->log_format);
 }
 
 static const char *
@@ -428,8 +222,8 @@ check(const struct runner_cli *cli, struct runner_service *r)
 	fflush(stdout);
 	if (!j->check_only)
 		return h.mode_ok[want] ? EXIT_OK : EXIT_CONFIG;
-	if (cli->metrics)
-		xmetrics_listen_start(cli->metrics, METRICS_RUNNER,
+	if (r->cfg.metrics)
+		xmetrics_listen_start(r->cfg.metrics, METRICS_RUNNER,
 		    r->cfg.max_leases, 1);
 	if ((rc = runner_service_setup(r, err, sizeof err)) != 0)
 		die(rc, "%s", err);
@@ -443,19 +237,25 @@ int
 runner_main(int argc, char **argv)
 {
 	static struct runner_cli c;
+	static struct runner_config cmdline;
 	static struct runner_service r;
-	char err[512];
+	char err[640];
 	int rc;
 
-	parse_args(&c, &r.cfg, argc, argv);
+	parse_args(&c, &cmdline, argc, argv);
+	if ((rc = runner_service_configure(&r, &cmdline, c.check, err,
+	    sizeof err)) != 0)
+		die(rc, "%s", err);
+	if (r.cfg.log_format)
+		log_set_format(r.cfg.log_format);
 	if ((rc = runner_service_jail_config(&r, child_path(), err,
 	    sizeof err)) != 0)
 		die(rc, "%s", err);
 	if (c.check)
 		return check(&c, &r);
 	/* before the secret is loaded: the endpoint's process never has it */
-	if (c.metrics)
-		xmetrics_listen_start(c.metrics, METRICS_RUNNER,
+	if (r.cfg.metrics)
+		xmetrics_listen_start(r.cfg.metrics, METRICS_RUNNER,
 		    r.cfg.max_leases, 0);
 	if ((rc = runner_service_setup(&r, err, sizeof err)) != 0)
 		die(rc, "%s", err);

@@ -566,23 +566,14 @@ set_limit(struct cgroup_lease *l, int i, const char *file, uint64_t v,
 }
 
 int
-cgroup_lease_create(const struct cgroup_service *s, const char *name,
-    const struct cgroup_limits *lim, struct cgroup_lease *l, char *err,
-    size_t errlen)
+cgroup_limits_usable(const struct cgroup_service *s,
+    const struct cgroup_limits *m, char *err, size_t errlen)
 {
-	const struct cgroup_limits *m = lim ? lim : &s->lim;
-	char v[64];
-
-	memset(l, 0, sizeof *l);
-	l->kind = s->kind;
-	l->v2_fd = -1;
-	if (s->kind == CGROUP_NONE) {
-		if (m->memory || m->pids || m->cpu_millicpus) {
-			snprintf(err, errlen, "a memory, pids or CPU limit "
-			    "needs a cgroup, and this service has none");
-			return -1;
-		}
-		return 0;
+	if (s->kind == CGROUP_NONE && (m->memory || m->pids ||
+	    m->cpu_millicpus)) {
+		snprintf(err, errlen, "a memory, pids or CPU limit needs a "
+		    "cgroup, and this service has none");
+		return -1;
 	}
 	if (s->kind == CGROUP_V1 && ((m->memory && !s->use[CG_MEMORY]) ||
 	    (m->pids && !s->use[CG_PIDS]) ||
@@ -594,6 +585,24 @@ cgroup_lease_create(const struct cgroup_service *s, const char *name,
 		    s->use[CG_CPU] ? "yes" : "no");
 		return -1;
 	}
+	return 0;
+}
+
+int
+cgroup_lease_create(const struct cgroup_service *s, const char *name,
+    const struct cgroup_limits *lim, struct cgroup_lease *l, char *err,
+    size_t errlen)
+{
+	const struct cgroup_limits *m = lim ? lim : &s->lim;
+	char v[64];
+
+	memset(l, 0, sizeof *l);
+	l->kind = s->kind;
+	l->v2_fd = -1;
+	if (cgroup_limits_usable(s, m, err, errlen) != 0)
+		return -1;
+	if (s->kind == CGROUP_NONE)
+		return 0;
 	if (s->kind == CGROUP_V2) {
 		if (lease_dir(l, -1, s->dir[0], name, err, errlen) != 0)
 			return -1;

@@ -87,6 +87,11 @@ int cgroup_setup(struct cgroup_service *s, const char *v2_dir,
 /* Remove the service directories (after every lease is gone). */
 void cgroup_teardown(struct cgroup_service *s);
 
+/* 0 when s has every controller the limits m need (a service set up
+ * lean has only those its start-up limits needed), or -1 with a message. */
+int cgroup_limits_usable(const struct cgroup_service *s,
+    const struct cgroup_limits *m, char *err, size_t errlen);
+
 /* Make lease-<name> with the limits lim (NULL: the service's). A limit
  * whose controller the service lacks is an error naming it. 0, or -1
  * with a message. */

@@ -16,6 +16,7 @@
 #include "common/base/random_id.h"
 #include "common/base/signal_fd.h"
 #include "common/base/xwrap.h"
+#include "common/jail/cgroup.h"
 #include "common/jail/seccomp_policy.h"
 #include "common/jail/spawn.h"
 #include "common/policy/guardfs.h"
@@ -225,7 +226,7 @@ drain(struct runner_service *r, int now)
 	    LF_NUM("leases", count_serving(r)),
 	    LF_NUM("drain_timeout_ms", now ? 0 : r->cfg.drain_ms) }, 2);
 	service_drain(&r->sv, now ? 0 : (uint32_t)r->cfg.drain_ms,
-	    (uint32_t)r->cfg.grace_ms + 3000, admit, reap_all, r);
+	    (uint32_t)r->grace_max_ms + 3000, admit, reap_all, r);
 	log_msg(LOG_INFO, "runner stopped");
 }
 
@@ -247,73 +248,6 @@ test_versions(uint32_t *mask)
 		return 0;
 	default:
 		return -1;
-	}
-}
-
-/* SIGHUP: re-read what lives in files (the secrets, the reviewer key, the
- * revocation list) for new leases; live leases are not touched. All or
- * nothing: a file that does not load keeps the whole old configuration,
- * and the log says why. */
-static void
-reload(struct runner_service *r)
-{
-	struct secret_ring ring;
-	struct eckey_pub key;
-	const char *why = NULL;
-	char err[512], ids[SECRET_RING_MAX * (SECRET_KEY_ID_LEN + 1)] = "";
-
-	if (secret_ring_load(&ring, r->cfg.secret_files, r->cfg.nsecret, err,
-	    sizeof err) != 0)
-		why = err;
-	else if (r->cfg.review_pubkey &&
-	    eckey_pub_load(r->cfg.review_pubkey, &key, &why) != 0)
-		snprintf(err, sizeof err, "--review-pubkey %s: %s",
-		    r->cfg.review_pubkey, why), why = err;
-	else if (r->cfg.revocations &&
-	    revocation_reload(&r->revoked, &why) != 0)
-		snprintf(err, sizeof err, "--revocations %s: %s",
-		    r->cfg.revocations, why), why = err;
-	if (why) {
-		secret_ring_wipe(&ring);
-		log_event(LOG_ERROR, "reload refused: the configuration in "
-		    "force stays", (struct log_field[]){
-		    LF_STR("reason", why) }, 1);
-		return;
-	}
-	r->ring = ring;
-	secret_ring_wipe(&ring);
-	if (r->cfg.review_pubkey)
-		r->review_key = key;
-	supervisor_replace_preauth(&r->sv);
-	for (size_t i = 0; i < r->ring.n; i++) {
-		strcat(ids, i ? "," : "");
-		strcat(ids, r->ring.id[i]);
-	}
-	log_event(LOG_INFO, "reloaded", (struct log_field[]){
-	    LF_STR("keys", ids) }, 1);
-}
-
-static int
-serve(struct runner_service *r)
-{
-	metric_set(M_READY, 0, 1);
-	for (;;) {
-		int rc = supervisor_poll(&r->sv, -1, admit, take_conn, r);
-		int sig;
-
-		if (rc < 0 && errno != EINTR)
-			return -1;
-		if (rc > 0) {
-			if ((sig = supervisor_signals(&r->sv)) == SIGHUP) {
-				reload(r);
-			} else if (sig != 0) {
-				metric_set(M_READY, 0, 0);
-				drain(r, sig == SIGINT);
-				return 0;
-			}
-			reap_handlers(r);
-		}
-		publish(r);
 	}
 }
 
@@ -346,6 +280,20 @@ load_review(struct runner_service *r, char *err, size_t errlen)
 static const char *const launcher_names[] = {
 	"npx", "node", "uvx", "uv", "python", "python3"
 };
+
+int
+runner_service_configure(struct runner_service *r,
+    const struct runner_config *cmdline, int check, char *err,
+    size_t errlen)
+{
+	r->base = *cmdline;
+	r->cfg = *cmdline;
+	if (cmdline->config_path && runner_config_load(&r->cfg,
+	    cmdline->config_path, err, errlen) != 0)
+		return EXIT_CONFIG;
+	r->start_buf = r->cfg.file_buf;
+	return runner_config_finish(&r->cfg, check, err, errlen);
+}
 
 int
 runner_service_jail_config(struct runner_service *r, const char *path,
@@ -396,29 +344,47 @@ add_ro_path(struct runner_service *r, const char *dir, char *err,
 	return 0;
 }
 
-/* The guard's operator lists, each script dir checked on disk, and the
+/* The guard's policy from c: the launchers, the operator's lists, each
+ * script dir checked on disk. 0, or an exit code with err. */
+static int
+guard_build(const struct runner_config *c, struct guard_policy *g,
+    char *err, size_t errlen)
+{
+	const char *why;
+
+	guard_policy_default(g);
+	if (c->allow && guard_policy_parse(g, c->allow) != 0)
+		return fail(err, errlen, EXIT_USAGE, "--allow: '%s' is not a "
+		    "list of launchers the guard understands (%s)", c->allow,
+		    GUARD_DEFAULT_LAUNCHERS);
+	for (size_t i = 0; i < c->nguard_items; i++) {
+		const char *v = c->guard_items[i].value;
+
+		if (guard_policy_add(g, c->guard_items[i].list, v, &why) != 0)
+			return fail(err, errlen, EXIT_USAGE, "'%s': %s", v,
+			    why);
+		if (c->guard_items[i].list == GUARD_SCRIPT_DIR &&
+		    guardfs_script_dir_ok(v, err, errlen) != 0)
+			return EXIT_CONFIG;
+	}
+	return 0;
+}
+
+/* The guard, its script dirs joining the jail's read-only list, and the
  * launchers-only PATH directory (guardfs.h). */
 static int
 guard_setup(struct runner_service *r, char *err, size_t errlen)
 {
-	struct runner_service_config *c = &r->cfg;
-	const char *why;
+	struct runner_config *c = &r->cfg;
 	int rc;
 
-	for (size_t i = 0; i < c->nguard_items; i++) {
-		const char *v = c->guard_items[i].value;
-
-		if (guard_policy_add(&r->guard, c->guard_items[i].list, v,
-		    &why) != 0)
-			return fail(err, errlen, EXIT_USAGE, "'%s': %s", v,
-			    why);
-		if (c->guard_items[i].list != GUARD_SCRIPT_DIR)
-			continue;
-		if (guardfs_script_dir_ok(v, err, errlen) != 0)
-			return EXIT_CONFIG;
-		if ((rc = add_ro_path(r, v, err, errlen)) != 0)
+	if ((rc = guard_build(c, &r->guard, err, errlen)) != 0)
+		return rc;
+	for (size_t i = 0; i < c->nguard_items; i++)
+		if (c->guard_items[i].list == GUARD_SCRIPT_DIR &&
+		    (rc = add_ro_path(r, c->guard_items[i].value, err,
+		    errlen)) != 0)
 			return rc;
-	}
 	if ((size_t)snprintf(r->launcher_dir, sizeof r->launcher_dir,
 	    "%s/launchers", c->state_dir) >= sizeof r->launcher_dir)
 		return fail(err, errlen, EXIT_CONFIG,
@@ -464,6 +430,188 @@ check_state_parents(const struct runner_service *r, char *err,
 	    (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
 }
 
+/* What a reload builds aside before anything switches. */
+struct reload_set {
+	struct runner_config cfg;
+	struct secret_ring ring;
+	struct guard_policy guard;
+	struct eckey_pub key;
+	struct revocation_set revoked;	/* a new --revocations path's */
+	int new_revoked;
+	struct egress_config egress;
+};
+
+/* The configuration a reload would switch to: --config FILE read again
+ * onto the command line's options and checked, every fixed option
+ * unchanged; without --config, the one in force. 0, or -1 with err. */
+static int
+reload_config(struct runner_service *r, struct runner_config *c, char *err,
+    size_t errlen)
+{
+	const char *changed;
+	char why[512];
+
+	if (!r->base.config_path) {
+		*c = r->cfg;
+		return 0;
+	}
+	*c = r->base;
+	if (runner_config_load(c, r->base.config_path, err, errlen) != 0 ||
+	    runner_config_finish(c, 0, err, errlen) != 0)
+		return -1;
+	if ((changed = runner_config_fixed_change(&r->cfg, c)) != NULL) {
+		snprintf(why, sizeof why, "%s: --%s changed, and it needs a "
+		    "restart (only options for new leases reload: see "
+		    "docs/OPERATIONS.md)", r->base.config_path, changed);
+		snprintf(err, errlen, "%s", why);
+		return -1;
+	}
+	return 0;
+}
+
+/* Build and check everything of n->cfg aside. 0, or -1 with err. */
+static int
+reload_build(struct runner_service *r, struct reload_set *n, char *err,
+    size_t errlen)
+{
+	const struct runner_config *c = &n->cfg;
+	const char *why;
+	char msg[512];
+
+	if (secret_ring_load(&n->ring, c->secret_files, c->nsecret, err,
+	    errlen) != 0)
+		return -1;
+	if (guard_build(c, &n->guard, err, errlen) != 0)
+		return -1;
+	if (cgroup_limits_usable(&r->jail.cg, &(struct cgroup_limits){
+	    c->jail_cfg.limits.memory, c->jail_cfg.limits.pids,
+	    c->jail_cfg.limits.cpu_millicpus }, msg, sizeof msg) != 0) {
+		snprintf(err, errlen, "--memory, --pids, --cpu: %s (the "
+		    "cgroups are set up at start: restart for this one)", msg);
+		return -1;
+	}
+	if (c->egress_allow && egress_config_init(&n->egress, c->egress_allow,
+	    &r->jail, err, errlen) != 0)
+		return -1;
+	if (c->review_pubkey &&
+	    eckey_pub_load(c->review_pubkey, &n->key, &why) != 0) {
+		snprintf(err, errlen, "--review-pubkey %s: %s",
+		    c->review_pubkey, why);
+		return -1;
+	}
+	/* the list in force re-reads itself when its file changes, and a
+	 * failure leaves it refusing everything: its check comes last */
+	if (c->revocations && (!r->cfg.revocations ||
+	    strcmp(c->revocations, r->cfg.revocations) != 0)) {
+		revocation_init(&n->revoked, c->revocations);
+		n->new_revoked = 1;
+		if (revocation_reload(&n->revoked, &why) != 0) {
+			snprintf(err, errlen, "--revocations %s: %s",
+			    c->revocations, why);
+			return -1;
+		}
+	} else if (c->revocations &&
+	    revocation_reload(&r->revoked, &why) != 0) {
+		snprintf(err, errlen, "--revocations %s: %s", c->revocations,
+		    why);
+		return -1;
+	}
+	return 0;
+}
+
+/* Switch to n whole: new leases and handshakes get it, live leases
+ * (their own processes) keep theirs. */
+static void
+reload_switch(struct runner_service *r, struct reload_set *n)
+{
+	char *old_buf = r->cfg.file_buf;
+
+	r->ring = n->ring;
+	r->guard = n->guard;
+	if (n->cfg.review_pubkey)
+		r->review_key = n->key;
+	if (n->new_revoked) {
+		revocation_free(&r->revoked);
+		r->revoked = n->revoked;
+		n->new_revoked = 0;
+	}
+	if (n->cfg.egress_allow)
+		r->egress = n->egress;
+	/* the jail is read-only to the handlers: each has its own copy */
+	r->jail.cfg.limits = n->cfg.jail_cfg.limits;
+	runner_config_take_reloadable(&r->cfg, &n->cfg);
+	if (old_buf != r->start_buf && old_buf != r->cfg.file_buf)
+		free(old_buf);
+	r->lease.handshake_ms = (uint32_t)r->cfg.handshake_ms;
+	r->lease.kill_grace_ms = (uint32_t)r->cfg.grace_ms;
+	r->lease.ping_ms = (uint32_t)r->cfg.ping_ms;
+	r->lease.liveness_ms = (uint32_t)r->cfg.liveness_ms;
+	if (r->cfg.grace_ms > r->grace_max_ms)
+		r->grace_max_ms = r->cfg.grace_ms;
+	r->sv.preauth.handshake_ms = (uint32_t)r->cfg.handshake_ms;
+	r->sv.preauth.max_per_source = (uint32_t)r->cfg.max_per_peer;
+	metric_set(M_CAPACITY, 0, r->cfg.max_leases);
+	supervisor_replace_preauth(&r->sv);
+}
+
+/* SIGHUP (runner_service.h): all or nothing, and the log says which. */
+static void
+reload(struct runner_service *r)
+{
+	static struct reload_set n;
+	char err[640], ids[SECRET_RING_MAX * (SECRET_KEY_ID_LEN + 1)] = "";
+
+	memset(&n, 0, sizeof n);
+	if (reload_config(r, &n.cfg, err, sizeof err) != 0 ||
+	    reload_build(r, &n, err, sizeof err) != 0) {
+		secret_ring_wipe(&n.ring);
+		if (n.new_revoked)
+			revocation_free(&n.revoked);
+		if (n.cfg.file_buf != r->cfg.file_buf)
+			free(n.cfg.file_buf);
+		log_event(LOG_ERROR, "reload refused: the configuration in "
+		    "force stays", (struct log_field[]){
+		    LF_STR("reason", err) }, 1);
+		return;
+	}
+	reload_switch(r, &n);
+	secret_ring_wipe(&n.ring);
+	for (size_t i = 0; i < r->ring.n; i++) {
+		strcat(ids, i ? "," : "");
+		strcat(ids, r->ring.id[i]);
+	}
+	log_event(LOG_INFO, "reloaded", (struct log_field[]){
+	    LF_STR("keys", ids),
+	    LF_STR("config", r->base.config_path ? r->base.config_path : "-"),
+	    LF_NUM("max_leases", r->cfg.max_leases),
+	    LF_NUM("memory", r->jail.cfg.limits.memory),
+	    LF_NUM("pids", r->jail.cfg.limits.pids) }, 5);
+}
+
+static int
+serve(struct runner_service *r)
+{
+	metric_set(M_READY, 0, 1);
+	for (;;) {
+		int rc = supervisor_poll(&r->sv, -1, admit, take_conn, r);
+		int sig;
+
+		if (rc < 0 && errno != EINTR)
+			return -1;
+		if (rc > 0) {
+			if ((sig = supervisor_signals(&r->sv)) == SIGHUP) {
+				reload(r);
+			} else if (sig != 0) {
+				metric_set(M_READY, 0, 0);
+				drain(r, sig == SIGINT);
+				return 0;
+			}
+			reap_handlers(r);
+		}
+		publish(r);
+	}
+}
+
 int
 runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 {
@@ -475,11 +623,6 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 	if (secret_ring_load(&r->ring, r->cfg.secret_files, r->cfg.nsecret,
 	    err, errlen) != 0)
 		return EXIT_CONFIG;
-	guard_policy_default(&r->guard);
-	if (r->cfg.allow && guard_policy_parse(&r->guard, r->cfg.allow) != 0)
-		return fail(err, errlen, EXIT_USAGE, "--allow: '%s' is not a "
-		    "list of launchers the guard understands (%s)",
-		    r->cfg.allow, GUARD_DEFAULT_LAUNCHERS);
 	if (fs_mkdir_private(r->cfg.state_dir, 0700) != 0)
 		return fail(err, errlen, EXIT_CONFIG, "state directory %s: %s",
 		    r->cfg.state_dir, strerror(errno));
@@ -517,6 +660,7 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 	    (uint32_t)r->cfg.preauth_uid, r->cfg.jail_cfg.check_only, err,
 	    errlen) != 0)
 		return EXIT_CONFIG;
+	r->grace_max_ms = r->cfg.grace_ms;
 	r->lease = (struct lease_config){
 		.ring = &r->ring,
 		.handshake_ms = (uint32_t)r->cfg.handshake_ms,

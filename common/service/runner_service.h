@@ -2,7 +2,16 @@
  * process (common/service/preauth.h), then admission against the caps, one
  * handler process per authenticated connection (common/service/lease.h),
  * reload on SIGHUP and the drain on SIGTERM. applets/runner.c parses the
- * command line into a runner_service_config and calls in. */
+ * command line (and --config FILE) into a runner_config and calls in.
+ *
+ * SIGHUP reads again, for new leases and handshakes, what can change
+ * without dropping a lease: the secrets, the reviewer key, the revocation
+ * list, and with --config the file's reload and swap options
+ * (runner_config.h). All or nothing: the new configuration is read and
+ * checked whole (the guard's lists and script dirs, limits the cgroups
+ * can hold, egress) before anything switches; on any failure the old one
+ * stays and the log says why (FILE:LINE, or the option that needs a
+ * restart). Live leases keep what they started with. */
 #ifndef AIRLOCK_RUNNER_SERVICE_H
 #define AIRLOCK_RUNNER_SERVICE_H
 
@@ -16,38 +25,18 @@
 #include "common/policy/guard.h"
 #include "common/policy/revocation.h"
 #include "common/service/lease.h"
+#include "common/service/runner_config.h"
 #include "common/service/supervisor.h"
 #include "common/wire/secret.h"
 
-/* What the operator chose (the runner's flags); the strings are the
- * caller's and must outlive the service. */
-struct runner_service_config {
-	const char *listen[SUPERVISOR_LISTEN_MAX];
-	size_t nlisten;
-	const char *secret_files[SECRET_RING_MAX + 1];
-	size_t nsecret;
-	const char *jail;		/* the mode's name, as given */
-	char *allow;			/* --allow, or NULL: the default */
-	uint64_t max_leases, max_per_tenant, max_per_peer, preauth_uid;
-	uint64_t handshake_ms, grace_ms, ping_ms, liveness_ms;
-	const char *state_dir;
-	const char *review_pubkey;	/* NULL: approvals not enforced */
-	const char *revocations;
-	struct jail_config jail_cfg;
-	const char *ro_paths[JAIL_PATHS_MAX];
-	struct {
-		enum guard_list list;
-		const char *value;
-	} guard_items[3 * GUARD_LIST_MAX];	/* --script-dir ... */
-	size_t nguard_items;
-	uint16_t ports[JAIL_PORTS_MAX];
-	int preflight;			/* --check of a configuration */
-	const char *egress_allow;	/* --egress-allow, or NULL */
-	uint64_t drain_ms;		/* --drain-timeout */
-};
-
 struct runner_service {
-	struct runner_service_config cfg;
+	struct runner_config cfg;	/* in force */
+	struct runner_config base;	/* the command line alone: a reload
+					 * reads --config FILE onto a copy */
+	char *start_buf;		/* the file as read at start: the
+					 * fixed options' strings, kept */
+	uint64_t grace_max_ms;		/* the longest kill grace a live
+					 * lease may have (the drain's) */
 	struct lease_config lease;
 	struct guard_policy guard;
 	struct eckey_pub review_key;
@@ -62,6 +51,14 @@ struct runner_service {
 	int draining;
 };
 
+/* r's configuration: the command line's options (cmdline, with its
+ * config_path), then --config FILE's, then the rules between them
+ * (runner_config_finish; check: a --check). 0, or an exit code with err
+ * (EXIT_CONFIG for anything in the file, naming FILE:LINE). */
+int runner_service_configure(struct runner_service *r,
+    const struct runner_config *cmdline, int check, char *err,
+    size_t errlen);
+
 /* The jail's side of cfg that the host report needs too: the test hook
  * AIRLOCK_TEST_LANDLOCK_ABI, the launchers, the seccomp program. path is
  * the PATH every child gets. 0, or an exit code (enum exit_code) with err
@@ -69,7 +66,8 @@ struct runner_service {
 int runner_service_jail_config(struct runner_service *r, const char *path,
     char *err, size_t errlen);
 
-/* Everything the service checks and builds before it serves, in order:
+/* Everything the service checks and builds before it serves (r->cfg
+ * finished, r->base the command line's, r->start_buf its file), in order:
  * signals, secrets, the guard and its files, the state directory, the
  * jail, egress, the listeners, the reviewer key and revocation list, the
  * pre-auth process. After runner_service_jail_config. 0, or an exit code

@@ -1,0 +1,486 @@
+/* runner_config.c - the runner's options and their rules
+ * (runner_config.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include "common/base/cli.h"
+#include "common/base/fileio.h"
+#include "common/base/optfile.h"
+#include "common/base/xwrap.h"
+#include "common/service/runner_config.h"
+
+enum {
+	O_LISTEN, O_SECRET, O_JAIL, O_ALLOW, O_SCRIPTS, O_INDEX, O_MODULE,
+	O_MAXL, O_MAXT, O_MAXP, O_HS, O_PREAUTH, O_GRACE, O_PING, O_LIVE,
+	O_STATE, O_PUBKEY, O_REVOKED, O_LOG, O_UIDS, O_UNIT, O_LANDLOCK,
+	O_BIND, O_EGRESS, O_EGRESS_ALLOW, O_RO, O_CGROUP, O_MEM, O_PIDS,
+	O_CPU, O_NPROC, O_NOFILE, O_FSIZE, O_TMPFS, O_METRICS, O_DRAIN,
+	O_COUNT
+};
+
+/* In the order of the enum above. */
+const struct runner_option runner_options[] = {
+	{ "listen", 1, 1, RUNNER_FIXED },
+	{ "secret-file", 1, 1, RUNNER_RELOAD },
+	{ "jail", 1, 0, RUNNER_FIXED },
+	{ "allow", 1, 0, RUNNER_RELOAD },
+	{ "script-dir", 1, 1, RUNNER_FIXED },
+	{ "allow-index", 1, 1, RUNNER_RELOAD },
+	{ "allow-module", 1, 1, RUNNER_RELOAD },
+	{ "max-leases", 1, 0, RUNNER_RELOAD },
+	{ "max-leases-per-tenant", 1, 0, RUNNER_RELOAD },
+	{ "max-conns-per-peer", 1, 0, RUNNER_RELOAD },
+	{ "handshake-timeout", 1, 0, RUNNER_RELOAD },
+	{ "preauth-uid", 1, 0, RUNNER_FIXED },
+	{ "kill-grace", 1, 0, RUNNER_RELOAD },
+	{ "ping-interval", 1, 0, RUNNER_RELOAD },
+	{ "liveness-timeout", 1, 0, RUNNER_RELOAD },
+	{ "state-dir", 1, 0, RUNNER_FIXED },
+	{ "review-pubkey", 1, 0, RUNNER_SWAP },
+	{ "revocations", 1, 0, RUNNER_SWAP },
+	{ "log-format", 1, 0, RUNNER_FIXED },
+	{ "uid-range", 1, 0, RUNNER_FIXED },
+	{ "uid-unit", 1, 0, RUNNER_FIXED },
+	{ "landlock", 1, 0, RUNNER_FIXED },
+	{ "allow-bind", 0, 0, RUNNER_FIXED },
+	{ "egress-ports", 1, 0, RUNNER_FIXED },
+	{ "egress-allow", 1, 0, RUNNER_SWAP },
+	{ "ro-path", 1, 1, RUNNER_FIXED },
+	{ "cgroup", 1, 0, RUNNER_FIXED },
+	{ "memory", 1, 0, RUNNER_RELOAD },
+	{ "pids", 1, 0, RUNNER_RELOAD },
+	{ "cpu", 1, 0, RUNNER_RELOAD },
+	{ "nproc", 1, 0, RUNNER_RELOAD },
+	{ "nofile", 1, 0, RUNNER_RELOAD },
+	{ "fsize", 1, 0, RUNNER_RELOAD },
+	{ "tmpfs", 1, 0, RUNNER_RELOAD },
+	{ "metrics", 1, 0, RUNNER_FIXED },
+	{ "drain-timeout", 1, 0, RUNNER_RELOAD },
+};
+const size_t runner_noptions = sizeof runner_options / sizeof *runner_options;
+
+_Static_assert(sizeof runner_options / sizeof *runner_options == O_COUNT,
+    "one runner_options entry per option");
+
+static int
+fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int
+fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void
+runner_config_defaults(struct runner_config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->max_leases = 64;
+	c->max_per_tenant = 16;
+	c->max_per_peer = 32;
+	c->handshake_ms = 5000;
+	c->grace_ms = 2000;
+	c->drain_ms = 120000;
+	c->ping_ms = 10000;
+	c->liveness_ms = 30000;
+	c->state_dir = "/var/lib/airlock-runner";
+	c->jail_cfg.limits = (struct jail_limits){ .memory = 1ull << 30,
+		.pids = 512, .nproc = 512, .nofile = 4096,
+		.fsize = 1ull << 30, .tmpfs = 64ull << 20 };
+}
+
+int
+runner_option_find(const char *name)
+{
+	for (size_t i = 0; i < runner_noptions; i++)
+		if (strcmp(runner_options[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int
+duration_opt(const char *name, const char *val, uint64_t *ms, char *err,
+    size_t errlen)
+{
+	if (cli_duration_ms(val, ms) || *ms > 86400000)
+		return fail(err, errlen, "--%s: '%s' is not a duration up to "
+		    "1d (e.g. 500ms, 5s, 2m)", name, val);
+	return 0;
+}
+
+static int
+count_opt(const char *name, const char *val, uint64_t *n, char *err,
+    size_t errlen)
+{
+	if (cli_count(val, 1, 100000, n))
+		return fail(err, errlen, "--%s: '%s' is not a count from 1 to "
+		    "100000", name, val);
+	return 0;
+}
+
+/* A limit: "0" for none, else a size (512M, 2G) or a count. */
+static int
+limit_opt(const char *name, const char *val, int size, uint64_t *out,
+    char *err, size_t errlen)
+{
+	if (strcmp(val, "0") == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (size ? cli_size_bytes(val, out) : cli_count(val, 1, 1000000, out))
+		return fail(err, errlen, size ? "--%s: '%s' is not a size "
+		    "(e.g. 512M, 2G, or 0 for none)" : "--%s: '%s' is not a "
+		    "count from 0 to 1000000", name, val);
+	return 0;
+}
+
+/* "1.5" CPUs in thousandths. */
+static int
+cpu_opt(const char *val, uint64_t *milli, char *err, size_t errlen)
+{
+	char *end;
+	double v = strtod(val, &end);
+
+	if (end == val || *end || v < 0 || v > 1024)
+		return fail(err, errlen, "--cpu: '%s' is not a number of CPUs "
+		    "(e.g. 0.5, 2; 0 for none)", val);
+	*milli = (uint64_t)(v * 1000 + 0.5);
+	if (v > 0 && *milli < 10)
+		return fail(err, errlen, "--cpu: at least 0.01");
+	return 0;
+}
+
+static int
+append(const char **list, size_t *n, size_t max, const char *value,
+    const char *name, char *err, size_t errlen)
+{
+	if (cli_append(list, n, max, value) != 0)
+		return fail(err, errlen, "--%s: given more than %zu times (the "
+		    "most it takes)", name, max);
+	return 0;
+}
+
+/* The value into c's field for option o. */
+static int
+set_value(struct runner_config *c, size_t o, const char *v, char *err,
+    size_t errlen)
+{
+	struct jail_config *j = &c->jail_cfg;
+	struct jail_limits *lim = &j->limits;
+	const char *name = runner_options[o].name;
+	long np;
+
+	switch (o) {
+	case O_LISTEN:
+		return append(c->listen, &c->nlisten, SUPERVISOR_LISTEN_MAX,
+		    v, name, err, errlen);
+	case O_SECRET:
+		return append(c->secret_files, &c->nsecret, SECRET_RING_MAX,
+		    v, name, err, errlen);
+	case O_JAIL:
+		if (jail_mode_parse(v, &j->mode))
+			return fail(err, errlen, "--jail %s: unknown mode (uid, "
+			    "ns or none)", v);
+		c->jail = v;
+		return 0;
+	case O_ALLOW: c->allow = v; return 0;
+	case O_SCRIPTS: case O_INDEX: case O_MODULE:
+		if (c->nguard_items == 3 * GUARD_LIST_MAX)
+			return fail(err, errlen, "too many --script-dir, "
+			    "--allow-index, --allow-module");
+		c->guard_items[c->nguard_items].list = o == O_SCRIPTS ?
+		    GUARD_SCRIPT_DIR : o == O_INDEX ? GUARD_INDEX :
+		    GUARD_MODULE;
+		c->guard_items[c->nguard_items++].value = v;
+		return 0;
+	case O_MAXL: case O_MAXT: case O_MAXP:
+		return count_opt(name, v, o == O_MAXL ? &c->max_leases :
+		    o == O_MAXT ? &c->max_per_tenant : &c->max_per_peer, err,
+		    errlen);
+	case O_HS: return duration_opt(name, v, &c->handshake_ms, err, errlen);
+	case O_PREAUTH:
+		if (cli_count(v, 1, 0xfffffffdUL, &c->preauth_uid))
+			return fail(err, errlen, "--preauth-uid: '%s' is not a "
+			    "uid from 1", v);
+		return 0;
+	case O_GRACE: return duration_opt(name, v, &c->grace_ms, err, errlen);
+	case O_PING: return duration_opt(name, v, &c->ping_ms, err, errlen);
+	case O_LIVE: return duration_opt(name, v, &c->liveness_ms, err, errlen);
+	case O_DRAIN: return duration_opt(name, v, &c->drain_ms, err, errlen);
+	case O_STATE: c->state_dir = v; return 0;
+	case O_PUBKEY: c->review_pubkey = v; return 0;
+	case O_REVOKED: c->revocations = v; return 0;
+	case O_LOG:
+		if (strcmp(v, "human") != 0 && strcmp(v, "json") != 0)
+			return fail(err, errlen, "--log-format: human or json");
+		c->log_format = v;
+		return 0;
+	case O_UIDS:
+		if (cli_uid_range(v, &j->uid_first, &j->uid_last) != 0)
+			return fail(err, errlen, "--uid-range: '%s' is not "
+			    "FIRST-LAST with 0 < FIRST <= LAST <= %u (e.g. "
+			    "200000-265535)", v, CLI_UID_MAX);
+		return 0;
+	case O_UNIT:
+		if (jail_unit_parse(v, &j->unit))
+			return fail(err, errlen, "--uid-unit: registration or "
+			    "lease");
+		return 0;
+	case O_LANDLOCK:
+		if (jail_landlock_parse(v, &j->landlock))
+			return fail(err, errlen, "--landlock: auto, require or "
+			    "off");
+		return 0;
+	case O_BIND: j->allow_bind = 1; return 0;
+	case O_EGRESS:
+		np = jail_ports_parse(v, c->ports, JAIL_PORTS_MAX);
+		if (np < 0)
+			return fail(err, errlen, "--egress-ports: '%s' is not a "
+			    "list of ports (e.g. 443,80)", v);
+		j->negress = (size_t)np;
+		return 0;
+	case O_EGRESS_ALLOW: c->egress_allow = v; return 0;
+	case O_RO:
+		if (j->nro == JAIL_PATHS_MAX)
+			return fail(err, errlen, "at most %d --ro-path",
+			    JAIL_PATHS_MAX);
+		c->ro_paths[j->nro++] = v;
+		return 0;
+	case O_CGROUP: j->cgroup_dir = v; return 0;
+	case O_MEM: c->limits_given = 1;
+		return limit_opt(name, v, 1, &lim->memory, err, errlen);
+	case O_PIDS: c->limits_given = 1;
+		return limit_opt(name, v, 0, &lim->pids, err, errlen);
+	case O_CPU: c->limits_given = 1;
+		return cpu_opt(v, &lim->cpu_millicpus, err, errlen);
+	case O_NPROC: return limit_opt(name, v, 0, &lim->nproc, err, errlen);
+	case O_NOFILE:
+		return limit_opt(name, v, 0, &lim->nofile, err, errlen);
+	case O_FSIZE: return limit_opt(name, v, 1, &lim->fsize, err, errlen);
+	case O_TMPFS: return limit_opt(name, v, 1, &lim->tmpfs, err, errlen);
+	case O_METRICS: c->metrics = v; return 0;
+	}
+	return fail(err, errlen, "option %zu unknown", o);
+}
+
+int
+runner_config_set(struct runner_config *c, size_t o, const char *v,
+    unsigned line, char *err, size_t errlen)
+{
+	const struct runner_option *opt = &runner_options[o];
+
+	if (o >= runner_noptions)
+		return fail(err, errlen, "option %zu unknown", o);
+	if (opt->has_value != (v != NULL))
+		return fail(err, errlen, opt->has_value ? "--%s needs a value" :
+		    "--%s takes no value", opt->name);
+	for (size_t i = 0; line && i < c->ngiven; i++) {
+		if (c->given[i].opt != o)
+			continue;
+		if (c->given[i].line == 0)
+			return fail(err, errlen, "--%s is on the command line "
+			    "too: give it in one place", opt->name);
+		if (!opt->repeat)
+			return fail(err, errlen, "--%s given twice (first at "
+			    "line %u)", opt->name, c->given[i].line);
+	}
+	if (c->ngiven == RUNNER_GIVEN_MAX)
+		return fail(err, errlen, "more than %d options given",
+		    RUNNER_GIVEN_MAX);
+	if (set_value(c, o, v, err, errlen) != 0)
+		return -1;
+	c->given[c->ngiven].opt = (unsigned short)o;
+	c->given[c->ngiven].line = line;
+	c->given[c->ngiven++].value = v;
+	return 0;
+}
+
+int
+runner_config_apply_text(struct runner_config *c, const char *path,
+    char *buf, size_t len, char *err, size_t errlen)
+{
+	struct optfile f;
+	struct optfile_entry e;
+	char why[512];
+	int rc, o;
+
+	optfile_init(&f, buf, len);
+	while ((rc = optfile_next(&f, &e, why, sizeof why)) > 0) {
+		if ((o = runner_option_find(e.name)) < 0)
+			return fail(err, errlen, "%s:%u: unknown option '%s' "
+			    "(the file takes the service's options of airlock "
+			    "runner --help, without dashes)", path, e.line,
+			    e.name);
+		if (runner_config_set(c, (size_t)o, e.value, e.line, why,
+		    sizeof why) != 0)
+			return fail(err, errlen, "%s:%u: %s", path, e.line, why);
+	}
+	if (rc < 0)
+		return fail(err, errlen, "%s:%u: %s", path, f.line, why);
+	return 0;
+}
+
+int
+runner_config_load(struct runner_config *c, const char *path, char *err,
+    size_t errlen)
+{
+	uint8_t *buf;
+	size_t len;
+
+	if (file_read(path, OPTFILE_MAX, &buf, &len) != 0)
+		return fail(err, errlen, "--config %s: %s", path,
+		    errno == EFBIG ? "larger than 64 KiB" : errno == EINVAL ?
+		    "not a regular file" : strerror(errno));
+	c->config_path = path;
+	c->file_buf = (char *)buf;
+	return runner_config_apply_text(c, path, c->file_buf, len, err,
+	    errlen);
+}
+
+int
+runner_config_finish(struct runner_config *c, int check, char *err,
+    size_t errlen)
+{
+	struct jail_config *j = &c->jail_cfg;
+
+	j->ro_paths = c->ro_paths;
+	j->egress_ports = j->negress ? c->ports : NULL;
+	c->preflight = check;
+	if (check && c->nlisten == 0 && !c->nsecret)
+		return 0;	/* the host report alone */
+	j->check_only = check;
+	if (c->nlisten == 0)
+		return fail(err, errlen, "no --listen address given"),
+		    EXIT_USAGE;
+	if (!c->jail)
+		return fail(err, errlen, "no --jail mode given: choose uid or "
+		    "ns (see 'airlock runner --check' for what this host "
+		    "supports), or none for development (no isolation "
+		    "between leases)"), EXIT_USAGE;
+	if (j->mode != JAIL_NONE && !j->uid_first)
+		return fail(err, errlen, "--jail %s needs --uid-range "
+		    "FIRST-LAST: uids no other process on this host uses",
+		    c->jail), EXIT_USAGE;
+	if (j->uid_first && c->preauth_uid >= j->uid_first &&
+	    c->preauth_uid <= j->uid_last)
+		return fail(err, errlen, "--preauth-uid %llu is in "
+		    "--uid-range: leases must never share the pre-auth "
+		    "process's uid", (unsigned long long)c->preauth_uid),
+		    EXIT_USAGE;
+	if (j->uid_first && !c->preauth_uid) {
+		/* the range's first uid runs the pre-auth process */
+		if (j->uid_first == j->uid_last)
+			return fail(err, errlen, "--uid-range needs two uids "
+			    "at least: the first runs the pre-auth process (or "
+			    "give --preauth-uid)"), EXIT_USAGE;
+		c->preauth_uid = j->uid_first++;
+	}
+	if (j->mode == JAIL_NONE) {
+		if (c->limits_given || j->cgroup_dir || j->negress ||
+		    j->allow_bind || j->landlock == JAIL_LANDLOCK_REQUIRE)
+			return fail(err, errlen, "--jail none applies no jail: "
+			    "limits, --cgroup, Landlock options need uid or ns"),
+			    EXIT_USAGE;
+		j->limits = (struct jail_limits){ 0 };
+	}
+	if (c->revocations && !c->review_pubkey)
+		return fail(err, errlen, "--revocations needs --review-pubkey"),
+		    EXIT_USAGE;
+	if (c->liveness_ms <= c->ping_ms)
+		return fail(err, errlen, "--liveness-timeout must exceed "
+		    "--ping-interval"), EXIT_USAGE;
+	return 0;
+}
+
+/* The k-th value given for option o in c (NULL for a flag), or -1 in
+ * *found when there is none. */
+static const char *
+nth_value(const struct runner_config *c, size_t o, size_t k, int *found)
+{
+	for (size_t i = 0; i < c->ngiven; i++)
+		if (c->given[i].opt == o && k-- == 0) {
+			*found = 1;
+			return c->given[i].value;
+		}
+	*found = 0;
+	return NULL;
+}
+
+static int
+same_values(const struct runner_config *a, const struct runner_config *b,
+    size_t o)
+{
+	for (size_t k = 0;; k++) {
+		int fa, fb;
+		const char *va = nth_value(a, o, k, &fa);
+		const char *vb = nth_value(b, o, k, &fb);
+
+		if (fa != fb)
+			return 0;
+		if (!fa)
+			return 1;
+		if ((va == NULL) != (vb == NULL) || (va && strcmp(va, vb)))
+			return 0;
+	}
+}
+
+const char *
+runner_config_fixed_change(const struct runner_config *old,
+    const struct runner_config *new)
+{
+	for (size_t o = 0; o < runner_noptions; o++) {
+		int fa, fb;
+
+		switch (runner_options[o].reload) {
+		case RUNNER_FIXED:
+			if (!same_values(old, new, o))
+				return runner_options[o].name;
+			break;
+		case RUNNER_SWAP:
+			nth_value(old, o, 0, &fa);
+			nth_value(new, o, 0, &fb);
+			if (fa != fb)
+				return runner_options[o].name;
+			break;
+		case RUNNER_RELOAD:
+			break;
+		}
+	}
+	return NULL;
+}
+
+void
+runner_config_take_reloadable(struct runner_config *dst,
+    const struct runner_config *src)
+{
+	memcpy(dst->secret_files, src->secret_files, sizeof dst->secret_files);
+	dst->nsecret = src->nsecret;
+	dst->allow = src->allow;
+	memcpy(dst->guard_items, src->guard_items, sizeof dst->guard_items);
+	dst->nguard_items = src->nguard_items;
+	dst->max_leases = src->max_leases;
+	dst->max_per_tenant = src->max_per_tenant;
+	dst->max_per_peer = src->max_per_peer;
+	dst->handshake_ms = src->handshake_ms;
+	dst->grace_ms = src->grace_ms;
+	dst->ping_ms = src->ping_ms;
+	dst->liveness_ms = src->liveness_ms;
+	dst->drain_ms = src->drain_ms;
+	dst->review_pubkey = src->review_pubkey;
+	dst->revocations = src->revocations;
+	dst->egress_allow = src->egress_allow;
+	dst->jail_cfg.limits = src->jail_cfg.limits;
+	dst->limits_given = src->limits_given;
+	memcpy(dst->given, src->given, sizeof dst->given);
+	dst->ngiven = src->ngiven;
+	dst->file_buf = src->file_buf;
+}

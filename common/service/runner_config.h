@@ -1,0 +1,118 @@
+/* runner_config.h - the runner's configuration: its options, one table
+ * for the command line and for --config FILE (a file of the same long
+ * options, one per line: common/base/optfile.h), their values checked,
+ * the rules between them, and which ones a reload (SIGHUP) may change:
+ *   fixed   only at start: a changed value refuses the whole reload
+ *   reload  new leases and handshakes get the new value
+ *   swap    the value may change, not whether it is given (turning
+ *           approvals or egress enforcement on or off needs a restart)
+ * An option is given in one place: on the command line or in the file.
+ * Library code: every failure is returned with its message. */
+#ifndef AIRLOCK_RUNNER_CONFIG_H
+#define AIRLOCK_RUNNER_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/jail/jail.h"
+#include "common/policy/guard.h"
+#include "common/service/supervisor.h"
+#include "common/wire/secret.h"
+
+enum runner_reload { RUNNER_FIXED, RUNNER_RELOAD, RUNNER_SWAP };
+
+struct runner_option {
+	const char *name;		/* the long option, without "--" */
+	int has_value;
+	int repeat;			/* may be given more than once */
+	enum runner_reload reload;
+};
+
+/* Every option of the service, in --help's order. */
+extern const struct runner_option runner_options[];
+extern const size_t runner_noptions;
+
+#define RUNNER_GIVEN_MAX 512	/* options given in all */
+
+/* What the operator chose. The strings are borrowed from argv or from
+ * file_buf, and must outlive the struct. */
+struct runner_config {
+	const char *listen[SUPERVISOR_LISTEN_MAX];
+	size_t nlisten;
+	const char *secret_files[SECRET_RING_MAX];
+	size_t nsecret;
+	const char *jail;		/* the mode's name, as given */
+	const char *allow;		/* --allow, or NULL: the default */
+	uint64_t max_leases, max_per_tenant, max_per_peer, preauth_uid;
+	uint64_t handshake_ms, grace_ms, ping_ms, liveness_ms;
+	const char *state_dir;
+	const char *review_pubkey;	/* NULL: approvals not enforced */
+	const char *revocations;
+	const char *log_format;		/* NULL: the default */
+	struct jail_config jail_cfg;
+	const char *ro_paths[JAIL_PATHS_MAX];
+	struct {
+		enum guard_list list;
+		const char *value;
+	} guard_items[3 * GUARD_LIST_MAX];	/* --script-dir ... */
+	size_t nguard_items;
+	uint16_t ports[JAIL_PORTS_MAX];
+	int preflight;			/* --check of a configuration */
+	const char *metrics;		/* --metrics ADDR, or NULL */
+	const char *egress_allow;	/* --egress-allow, or NULL */
+	uint64_t drain_ms;		/* --drain-timeout */
+	int limits_given;		/* a cgroup limit flag was used */
+	/* every option as given, in order (line 0: the command line) */
+	struct {
+		unsigned short opt;	/* index into runner_options */
+		unsigned line;
+		const char *value;	/* NULL for a flag */
+	} given[RUNNER_GIVEN_MAX];
+	size_t ngiven;
+	const char *config_path;	/* --config FILE, or NULL */
+	char *file_buf;			/* its bytes (malloc'd), or NULL */
+};
+
+/* The defaults of every option. */
+void runner_config_defaults(struct runner_config *c);
+
+/* The index of the option called name (no dashes), or -1. */
+int runner_option_find(const char *name);
+
+/* Set option opt to value (NULL for a flag) as given on the command line
+ * (line 0; given again: the last wins) or at line of the file (given
+ * again there, or also on the command line: refused). 0, or -1 with a
+ * message naming the option. */
+int runner_config_set(struct runner_config *c, size_t opt, const char *value,
+    unsigned line, char *err, size_t errlen);
+
+/* Apply an option file's text buf[0..len) (buf holds len + 1 bytes and
+ * is written to; the values point into it), naming it path in messages
+ * ("PATH:LINE: why"). 0, or -1 with err. */
+int runner_config_apply_text(struct runner_config *c, const char *path,
+    char *buf, size_t len, char *err, size_t errlen);
+
+/* Read the file path (at most OPTFILE_MAX bytes) into c->file_buf (c
+ * owns it) and apply it. 0, or -1 with err. */
+int runner_config_load(struct runner_config *c, const char *path, char *err,
+    size_t errlen);
+
+/* The rules between options, once all are set; check: a --check of this
+ * configuration (preflight). 0, or an exit code (enum exit_code) with
+ * err. */
+int runner_config_finish(struct runner_config *c, int check, char *err,
+    size_t errlen);
+
+/* The first option a reload from old to new may not make (a fixed one
+ * whose values differ as written, or a swap one given in one and not the
+ * other), or NULL when none. */
+const char *runner_config_fixed_change(const struct runner_config *old,
+    const struct runner_config *new);
+
+/* Copy what a reload changes from src into dst: every reload and swap
+ * option, the record of what was given and the file buffer (dst's old one
+ * is the caller's to free). */
+void runner_config_take_reloadable(struct runner_config *dst,
+    const struct runner_config *src);
+
+#endif

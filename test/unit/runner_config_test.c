@@ -1,0 +1,171 @@
+/* runner_config_test.c - the runner's options from the command line and
+ * --config text: values, one place per option, strictness with FILE:LINE,
+ * the rules between options, and what a reload may change. */
+#include <stdlib.h>
+
+#include "common/base/xwrap.h"
+#include "common/service/runner_config.h"
+#include "tap.h"
+
+static char err[640];
+
+/* Set name=value as the command line would; 0 or -1. */
+static int
+cmd(struct runner_config *c, const char *name, const char *value)
+{
+	int o = runner_option_find(name);
+
+	return o < 0 ? -1 : runner_config_set(c, (size_t)o, value, 0, err,
+	    sizeof err);
+}
+
+/* Apply text as the file "f.conf"; 0 or -1 with err. buf is leaked on
+ * purpose: the config's strings point into it. */
+static int
+file(struct runner_config *c, const char *text)
+{
+	size_t len = strlen(text);
+	char *buf = malloc(len + 1);
+
+	memcpy(buf, text, len + 1);
+	return runner_config_apply_text(c, "f.conf", buf, len, err,
+	    sizeof err);
+}
+
+/* A command line that finishes: listen, jail none, a secret. */
+static void
+base(struct runner_config *c)
+{
+	runner_config_defaults(c);
+	cmd(c, "listen", "unix:/x");
+	cmd(c, "jail", "uid");
+	cmd(c, "uid-range", "200000-200100");
+	cmd(c, "secret-file", "/s");
+}
+
+static int
+refused(struct runner_config *c, const char *text, const char *want)
+{
+	int rc = file(c, text);
+
+	return rc == -1 && strcmp(err, want) == 0;
+}
+
+int
+main(void)
+{
+	static struct runner_config c, old, new;
+
+	base(&c);
+	ok(file(&c, "# limits\nmemory 512M\npids 100\ncpu 0.5\n"
+	    "allow npx,node\nallow-index https://r.example/\n"
+	    "allow-index https://s.example/\nkill-grace 1s\n") == 0 &&
+	    c.jail_cfg.limits.memory == 512ull << 20 &&
+	    c.jail_cfg.limits.pids == 100 &&
+	    c.jail_cfg.limits.cpu_millicpus == 500 &&
+	    strcmp(c.allow, "npx,node") == 0 && c.nguard_items == 2 &&
+	    c.grace_ms == 1000, "a file's values land where the flags' do");
+	ok(runner_config_finish(&c, 0, err, sizeof err) == 0 &&
+	    c.preauth_uid == 200000 && c.jail_cfg.uid_first == 200001,
+	    "and the configuration finishes: %s", err);
+
+	base(&c);
+	ok(refused(&c, "jail ns\n", "f.conf:1: --jail is on the command line "
+	    "too: give it in one place"), "an option on the command line "
+	    "and in the file is refused: %s", err);
+	base(&c);
+	ok(refused(&c, "\n\nmemory 1G\n# x\nmemory 2G\n", "f.conf:5: --memory "
+	    "given twice (first at line 3)"), "a repeated scalar: %s", err);
+	base(&c);
+	ok(refused(&c, "listen unix:/y\n", "f.conf:1: --listen is on the "
+	    "command line too: give it in one place"),
+	    "a repeatable one on both too: %s", err);
+	base(&c);
+	ok(refused(&c, "memroy 1G\n", "f.conf:1: unknown option 'memroy' "
+	    "(the file takes the service's options of airlock runner --help, "
+	    "without dashes)"), "an unknown option: %s", err);
+	base(&c);
+	ok(refused(&c, "config /other\n", "f.conf:1: unknown option 'config' "
+	    "(the file takes the service's options of airlock runner --help, "
+	    "without dashes)"), "--config is not an option of the file");
+	base(&c);
+	ok(refused(&c, "memory\n", "f.conf:1: --memory needs a value"),
+	    "a missing value: %s", err);
+	base(&c);
+	ok(refused(&c, "allow-bind yes\n", "f.conf:1: --allow-bind takes no "
+	    "value"), "a value on a flag: %s", err);
+	base(&c);
+	ok(refused(&c, "pids lots\n", "f.conf:1: --pids: 'lots' is not a "
+	    "count from 0 to 1000000"), "a bad value names the flag: %s", err);
+	base(&c);
+	ok(refused(&c, "pids 1 2\n", "f.conf:1: text after the value ('2'): "
+	    "one value per line, no quoting"), "trailing junk: %s", err);
+	base(&c);
+	ok(refused(&c, "pids 1\n\xff\n", "f.conf:2: byte 0xff is not ASCII "
+	    "(values are visible ASCII)"), "a byte over 0x7e: %s", err);
+
+	runner_config_defaults(&c);
+	ok(cmd(&c, "memory", "1G") == 0 && cmd(&c, "memory", "2G") == 0 &&
+	    c.jail_cfg.limits.memory == 2ull << 30,
+	    "on the command line the last wins, as before");
+
+	/* what a reload may change */
+	base(&old);
+	file(&old, "memory 1G\nreview-pubkey /k\nscript-dir /srv/s\n");
+	runner_config_finish(&old, 0, err, sizeof err);
+	base(&new);
+	file(&new, "memory 2G\nreview-pubkey /k2\nscript-dir /srv/s\n"
+	    "max-leases 3\nallow npx\n");
+	runner_config_finish(&new, 0, err, sizeof err);
+	ok(runner_config_fixed_change(&old, &new) == NULL,
+	    "limits, caps, the allowlist and the key's path reload");
+	base(&new);
+	file(&new, "memory 1G\nreview-pubkey /k\nscript-dir /srv/t\n");
+	ok(runner_config_fixed_change(&old, &new) &&
+	    strcmp(runner_config_fixed_change(&old, &new), "script-dir") == 0,
+	    "a changed script dir needs a restart");
+	base(&new);
+	file(&new, "memory 1G\nscript-dir /srv/s\n");
+	ok(runner_config_fixed_change(&old, &new) &&
+	    strcmp(runner_config_fixed_change(&old, &new), "review-pubkey") ==
+	    0, "approvals turned off needs a restart");
+	base(&new);
+	file(&new, "memory 1G\nreview-pubkey /k\nscript-dir /srv/s\n"
+	    "state-dir /elsewhere\n");
+	ok(runner_config_fixed_change(&old, &new) &&
+	    strcmp(runner_config_fixed_change(&old, &new), "state-dir") == 0,
+	    "a state dir added needs a restart");
+	base(&new);
+	file(&new, "memory 1G\nreview-pubkey /k\nscript-dir /srv/s\n"
+	    "script-dir /srv/u\n");
+	ok(runner_config_fixed_change(&old, &new) != NULL,
+	    "a script dir added needs a restart");
+
+	/* take_reloadable: the reloadable values, never the fixed ones */
+	base(&new);
+	file(&new, "memory 2G\nreview-pubkey /k2\nscript-dir /srv/s\n"
+	    "max-leases 3\n");
+	runner_config_finish(&new, 0, err, sizeof err);
+	runner_config_take_reloadable(&old, &new);
+	ok(old.jail_cfg.limits.memory == 2ull << 30 && old.max_leases == 3 &&
+	    strcmp(old.review_pubkey, "/k2") == 0 &&
+	    old.jail_cfg.uid_first == 200001 && old.preauth_uid == 200000,
+	    "a reload takes the new limits, cap and key path");
+
+	/* the rules between options still hold with a file */
+	base(&c);
+	file(&c, "ping-interval 30s\n");
+	ok(runner_config_finish(&c, 0, err, sizeof err) == EXIT_USAGE &&
+	    strcmp(err, "--liveness-timeout must exceed --ping-interval") == 0,
+	    "finish refuses a ping past liveness: %s", err);
+	runner_config_defaults(&c);
+	cmd(&c, "listen", "unix:/x");
+	cmd(&c, "jail", "none");
+	file(&c, "memory 0\n");
+	ok(runner_config_finish(&c, 0, err, sizeof err) == EXIT_USAGE,
+	    "--jail none refuses a limit from the file: %s", err);
+	for (size_t i = 0; i < runner_noptions; i++)
+		ok(runner_option_find(runner_options[i].name) == (int)i,
+		    "option %s found", runner_options[i].name);
+	return tap_done();
+}
