@@ -86,8 +86,8 @@ fs_mkdir_private(const char *path, unsigned mode)
 }
 
 int
-fs_parents_private(const char *path, unsigned uid, int sticky_ok,
-    char *bad, size_t badlen, struct stat *st)
+fs_parents_private(const char *path, unsigned uid, char *bad,
+    size_t badlen, struct stat *st)
 {
 	size_t n = strlen(path);
 
@@ -105,8 +105,7 @@ fs_parents_private(const char *path, unsigned uid, int sticky_ok,
 		if (stat(bad, st) != 0)
 			return -1;
 		if ((st->st_uid != 0 && st->st_uid != uid) ||
-		    ((st->st_mode & 022) && !(sticky_ok &&
-		    (st->st_mode & S_ISVTX)))) {
+		    (st->st_mode & 022)) {
 			errno = EPERM;
 			return -1;
 		}

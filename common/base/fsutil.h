@@ -17,12 +17,11 @@ int fs_mkdir_private(const char *path, unsigned mode);
 
 /* 0 when no directory above path (absolute, canonical: a realpath) can be
  * changed by a user other than root or uid: each is owned by root or uid
- * and writable by neither group nor others. sticky_ok lets a sticky one
- * (/tmp) pass: nobody else can rename or remove what root or uid made in
- * it, though anyone can add names beside it. Else -1: errno EPERM with
- * the first such directory in bad and its owner and mode in *st, or the
- * errno of a failed stat. */
-int fs_parents_private(const char *path, unsigned uid, int sticky_ok,
-    char *bad, size_t badlen, struct stat *st);
+ * and writable by neither group nor others (a sticky /tmp is refused too:
+ * anyone can add names to it, and launchers look for files by name in
+ * every parent). Else -1: errno EPERM with the first such directory in
+ * bad and its owner and mode in *st, or the errno of a failed stat. */
+int fs_parents_private(const char *path, unsigned uid, char *bad,
+    size_t badlen, struct stat *st);
 
 #endif

@@ -38,13 +38,16 @@ guardfs_script_dir_ok(const char *dir, char *err, size_t errlen)
 		return -1;
 	}
 	/* whoever can rename a parent can put another directory, with other
-	 * scripts, at this same canonical path */
-	if (fs_parents_private(real, (unsigned)geteuid(), 1, bad, sizeof bad,
+	 * scripts, at this same canonical path; whoever can add a name to one
+	 * (a sticky /tmp too) gives node a node_modules or package.json that
+	 * its module resolution finds from every script below */
+	if (fs_parents_private(real, (unsigned)geteuid(), bad, sizeof bad,
 	    &st) != 0) {
 		snprintf(err, errlen, "--script-dir %s: %s%s", dir,
 		    errno == EPERM ? bad : strerror(errno), errno == EPERM ?
 		    " above it can be changed by others (owned by another "
-		    "user, or writable by others and not sticky)" : "");
+		    "user, or writable by group or others, sticky or not)" :
+		    "");
 		return -1;
 	}
 	return 0;

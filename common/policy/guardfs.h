@@ -15,7 +15,7 @@
 
 /* 0 when dir is a directory, realpath(dir) is dir itself, owned by root
  * or by us and writable by nobody else, and so is every directory above
- * it (or it is sticky); else -1 and a message in err. */
+ * it; else -1 and a message in err. */
 int guardfs_script_dir_ok(const char *dir, char *err, size_t errlen);
 
 /* 0 when every script res names (res from a GUARD_OK check of argv) is a

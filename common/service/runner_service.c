@@ -415,7 +415,7 @@ check_state_parents(const struct runner_service *r, char *err,
 	if (!realpath(r->cfg.state_dir, real))
 		return fail(err, errlen, EXIT_CONFIG, "state directory %s: %s",
 		    r->cfg.state_dir, strerror(errno));
-	if (fs_parents_private(real, (unsigned)geteuid(), 0, bad, sizeof bad,
+	if (fs_parents_private(real, (unsigned)geteuid(), bad, sizeof bad,
 	    &st) == 0)
 		return 0;
 	if (errno != EPERM)
