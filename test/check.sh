@@ -13,13 +13,14 @@ AIRLOCK=$top/airlock
 # TESTROOT: where tests make their scratch directories. A uid-mode runner
 # refuses a state directory below one that others can write (a sticky /tmp
 # too), so as root it is a directory only root can change (not below
-# /var/lib or /run: the guard refuses a --script-dir in system directories).
+# /var/lib or /run: the guard refuses a --script-dir in system directories),
+# and otherwise HOME.
 if [ "$(id -u)" = 0 ]; then
 	TESTROOT=/srv/airlock-check
 	mkdir -p "$TESTROOT" && chown 0:0 "$TESTROOT" && chmod 711 "$TESTROOT" ||
 		exit 1
 else
-	TESTROOT=/tmp
+	TESTROOT=${HOME:-/tmp}
 fi
 TESTDIR=$(mktemp -d "$TESTROOT/airlock-check.XXXXXX")
 RESULTS=$TESTDIR/results

@@ -55,6 +55,12 @@ test_script_dirs(void)
 	    strstr(err, "writable by no one else"), "world-writable refused");
 	ok(guardfs_script_dir_ok(at("group"), err, sizeof err) == -1,
 	    "group-writable refused");
+	mkdir(at("sticky"), 01777);
+	chmod(at("sticky"), 01777);
+	mkdir(at("sticky/sc"), 0755);
+	ok(guardfs_script_dir_ok(at("sticky/sc"), err, sizeof err) == -1 &&
+	    strstr(err, "above it can be changed by others"),
+	    "a dir of ours below a sticky world-writable one refused");
 	ok(guardfs_script_dir_ok(at("link"), err, sizeof err) == -1 &&
 	    strstr(err, "canonical path"), "a symlink refused: %s", err);
 	ok(guardfs_script_dir_ok(at("file"), err, sizeof err) == -1,
@@ -149,11 +155,13 @@ test_launcher_dir(void)
 int
 main(void)
 {
-	char tmpl[] = "/tmp/guardfs-test.XXXXXX";
+	/* a script dir's parents must be root's or ours: below TESTROOT
+	 * (test/check.sh), not a sticky /tmp */
+	const char *root = getenv("TESTROOT") ? getenv("TESTROOT") : "/tmp";
+	char tmpl[PATH_MAX], real[PATH_MAX];
 
-	char real[PATH_MAX];
-
-	if (!mkdtemp(tmpl) || !realpath(tmpl, real) ||
+	if ((size_t)snprintf(tmpl, sizeof tmpl, "%s/guardfs-test.XXXXXX",
+	    root) >= sizeof tmpl || !mkdtemp(tmpl) || !realpath(tmpl, real) ||
 	    strlen(real) >= sizeof top || chmod(real, 0755) != 0)
 		abort();
 	memcpy(top, real, strlen(real) + 1);
