@@ -1,13 +1,17 @@
 /* runner_config.c - the runner's options and their rules
  * (runner_config.h). */
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/base/cli.h"
 #include "common/base/fileio.h"
+#include "common/base/fsutil.h"
 #include "common/base/optfile.h"
 #include "common/base/xwrap.h"
 #include "common/service/runner_config.h"
@@ -329,14 +333,46 @@ runner_config_apply_text(struct runner_config *c, const char *path,
 	return 0;
 }
 
+/* Only root or the runner may change the file or a directory above it:
+ * whoever can edit the file chooses what leases may run. 0, or -1 with
+ * err. */
+static int
+file_private(const char *path, char *real, char *err, size_t errlen)
+{
+	char bad[PATH_MAX];
+	struct stat st;
+	unsigned me = (unsigned)geteuid();
+
+	if (!realpath(path, real) || stat(real, &st) != 0)
+		return fail(err, errlen, "--config %s: %s", path,
+		    strerror(errno));
+	if ((st.st_uid != 0 && st.st_uid != me) || (st.st_mode & 022))
+		return fail(err, errlen, "--config %s: a user other than root "
+		    "and the runner can change it (owner %u, mode %04o): "
+		    "chown it to root and chmod go-w", path,
+		    (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+	if (fs_parents_private(real, me, bad, sizeof bad, &st) == 0)
+		return 0;
+	if (errno != EPERM)
+		return fail(err, errlen, "--config %s: %s", path,
+		    strerror(errno));
+	return fail(err, errlen, "--config %s: the directory %s can be "
+	    "changed by a user other than root and the runner (owner %u, "
+	    "mode %04o)", path, bad, (unsigned)st.st_uid,
+	    (unsigned)(st.st_mode & 07777));
+}
+
 int
 runner_config_load(struct runner_config *c, const char *path, char *err,
     size_t errlen)
 {
+	char real[PATH_MAX];
 	uint8_t *buf;
 	size_t len;
 
-	if (file_read(path, OPTFILE_MAX, &buf, &len) != 0)
+	if (file_private(path, real, err, errlen) != 0)
+		return -1;
+	if (file_read(real, OPTFILE_MAX, &buf, &len) != 0)
 		return fail(err, errlen, "--config %s: %s", path,
 		    errno == EFBIG ? "larger than 64 KiB" : errno == EINVAL ?
 		    "not a regular file" : strerror(errno));

@@ -93,7 +93,9 @@ int runner_config_apply_text(struct runner_config *c, const char *path,
     char *buf, size_t len, char *err, size_t errlen);
 
 /* Read the file path (at most OPTFILE_MAX bytes) into c->file_buf (c
- * owns it) and apply it. 0, or -1 with err. */
+ * owns it) and apply it. The file and every directory above it must be
+ * changeable by root and this process's user only (fsutil.h's rule).
+ * 0, or -1 with err. */
 int runner_config_load(struct runner_config *c, const char *path, char *err,
     size_t errlen);
 
