@@ -29,7 +29,10 @@ sh scripts/e2e-setup.sh --check >/dev/null 2>&1 || sh scripts/e2e-setup.sh >&2 |
 	die "could not install the MCP packages (scripts/e2e-setup.sh)"
 . "$top/test/e2e/runner.sh"
 
-tmp=$(mktemp -d /tmp/airlock-demo.XXXXXX)
+# in the build tree, not /tmp: the runner refuses a --script-dir or a
+# reviewer key below a directory other users can write to
+mkdir -p "$top/build"
+tmp=$(mktemp -d "$top/build/demo.XXXXXX")
 cleanup() {
 	runner_stop >/dev/null 2>&1 || :
 	rm -rf "$tmp"
