@@ -5,6 +5,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -111,4 +113,25 @@ fs_parents_private(const char *path, unsigned uid, char *bad,
 		}
 	}
 	return 0;
+}
+
+int
+fs_file_private(const char *path, unsigned uid, char *bad, size_t badlen,
+    struct stat *st)
+{
+	char real[PATH_MAX];
+	size_t n;
+
+	if (!realpath(path, real) || stat(real, st) != 0)
+		return -1;
+	if ((st->st_uid != 0 && st->st_uid != uid) || (st->st_mode & 022)) {
+		if ((n = strlen(real)) >= badlen) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(bad, real, n + 1);
+		errno = EPERM;
+		return -1;
+	}
+	return fs_parents_private(real, uid, bad, badlen, st);
 }

@@ -24,4 +24,10 @@ int fs_mkdir_private(const char *path, unsigned mode);
 int fs_parents_private(const char *path, unsigned uid, char *bad,
     size_t badlen, struct stat *st);
 
+/* fs_parents_private for a file and its realpath: the file too is owned
+ * by root or uid and writable by neither group nor others. The same
+ * returns; ENOENT when it is missing. */
+int fs_file_private(const char *path, unsigned uid, char *bad,
+    size_t badlen, struct stat *st);
+
 #endif

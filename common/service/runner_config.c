@@ -341,21 +341,21 @@ file_private(const char *path, char *real, char *err, size_t errlen)
 {
 	char bad[PATH_MAX];
 	struct stat st;
-	unsigned me = (unsigned)geteuid();
 
-	if (!realpath(path, real) || stat(real, &st) != 0)
+	if (!realpath(path, real))
 		return fail(err, errlen, "--config %s: %s", path,
 		    strerror(errno));
-	if ((st.st_uid != 0 && st.st_uid != me) || (st.st_mode & 022))
-		return fail(err, errlen, "--config %s: a user other than root "
-		    "and the runner can change it (owner %u, mode %04o): "
-		    "chown it to root and chmod go-w", path,
-		    (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
-	if (fs_parents_private(real, me, bad, sizeof bad, &st) == 0)
+	if (fs_file_private(real, (unsigned)geteuid(), bad, sizeof bad,
+	    &st) == 0)
 		return 0;
 	if (errno != EPERM)
 		return fail(err, errlen, "--config %s: %s", path,
 		    strerror(errno));
+	if (strcmp(bad, real) == 0)
+		return fail(err, errlen, "--config %s: a user other than root "
+		    "and the runner can change it (owner %u, mode %04o): "
+		    "chown it to root and chmod go-w", path,
+		    (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
 	return fail(err, errlen, "--config %s: the directory %s can be "
 	    "changed by a user other than root and the runner (owner %u, "
 	    "mode %04o)", path, bad, (unsigned)st.st_uid,

@@ -441,6 +441,39 @@ struct reload_set {
 	struct egress_config egress;
 };
 
+/* The files that decide what may run besides --config (runner_config.c
+ * checks that one): the reviewer's key and the revocation list. Only root
+ * and the runner may change them: whoever could would sign approvals of
+ * their own, or un-revoke a token. A missing file is left to its loader
+ * to name. */
+static int
+trust_files(const struct runner_config *c, char *err, size_t errlen)
+{
+	const char *const files[][2] = {
+		{ "--review-pubkey", c->review_pubkey },
+		{ "--revocations", c->revocations },
+	};
+	char bad[PATH_MAX];
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		if (!files[i][1] || fs_file_private(files[i][1],
+		    (unsigned)geteuid(), bad, sizeof bad, &st) == 0 ||
+		    errno == ENOENT)
+			continue;
+		if (errno != EPERM)
+			return fail(err, errlen, EXIT_CONFIG, "%s %s: %s",
+			    files[i][0], files[i][1], strerror(errno));
+		return fail(err, errlen, EXIT_CONFIG, "%s %s: %s can be "
+		    "changed by a user other than root and the runner (owner "
+		    "%u, mode %04o): whoever can write it decides what runs; "
+		    "keep it where only root can write", files[i][0],
+		    files[i][1], bad, (unsigned)st.st_uid,
+		    (unsigned)(st.st_mode & 07777));
+	}
+	return 0;
+}
+
 /* The configuration a reload would switch to: --config FILE read again
  * onto the command line's options and checked, every fixed option
  * unchanged; without --config, the one in force. 0, or -1 with err. */
@@ -478,7 +511,8 @@ reload_build(struct runner_service *r, struct reload_set *n, char *err,
 	const char *why;
 	char msg[512];
 
-	if (secret_ring_load(&n->ring, c->secret_files, c->nsecret, err,
+	if (trust_files(c, err, errlen) != 0 ||
+	    secret_ring_load(&n->ring, c->secret_files, c->nsecret, err,
 	    errlen) != 0)
 		return -1;
 	if (guard_build(c, &n->guard, err, errlen) != 0)
@@ -626,7 +660,8 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 	if (fs_mkdir_private(r->cfg.state_dir, 0700) != 0)
 		return fail(err, errlen, EXIT_CONFIG, "state directory %s: %s",
 		    r->cfg.state_dir, strerror(errno));
-	if ((rc = check_state_parents(r, err, errlen)) != 0)
+	if ((rc = check_state_parents(r, err, errlen)) != 0 ||
+	    (rc = trust_files(&r->cfg, err, errlen)) != 0)
 		return rc;
 	if ((rc = guard_setup(r, err, errlen)) != 0)
 		return rc;
