@@ -51,6 +51,33 @@ refused(struct runner_config *c, const char *text, const char *want)
 	return rc == -1 && strcmp(err, want) == 0;
 }
 
+/* Files refused on top of base(): the text, the exact message. */
+static const struct {
+	const char *text, *want, *what;
+} refusals[] = {
+	{ "jail ns\n", "f.conf:1: --jail is on the command line too: give it "
+	  "in one place", "an option on the command line and in the file" },
+	{ "\n\nmemory 1G\n# x\nmemory 2G\n", "f.conf:5: --memory given twice "
+	  "(first at line 3)", "a repeated scalar" },
+	{ "listen unix:/y\n", "f.conf:1: --listen is on the command line too: "
+	  "give it in one place", "a repeatable one on both too" },
+	{ "memroy 1G\n", "f.conf:1: unknown option 'memroy' (the file takes "
+	  "the service's options of airlock runner --help, without dashes)",
+	  "an unknown option" },
+	{ "config /other\n", "f.conf:1: unknown option 'config' (the file "
+	  "takes the service's options of airlock runner --help, without "
+	  "dashes)", "--config is not an option of the file" },
+	{ "memory\n", "f.conf:1: --memory needs a value", "a missing value" },
+	{ "allow-bind yes\n", "f.conf:1: --allow-bind takes no value",
+	  "a value on a flag" },
+	{ "pids lots\n", "f.conf:1: --pids: 'lots' is not a count from 0 to "
+	  "1000000", "a bad value names the flag" },
+	{ "pids 1 2\n", "f.conf:1: text after the value ('2'): one value per "
+	  "line, no quoting", "trailing junk" },
+	{ "pids 1\n\xff\n", "f.conf:2: byte 0xff is not ASCII (values are "
+	  "visible ASCII)", "a byte over 0x7e" },
+};
+
 int
 main(void)
 {
@@ -69,40 +96,11 @@ main(void)
 	    c.preauth_uid == 200000 && c.jail_cfg.uid_first == 200001,
 	    "and the configuration finishes: %s", err);
 
-	base(&c);
-	ok(refused(&c, "jail ns\n", "f.conf:1: --jail is on the command line "
-	    "too: give it in one place"), "an option on the command line "
-	    "and in the file is refused: %s", err);
-	base(&c);
-	ok(refused(&c, "\n\nmemory 1G\n# x\nmemory 2G\n", "f.conf:5: --memory "
-	    "given twice (first at line 3)"), "a repeated scalar: %s", err);
-	base(&c);
-	ok(refused(&c, "listen unix:/y\n", "f.conf:1: --listen is on the "
-	    "command line too: give it in one place"),
-	    "a repeatable one on both too: %s", err);
-	base(&c);
-	ok(refused(&c, "memroy 1G\n", "f.conf:1: unknown option 'memroy' "
-	    "(the file takes the service's options of airlock runner --help, "
-	    "without dashes)"), "an unknown option: %s", err);
-	base(&c);
-	ok(refused(&c, "config /other\n", "f.conf:1: unknown option 'config' "
-	    "(the file takes the service's options of airlock runner --help, "
-	    "without dashes)"), "--config is not an option of the file");
-	base(&c);
-	ok(refused(&c, "memory\n", "f.conf:1: --memory needs a value"),
-	    "a missing value: %s", err);
-	base(&c);
-	ok(refused(&c, "allow-bind yes\n", "f.conf:1: --allow-bind takes no "
-	    "value"), "a value on a flag: %s", err);
-	base(&c);
-	ok(refused(&c, "pids lots\n", "f.conf:1: --pids: 'lots' is not a "
-	    "count from 0 to 1000000"), "a bad value names the flag: %s", err);
-	base(&c);
-	ok(refused(&c, "pids 1 2\n", "f.conf:1: text after the value ('2'): "
-	    "one value per line, no quoting"), "trailing junk: %s", err);
-	base(&c);
-	ok(refused(&c, "pids 1\n\xff\n", "f.conf:2: byte 0xff is not ASCII "
-	    "(values are visible ASCII)"), "a byte over 0x7e: %s", err);
+	for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+		base(&c);
+		ok(refused(&c, refusals[i].text, refusals[i].want), "%s: %s",
+		    refusals[i].what, err);
+	}
 
 	runner_config_defaults(&c);
 	ok(cmd(&c, "memory", "1G") == 0 && cmd(&c, "memory", "2G") == 0 &&
