@@ -163,7 +163,6 @@ parse_args(struct runner_cli *cli, struct runner_config *c, int argc,
 	char err[512];
 	int o;
 
-	_Static_assert(sizeof opts / sizeof *opts > 5, "room for getopt");
 	if (runner_noptions + 5 > sizeof opts / sizeof *opts)
 		die(EXIT_SOFTWARE, "getopt table too small");
 	build_opts(opts);

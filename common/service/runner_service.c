@@ -482,7 +482,6 @@ reload_config(struct runner_service *r, struct runner_config *c, char *err,
     size_t errlen)
 {
 	const char *changed;
-	char why[512];
 
 	if (!r->base.config_path) {
 		*c = r->cfg;
@@ -493,10 +492,9 @@ reload_config(struct runner_service *r, struct runner_config *c, char *err,
 	    runner_config_finish(c, 0, err, errlen) != 0)
 		return -1;
 	if ((changed = runner_config_fixed_change(&r->cfg, c)) != NULL) {
-		snprintf(why, sizeof why, "%s: --%s changed, and it needs a "
+		snprintf(err, errlen, "%s: --%s changed, and it needs a "
 		    "restart (only options for new leases reload: see "
 		    "docs/OPERATIONS.md)", r->base.config_path, changed);
-		snprintf(err, errlen, "%s", why);
 		return -1;
 	}
 	return 0;
