@@ -152,8 +152,9 @@ struct dup_case {
 static const struct dup_case dups[] = {
 	{ { { "HTTP_PROXY", "x" }, { "http_proxy", "x" } }, 2, ENV_OK,
 	  "keys differing in case are distinct" },
-	{ { { "HTTP_PROXY", "x" }, { "http_proxy", "x" }, { "HTTP_PROXY", "y" } },
-	  3, ENV_DUPLICATE, "an exact duplicate is refused at its second index" },
+	{ { { "HTTP_PROXY", "x" }, { "http_proxy", "x" },
+	    { "HTTP_PROXY", "y" } }, 3, ENV_DUPLICATE,
+	  "an exact duplicate is refused at its second index" },
 	{ { { "FOO", "x" }, { "FOOBAR", "x" }, { "FO", "x" } }, 3, ENV_OK,
 	  "prefixes of each other are not duplicates" },
 };
