@@ -122,34 +122,16 @@ js_skip(struct json *j, int depth)
 	}
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 static void
 js_hex(struct json *j, struct blob *b)
 {
 	const char *s;
 	size_t n;
 
-	if (js_string(j, &s, &n) || n % 2 || n / 2 > sizeof b->b) {
+	if (js_string(j, &s, &n) || n % 2 || n / 2 > sizeof b->b ||
+	    tap_unhex(b->b, n / 2, s) != 0) {
 		j->bad = 1;
 		return;
-	}
-	for (size_t i = 0; i < n / 2; i++) {
-		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0) {
-			j->bad = 1;
-			return;
-		}
-		b->b[i] = (uint8_t)(hi << 4 | lo);
 	}
 	b->len = n / 2;
 	b->present = 1;
@@ -858,25 +840,6 @@ test_sizes(void)
 	noise_handshake_destroy(&r);
 }
 
-static int
-hexn(uint8_t *out, const char *hex, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -1;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return 0;
-}
-
-static int
-hex32(uint8_t out[32], const char *hex)
-{
-	return hexn(out, hex, 32);
-}
-
 /* airlock's own profile (NOISE_PROLOGUE, a PSK from secret_test's known
  * answer, fixed ephemerals) against an independent python3 implementation
  * (hashlib, hmac and the cryptography package's X25519 and
@@ -890,20 +853,22 @@ test_airlock_known_answer(void)
 	uint8_t buf[64], pl[1];
 	size_t n;
 
-	hex32(psk, "c438f3a7d9e27ae3ad54685945cc90c7"
-	    "71d501efd2333d40c7011881bbe57436");
-	hex32(ie, "102132435465768798a9bacbdcedfe0f"
-	    "00000000000000000000000000000000");
-	hex32(re, "f0e1d2c3b4a5968778695a4b3c2d1e0f"
-	    "00000000000000000000000000000000");
-	hexn(m1, "a0bf5526e74627c139604e4861cf6bbf79127ad4d4ab3f8013ab8d84"
-	    "780aa01295d24c7ff9aba12449598dd664d1e69c", 48);
-	hexn(m2, "2d03566789077d747f01f5e66bd699b91b0b1bbc3dc71e5ffda57458"
-	    "7b8aa42a73b6a5334cf9b4092fc665b216d82520", 48);
-	hex32(h, "31bb0804a0dcd462eb6e828fb597d6af"
-	    "6212b2c68db4fb8514df98fc47750b03");
-	hexn(t1, "780e8d524a15b20008da7be804ac9efed0969c92715c3d425e", 25);
-	hexn(t2, "8393c1036afd208e466531d797ba07b805a736fe6eb795da60", 25);
+	ok(tap_unhex(psk, 32, "c438f3a7d9e27ae3ad54685945cc90c7"
+	    "71d501efd2333d40c7011881bbe57436") == 0 &&
+	    tap_unhex(ie, 32, "102132435465768798a9bacbdcedfe0f"
+	    "00000000000000000000000000000000") == 0 &&
+	    tap_unhex(re, 32, "f0e1d2c3b4a5968778695a4b3c2d1e0f"
+	    "00000000000000000000000000000000") == 0 &&
+	    tap_unhex(m1, 48, "a0bf5526e74627c139604e4861cf6bbf79127ad4d4ab3f80"
+	    "13ab8d84780aa01295d24c7ff9aba12449598dd664d1e69c") == 0 &&
+	    tap_unhex(m2, 48, "2d03566789077d747f01f5e66bd699b91b0b1bbc3dc71e5f"
+	    "fda574587b8aa42a73b6a5334cf9b4092fc665b216d82520") == 0 &&
+	    tap_unhex(h, 32, "31bb0804a0dcd462eb6e828fb597d6af"
+	    "6212b2c68db4fb8514df98fc47750b03") == 0 &&
+	    tap_unhex(t1, 25, "780e8d524a15b20008da7be804ac9efed0969c92715c3d42"
+	    "5e") == 0 &&
+	    tap_unhex(t2, 25, "8393c1036afd208e466531d797ba07b805a736fe6eb795da"
+	    "60") == 0, "the known answers decode");
 
 	noise_pair_init(&i, &r, psk, ie, re);
 	ok(noise_write_message(&i, NULL, 0, buf, sizeof buf, &n) == NOISE_OK &&
@@ -941,15 +906,15 @@ test_x25519(void)
 	size_t n;
 
 	/* RFC 7748 section 6.1 */
-	hex32(a, "77076d0a7318a57d3c16c17251b26645"
+	tap_unhex(a, 32, "77076d0a7318a57d3c16c17251b26645"
 	    "df4c2f87ebc0992ab177fba51db92c2a");
-	hex32(b, "5dab087e624a8a4b79e17f8b83800ee6"
+	tap_unhex(b, 32, "5dab087e624a8a4b79e17f8b83800ee6"
 	    "6f3bb1292618b6fd1c2f8b27ff88e0eb");
-	hex32(apub, "8520f0098930a754748b7ddcb43ef75a"
+	tap_unhex(apub, 32, "8520f0098930a754748b7ddcb43ef75a"
 	    "0dbf3a0d26381af4eba4a98eaa9b4e6a");
-	hex32(bpub, "de9edb7d7b7dc1b4d35b61c2ece43537"
+	tap_unhex(bpub, 32, "de9edb7d7b7dc1b4d35b61c2ece43537"
 	    "3f8343c85b78674dadfc7e146f882b4f");
-	hex32(want, "4a5d9d5ba4ce2de1728e3bf480350f25"
+	tap_unhex(want, 32, "4a5d9d5ba4ce2de1728e3bf480350f25"
 	    "e07e21c947d19e3376f09b3c1e161742");
 	ok(noise_x25519(out, a, NULL) == NOISE_OK &&
 	    memcmp(out, apub, 32) == 0, "RFC 7748 6.1: Alice's public key");

@@ -3,6 +3,7 @@
 #define AIRLOCK_TAP_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,6 +38,31 @@ tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 			tap_d &= strcmp(name(tap_a), name(tap_b)) != 0;	\
 	ok(tap_d, __VA_ARGS__);						\
 } while (0)
+
+/* Test vectors as the specs print them: n bytes from the 2n hex digits
+ * at hex into out; -1 at the first byte that is not two hex digits. */
+static inline int
+tap_unhex(uint8_t *out, size_t n, const char *hex)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned v = 0;
+
+		for (int d = 0; d < 2; d++) {
+			char c = hex[2 * i + d];
+
+			if (c >= '0' && c <= '9')
+				v = v << 4 | (unsigned)(c - '0');
+			else if (c >= 'a' && c <= 'f')
+				v = v << 4 | (unsigned)(c - 'a' + 10);
+			else if (c >= 'A' && c <= 'F')
+				v = v << 4 | (unsigned)(c - 'A' + 10);
+			else
+				return -1;
+		}
+		out[i] = (uint8_t)v;
+	}
+	return 0;
+}
 
 static inline void
 tap_skip(const char *name, const char *why)
