@@ -441,6 +441,31 @@ struct reload_set {
 	struct egress_config egress;
 };
 
+/* In uid mode a lease runs on the host's file system as a uid of its
+ * own: only Landlock's file rules keep it from files others may read. A
+ * secret readable by others (a Kubernetes secret volume's default 0644, a
+ * podman secret's 0444) would be every lease's without them, and with it
+ * a lease could spawn leases or speak as the runner to every relay. */
+static int
+check_secret_modes(const struct runner_config *c, const struct jail *j,
+    char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (c->jail_cfg.mode != JAIL_UID ||
+	    (j->landlock_features & LANDLOCK_FEAT_FS))
+		return 0;
+	for (size_t i = 0; i < c->nsecret; i++)
+		if (stat(c->secret_files[i], &st) == 0 && (st.st_mode & 004))
+			return fail(err, errlen, EXIT_CONFIG, "--secret-file %s "
+			    "is readable by others (mode %04o) and Landlock's "
+			    "file rules are not in force here, so every lease "
+			    "could read it: chmod o-r (Kubernetes: defaultMode "
+			    "0400)", c->secret_files[i],
+			    (unsigned)(st.st_mode & 07777));
+	return 0;
+}
+
 /* The files that decide what may run besides --config (runner_config.c
  * checks that one): the reviewer's key and the revocation list. Only root
  * and the runner may change them: whoever could would sign approvals of
@@ -510,6 +535,7 @@ reload_build(struct runner_service *r, struct reload_set *n, char *err,
 	char msg[512];
 
 	if (trust_files(c, err, errlen) != 0 ||
+	    check_secret_modes(c, &r->jail, err, errlen) != 0 ||
 	    secret_ring_load(&n->ring, c->secret_files, c->nsecret, err,
 	    errlen) != 0)
 		return -1;
@@ -665,6 +691,8 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 		return rc;
 	if (jail_init(&r->jail, &r->cfg.jail_cfg, err, errlen) != 0)
 		return EXIT_CONFIG;
+	if ((rc = check_secret_modes(&r->cfg, &r->jail, err, errlen)) != 0)
+		return rc;
 	if (r->cfg.egress_allow && egress_config_init(&r->egress,
 	    r->cfg.egress_allow, &r->jail, err, errlen) != 0)
 		return EXIT_CONFIG;
