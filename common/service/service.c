@@ -35,14 +35,17 @@ service_preauth_identity(uint32_t uid, struct preauth_identity *id)
 }
 
 /* A uid of the pre-auth process's own: no account of passwd or group has
- * it, no live process holds it. 0, or -1 with err naming the holder. */
+ * it, no user is given it in subuid or subgid (newuidmap would let them
+ * run a process under it, next to the one that holds the secret), no live
+ * process holds it. 0, or -1 with err naming the holder. */
 static int
 uid_is_free(uint32_t uid, int preflight, char *err, size_t errlen)
 {
-	static const char *const files[] = { "/etc/passwd", "/etc/group" };
+	static const char *const files[] = { "/etc/passwd", "/etc/group",
+		"/etc/subuid", "/etc/subgid" };
 	uint8_t *buf;
 	size_t len;
-	uint32_t id;
+	uint32_t id, count;
 	char name[64];
 	int found;
 
@@ -54,8 +57,10 @@ uid_is_free(uint32_t uid, int preflight, char *err, size_t errlen)
 			    "%s: %s", uid, files[i], strerror(errno));
 			return -1;
 		}
-		found = idfile_find_in_range((const char *)buf, len, uid, uid,
-		    &id, name, sizeof name);
+		found = i < 2 ? idfile_find_in_range((const char *)buf, len,
+		    uid, uid, &id, name, sizeof name) :
+		    idfile_find_subid_overlap((const char *)buf, len, uid,
+		    uid, &id, &count, name, sizeof name);
 		free(buf);
 		if (found) {
 			log_escape(name, sizeof name, name, strlen(name));
