@@ -14,9 +14,7 @@
 #include "common/base/clock.h"
 #include "common/base/log.h"
 #include "common/base/random_id.h"
-#include "common/base/signal_fd.h"
 #include "common/base/xwrap.h"
-#include "common/jail/spawn.h"
 #include "common/sandbox/sbx_env.h"
 #include "common/service/metrics.h"
 #include "common/service/service.h"
@@ -132,17 +130,20 @@ on_ctl(void *ctx, void *handler)
 	}
 }
 
-/* Handlers that are gone give back what they held. */
+/* A handler that is gone gives back what it held. */
+static void
+release(void *ctx, void *handler)
+{
+	struct sbx_server *s = ctx;
+
+	sbx_server_release(&s->budgets, handler, (uint64_t)mono_ms());
+	start_queued(s);
+}
+
 static void
 reap(struct sbx_server *s)
 {
-	struct sbx_server_handler *h;
-
-	while ((h = supervisor_reaped(&s->sv)) != NULL) {
-		sbx_server_release(&s->budgets, h, (uint64_t)mono_ms());
-		supervisor_remove(&s->sv, h);
-		start_queued(s);
-	}
+	service_reap(&s->sv, release, s);
 }
 
 /* --- the handler: one connection, one execution ------------------------ */
@@ -342,31 +343,19 @@ static int
 conn_ready(void *ctx, short revents)
 {
 	struct conn *c = ctx;
-	const uint8_t *p;
-	const char *why;
-	uint8_t type;
-	size_t len;
 
 	if ((revents & POLLOUT) && channel_flush(&c->ch) != 0) {
 		c->why = "connection lost";
 		return -1;
 	}
 	if (revents & (POLLIN | POLLHUP | POLLERR)) {
-		long got = channel_fill(&c->ch);
-
-		if (got == 0 || (got < 0 && errno != EAGAIN)) {
+		switch (service_answer_pings(&c->ch, 0)) {
+		case 0:
+			break;
+		case -1:
 			c->why = "the client went away";
 			return -1;
-		}
-		while (channel_next(&c->ch, &type, &p, &len, &why) ==
-		    CHANNEL_FRAME) {
-			if (type != FRAME_PING || len != PROTO_PING_LEN ||
-			    channel_queue(&c->ch, FRAME_PONG, p, len) != 0) {
-				c->why = "protocol error from the client";
-				return -1;
-			}
-		}
-		if (c->ch.failed) {
+		default:
 			c->why = "protocol error from the client";
 			return -1;
 		}
@@ -430,7 +419,6 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
     int ctl, const char *peer, unsigned key)
 {
 	static struct conn c;
-	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
 	struct sbx_started started;
 	struct sbx_result res;
 	struct sbx_output out;
@@ -438,24 +426,14 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
 	struct sbx_exec_env env = *s->env;
 	uint8_t buf[SBX_DETAIL_MAX + 256];
 	int64_t deadline = mono_ms() + (int64_t)s->cfg.handshake_ms;
-	sigset_t mask;
 	long n;
 	int rc;
 
-	signal(SIGPIPE, SIG_IGN);
-	if ((env.sigfd = signal_fd_open(sigs, sizeof sigs / sizeof sigs[0]))
-	    < 0) {
-		log_msg(LOG_ERROR, "signalfd: %s", strerror(errno));
+	/* the signals that stop the execution are read from env.sigfd */
+	if ((env.sigfd = service_handler_signals()) < 0) {
+		log_msg(LOG_ERROR, "handler signals: %s", strerror(errno));
 		return EXIT_OSERR;
 	}
-	/* the handler's own mask: the signals that stop the execution are
-	 * read from env.sigfd, the supervisor's SIGCHLD is not blocked */
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGHUP);
-	sigprocmask(SIG_SETMASK, &mask, NULL);
-	spawn_become_subreaper();
 	memset(&c, 0, sizeof c);
 	c.ctl = ctl;
 	c.peer = peer;
@@ -549,15 +527,10 @@ take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
 	int ctl;
 
 	(void)version;	/* the sandbox's payloads are the same in both */
-	netaddr_peer_text(conn, peer, sizeof peer);
-	if (s->sv.nh >= (size_t)s->cfg.budget.total_concurrent +
-	    s->cfg.budget.total_queue + SUPERVISOR_REFUSAL_SLOTS) {
-		metric_add(M_CONNECTIONS_DROPPED, 0, 1);
-		log_event(LOG_WARN, "connection dropped: at the connection cap",
-		    (struct log_field[]){ LF_STR("peer", peer) }, 1);
-		close(conn);
+	/* no "accepted" line: the handler's execution line says it all */
+	if (service_take(&s->sv, (size_t)s->cfg.budget.total_concurrent +
+	    s->cfg.budget.total_queue, conn, peer, sizeof peer) != 0)
 		return;
-	}
 	/* the handler is a per-request child: exiting is its cleanup */
 	if (supervisor_fork(&s->sv, conn, &ctl) == 0)
 		_exit(handler_serve(s, conn, t, ctl, peer, key));
@@ -661,8 +634,6 @@ sbx_server_run(struct sbx_server *s, const struct sbx_exec_env *env,
 	/* drain: no new connections, every handler stops its execution at
 	 * once; what is left after 5 s is killed */
 	s->draining = 1;
-	metric_set(M_READY, 0, 0);
-	metric_set(M_DRAINING, 0, 1);
 	log_event(LOG_INFO, "sandbox draining", (struct log_field[]){
 	    LF_NUM("executions", sv->nh) }, 1);
 	service_drain(sv, 0, 5000, on_ctl, reap_all, s);

@@ -29,8 +29,6 @@
 #include "common/wire/fd_writer.h"
 #include "common/wire/proto.h"
 #include "common/service/service.h"
-#include "common/base/signal_fd.h"
-#include "common/base/secmem.h"
 #include "common/jail/spawn.h"
 #include "common/base/tailbuf.h"
 
@@ -194,6 +192,9 @@ on_frame(struct lease *l, uint8_t type, const uint8_t *p, size_t n)
 	case FRAME_PING:
 		if (n != PROTO_PING_LEN)
 			break;
+		/* not service_answer_pings: other frames come here too, and a
+		 * full queue drops the PONG, not the lease (the relay counts
+		 * the queued output as heard) */
 		if (channel_can_queue(&l->ch))
 			(void)channel_queue(&l->ch, FRAME_PONG, p, n);
 		return 0;
@@ -483,14 +484,6 @@ log_end(const struct lease *l)
 	log_event(LOG_INFO, "lease ended", f, n);
 }
 
-static int
-lease_signals(void)
-{
-	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
-
-	return signal_fd_open(sigs, sizeof sigs / sizeof sigs[0]);
-}
-
 unsigned
 lease_guard_error(enum guard_verdict v)
 {
@@ -775,11 +768,7 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 	 * and nothing forked from here on (the jail's init in ns mode never
 	 * execs) may carry it */
 	secret_ring_wipe(cfg->ring);
-	if ((l.sigfd = lease_signals()) < 0) {
-		secure_wipe(t, sizeof *t);
-		close(conn_fd);
-		return 1;
-	}
+	l.sigfd = cfg->sigfd;
 	rc = open_lease(&l, conn_fd, t);
 	if (rc != 0)
 		return 1;

@@ -34,6 +34,7 @@ struct lease_config {
 	const struct eckey_pub *review_key;	/* NULL: approvals not enforced */
 	struct revocation_set *revoked;	/* NULL: no revocation list */
 	int control_fd;			/* SEQPACKET to the supervisor */
+	int sigfd;			/* service_handler_signals() */
 	uint16_t refuse_code;		/* non-zero: refuse after handshake */
 	const char *refuse_message;
 	const struct egress_config *egress;	/* ns: a network namespace

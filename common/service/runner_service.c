@@ -81,19 +81,16 @@ count_serving(const struct runner_service *r)
 	return n;
 }
 
-/* In the forked handler (the supervisor's fds already closed): leave its
- * signal mask behind and serve the lease. Never returns. */
+/* In the forked handler (the supervisor's fds already closed): its own
+ * signals (service_handler_signals), then the lease. Never returns. */
 static _Noreturn void
 handler_run(struct runner_service *r, int conn, struct noise_transport *t,
     unsigned version, int ctl, const char *peer, const char *id,
     uint16_t refuse)
 {
 	struct lease_config lc = r->lease;
-	sigset_t none;
 
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (spawn_become_subreaper() != 0)
+	if ((lc.sigfd = service_handler_signals()) < 0)
 		_exit(EXIT_OSERR);
 	lc.control_fd = ctl;
 	lc.refuse_code = refuse;
@@ -117,14 +114,9 @@ take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
 	int ctl;
 	pid_t pid;
 
-	netaddr_peer_text(conn, peer, sizeof peer);
-	if (r->sv.nh >= r->cfg.max_leases + SUPERVISOR_REFUSAL_SLOTS) {
-		metric_add(M_CONNECTIONS_DROPPED, 0, 1);
-		log_event(LOG_WARN, "connection dropped: no refusal slot left",
-		    (struct log_field[]){ LF_STR("peer", peer) }, 1);
-		close(conn);
+	if (service_take(&r->sv, r->cfg.max_leases, conn, peer,
+	    sizeof peer) != 0)
 		return;
-	}
 	if (count_serving(r) >= r->cfg.max_leases)
 		refuse = LERR_CAPACITY;
 	if (random_id(id) != 0) {
@@ -188,13 +180,11 @@ admit(void *ctx, void *handler)
 	service_verdict(h->sv.ctl, answer);
 }
 
+/* A handler holds nothing of the supervisor's: gone, it just leaves. */
 static void
 reap_handlers(struct runner_service *r)
 {
-	void *h;
-
-	while ((h = supervisor_reaped(&r->sv)) != NULL)
-		supervisor_remove(&r->sv, h);
+	service_reap(&r->sv, NULL, r);
 }
 
 /* The gauges /readyz and /metrics read. */
@@ -221,7 +211,6 @@ static void
 drain(struct runner_service *r, int now)
 {
 	r->draining = 1;
-	metric_set(M_DRAINING, 0, 1);
 	log_event(LOG_INFO, "runner draining", (struct log_field[]){
 	    LF_NUM("leases", count_serving(r)),
 	    LF_NUM("drain_timeout_ms", now ? 0 : r->cfg.drain_ms) }, 2);
@@ -660,7 +649,6 @@ serve(struct runner_service *r)
 			if ((sig = supervisor_signals(&r->sv)) == SIGHUP) {
 				reload(r);
 			} else if (sig != 0) {
-				metric_set(M_READY, 0, 0);
 				drain(r, sig == SIGINT);
 				return 0;
 			}

@@ -15,6 +15,10 @@
 #include "common/base/fileio.h"
 #include "common/base/idfile.h"
 #include "common/base/log.h"
+#include "common/base/signal_fd.h"
+#include "common/jail/spawn.h"
+#include "common/service/metrics.h"
+#include "common/wire/netaddr.h"
 #include "common/wire/proto.h"
 #include "common/jail/uidpool.h"
 
@@ -108,20 +112,49 @@ service_start_preauth(struct supervisor *sv, const struct secret_ring *ring,
 	return supervisor_start_preauth(sv, &pc, &id, err, errlen);
 }
 
-void
-service_refuse(struct channel *ch, unsigned code, const char *msg)
+int
+service_take(struct supervisor *sv, size_t serving_cap, int conn,
+    char *peer, size_t peerlen)
 {
-	uint8_t buf[PROTO_TEXT_MAX + 8];
-	long n = proto_error_encode(buf, sizeof buf, code, msg);
-
-	if (n >= 0)
-		(void)channel_queue(ch, FRAME_ERROR, buf, (size_t)n);
-	(void)channel_close_lingering(ch, SERVICE_FINAL_FRAME_MS);
+	netaddr_peer_text(conn, peer, peerlen);
+	if (sv->nh < serving_cap + SUPERVISOR_REFUSAL_SLOTS)
+		return 0;
+	metric_add(M_CONNECTIONS_DROPPED, 0, 1);
+	log_event(LOG_WARN, "connection dropped: no refusal slot left",
+	    (struct log_field[]){ LF_STR("peer", peer) }, 1);
+	close(conn);
+	return -1;
 }
 
-/* The watched channel is readable: answer PINGs; -1 on anything else. */
-static int
-keep_alive(struct channel *ch)
+int
+service_handler_signals(void)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	sigset_t none;
+
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&none);
+	if (sigprocmask(SIG_SETMASK, &none, NULL) != 0 ||
+	    spawn_become_subreaper() != 0)
+		return -1;
+	return signal_fd_open(sigs, sizeof sigs / sizeof sigs[0]);
+}
+
+void
+service_reap(struct supervisor *sv, void (*gone)(void *ctx, void *handler),
+    void *ctx)
+{
+	void *h;
+
+	while ((h = supervisor_reaped(sv)) != NULL) {
+		if (gone)
+			gone(ctx, h);
+		supervisor_remove(sv, h);
+	}
+}
+
+int
+service_answer_pings(struct channel *ch, int wait_ms)
 {
 	const uint8_t *p;
 	const char *why;
@@ -133,10 +166,21 @@ keep_alive(struct channel *ch)
 		return -1;
 	while (channel_next(ch, &type, &p, &len, &why) == CHANNEL_FRAME)
 		if (type != FRAME_PING || len != PROTO_PING_LEN ||
-		    channel_send_wait(ch, FRAME_PONG, p, len,
-		    SERVICE_FINAL_FRAME_MS) != 0)
-			return -1;
-	return ch->failed ? -1 : 0;
+		    (wait_ms ? channel_send_wait(ch, FRAME_PONG, p, len,
+		    wait_ms) : channel_queue(ch, FRAME_PONG, p, len)) != 0)
+			return -2;
+	return ch->failed ? -2 : 0;
+}
+
+void
+service_refuse(struct channel *ch, unsigned code, const char *msg)
+{
+	uint8_t buf[PROTO_TEXT_MAX + 8];
+	long n = proto_error_encode(buf, sizeof buf, code, msg);
+
+	if (n >= 0)
+		(void)channel_queue(ch, FRAME_ERROR, buf, (size_t)n);
+	(void)channel_close_lingering(ch, SERVICE_FINAL_FRAME_MS);
 }
 
 int
@@ -167,7 +211,8 @@ service_admit(int ctl, const char *tenant, uint64_t cpu_ms,
 				return -2;
 			return m.u.verdict;
 		}
-		if (pf[1].revents && keep_alive(watch) != 0)
+		if (pf[1].revents && service_answer_pings(watch,
+		    SERVICE_FINAL_FRAME_MS) != 0)
 			return -1;
 	}
 }
@@ -203,6 +248,8 @@ service_drain(struct supervisor *sv, uint32_t wait_ms, uint32_t kill_ms,
 	int64_t start = mono_ms(), ending = 0;
 	int now = wait_ms == 0;
 
+	metric_set(M_READY, 0, 0);
+	metric_set(M_DRAINING, 0, 1);
 	supervisor_stop_listening(sv);
 	for (;;) {
 		int64_t t = mono_ms(), wait;

@@ -44,6 +44,30 @@ int service_start_preauth(struct supervisor *sv,
     uint32_t handshake_ms, uint32_t per_peer, uint32_t uid, int preflight,
     char *err, size_t errlen);
 
+/* An authenticated connection from the pre-auth process, before a handler
+ * is forked for it: when the handlers fill the serving cap and every
+ * refusal slot (serving_cap + SUPERVISOR_REFUSAL_SLOTS) it is counted,
+ * logged and closed unread (-1); else 0. peer gets its address text. */
+int service_take(struct supervisor *sv, size_t serving_cap, int conn,
+    char *peer, size_t peerlen);
+
+/* In a forked handler: SIGPIPE ignored, the supervisor's signal mask left
+ * behind, SIGTERM, SIGINT and SIGHUP read from the returned signalfd (they
+ * end the work), and a subreaper (the jailed child's descendants are its
+ * to reap). -1 with errno when one of them failed. */
+int service_handler_signals(void);
+
+/* Reap every handler that exited: gone(ctx, handler) (when not NULL)
+ * gives back what it held, then it leaves the table. */
+void service_reap(struct supervisor *sv,
+    void (*gone)(void *ctx, void *handler), void *ctx);
+
+/* The peer of a busy handler spoke (ch readable): answer each PING with
+ * its PONG, queued (wait_ms 0: the caller's loop flushes) or sent within
+ * wait_ms. 0; -1 the peer left; -2 a frame other than PING, or a PONG
+ * that could not be queued or sent. */
+int service_answer_pings(struct channel *ch, int wait_ms);
+
 /* Send ERROR code/msg on an authenticated channel and close it lingering
  * (SERVICE_FINAL_FRAME_MS, CHANNEL_LINGER_BYTES): stdin the peer is
  * still sending cannot reset the connection before it reads why. */
@@ -62,7 +86,8 @@ void service_done(int ctl, uint64_t cpu_used_ms);
 /* Supervisor side: answer an ADMIT. */
 void service_verdict(int ctl, unsigned code);
 
-/* Drain: stop listening (the pre-auth process ends); let the handlers
+/* Drain: readiness drops (the ready and draining gauges /readyz reads),
+ * stop listening (the pre-auth process ends); let the handlers
  * run on for up to wait_ms (0: not at all; a second stop signal ends the
  * wait), then SIGTERM every one, and SIGKILL those still there kill_ms
  * later. Meanwhile serve their control messages (on_ctl, answering with
