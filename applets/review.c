@@ -13,6 +13,7 @@
 #include "applets/applet.h"
 #include "common/policy/approval.h"
 #include "common/policy/audit.h"
+#include "common/policy/audit_verify.h"
 #include "common/base/cli.h"
 #include "common/policy/eckey.h"
 #include "common/egress/egress_allow.h"
@@ -1033,54 +1034,17 @@ static const char audit_usage[] = "airlock review audit --store DIR "
     "them back as\n--head N:HASH to catch any later cut or rewrite. Exit 65 "
     "when anything\nis wrong, naming the line or record.\n";
 
-struct entries {
-	struct audit_view *v;
-	size_t n, cap;
-};
-
 static void
 print_entry(void *ctx, const struct audit_view *v)
 {
 	rfmt_audit_entry(ctx, v);
 }
 
-static void
-collect_entry(void *ctx, const struct audit_view *v)
-{
-	struct entries *e = ctx;
-
-	if (e->n == e->cap) {
-		/* at most AUDIT_FILE_MAX / 70 entries: no overflow */
-		void *p = realloc(e->v, (e->cap ? 2 * e->cap : 64) *
-		    sizeof *e->v);
-
-		if (!p)
-			die(EXIT_OSERR, "out of memory");
-		e->v = p;
-		e->cap = e->cap ? 2 * e->cap : 64;
-	}
-	e->v[e->n++] = *v;
-}
-
-static int
-item_is(const struct record_line_item *it, const char *s)
-{
-	return it->n == strlen(s) && memcmp(it->p, s, it->n) == 0;
-}
-
-static void
-hex_text(const uint8_t h[AUDIT_HASH_LEN], char out[2 * AUDIT_HASH_LEN + 1])
-{
-	for (size_t i = 0; i < AUDIT_HASH_LEN; i++)
-		snprintf(out + 2 * i, 3, "%02x", h[i]);
-}
-
 /* --head N:HASH, kept from an earlier --verify: entry N must still be
  * there with that hash. */
 static int
-check_head(const struct entries *e, const char *head)
+check_head(const struct audit_entries *e, const char *head)
 {
-	char hex[2 * AUDIT_HASH_LEN + 1];
 	const char *colon = strchr(head, ':');
 	char num[24];
 	uint64_t n;
@@ -1093,146 +1057,17 @@ check_head(const struct entries *e, const char *head)
 	num[colon - head] = '\0';
 	if (cli_count(num, 1, UINT64_MAX, &n) != 0)
 		die(EXIT_USAGE, "bad --head count %s", num);
-	if (n > e->n) {
-		log_msg(LOG_ERROR, "the log has %zu entries, fewer than the %llu "
-		    "kept: entries were cut off the end", e->n,
-		    (unsigned long long)n);
-		return -1;
-	}
-	hex_text(e->v[n - 1].hash, hex);
-	if (strcmp(hex, colon + 1) != 0) {
-		log_msg(LOG_ERROR, "entry %llu's hash is not the one kept: the "
-		    "log was rewritten up to there", (unsigned long long)n);
-		return -1;
-	}
-	return 0;
+	return audit_check_head(e, n, colon + 1);
 }
 
-static int
-event_is(const struct audit_view *v, const struct store_event *ev)
-{
-	return v->time == ev->time && item_is(&v->actor, ev->actor) &&
-	    item_is(&v->action, ev->action) &&
-	    item_is(&v->status, store_status_name(ev->status));
-}
-
-/* Record ids sort by length, then bytes (as store_list sorts them). */
-static int
-id_order(const struct record_line_item *a, const char *b)
-{
-	size_t n = strlen(b);
-	int c;
-
-	if (a->n != n)
-		return a->n < n ? -1 : 1;
-	c = memcmp(a->p, b, n);
-	return c < 0 ? -1 : c > 0;
-}
-
-/* Entries in record id order, each record's in log order. */
-static int
-by_record(const void *a, const void *b)
-{
-	const struct audit_view *x = *(const struct audit_view *const *)a;
-	const struct audit_view *y = *(const struct audit_view *const *)b;
-	int c;
-
-	if (x->record.n != y->record.n)
-		return x->record.n < y->record.n ? -1 : 1;
-	if ((c = memcmp(x->record.p, y->record.p, x->record.n)) != 0)
-		return c;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Entries for a record that does not exist: a submit a crash kept from
- * writing its record is warned about, anything else is an error (the
- * record was deleted). Returns the number of problems. */
+/* Every token id in the store's revocation list has its entry. Returns
+ * the number of problems. */
 static size_t
-orphan_entry(const struct audit_view *v)
+check_revoked(struct store *s, const struct audit_entries *e)
 {
-	if (item_is(&v->action, "submit")) {
-		log_msg(LOG_WARN, "audit entry %llu submits record %.*s, which "
-		    "does not exist (a crash before it was written, or it was "
-		    "deleted)", (unsigned long long)v->seq, (int)v->record.n,
-		    (const char *)v->record.p);
-		return 0;
-	}
-	log_msg(LOG_ERROR, "audit entry %llu (%.*s) names record %.*s, which "
-	    "is missing: it was deleted", (unsigned long long)v->seq,
-	    (int)v->action.n, (const char *)v->action.p, (int)v->record.n,
-	    (const char *)v->record.p);
-	return 1;
-}
-
-/* Every event of a record has its entry, in order. The log may hold more
- * (an entry is appended before its record is written, so a crash can
- * leave one): those are warned about. Records and entries are walked
- * together in id order. Returns the number of problems. */
-static size_t
-check_records(struct store *s, const struct entries *e)
-{
-	const struct audit_view **idx = xcalloc(e->n + 1, sizeof *idx);
-	size_t n, g = 0, bad = 0;
-	char **ids;
-
-	for (size_t j = 0; j < e->n; j++)
-		idx[j] = &e->v[j];
-	qsort(idx, e->n, sizeof *idx, by_record);
-	if (store_list(s, &ids, &n) != 0)
-		die(EXIT_DATAERR, "%s", s->err);
-	for (size_t i = 0; i < n; i++) {
-		struct store_rec rec;
-		size_t k = 0;
-
-		for (; g < e->n && id_order(&idx[g]->record, ids[i]) < 0; g++)
-			bad += orphan_entry(idx[g]);
-		if (store_read(s, ids[i], &rec) != 0)
-			die(EXIT_DATAERR, "%s", s->err);
-		for (; g < e->n && id_order(&idx[g]->record, ids[i]) == 0; g++) {
-			if (k < rec.nevents && event_is(idx[g], &rec.events[k]))
-				k++;
-			else
-				log_msg(LOG_WARN, "record %s does not hold "
-				    "audit entry %llu (a change a crash kept "
-				    "from taking effect, or an edited record)",
-				    rec.id, (unsigned long long)idx[g]->seq);
-		}
-		if (k < rec.nevents) {
-			log_msg(LOG_ERROR, "record %s holds %zu event(s) the "
-			    "audit log lacks, the first a %s: entries were "
-			    "removed or cut off the end", rec.id,
-			    rec.nevents - k, rec.events[k].action);
-			bad++;
-		}
-		store_rec_free(&rec);
-	}
-	for (; g < e->n; g++)
-		bad += orphan_entry(idx[g]);
-	store_list_free(ids, n);
-	free(idx);
-	return bad;
-}
-
-/* 1 when detail ends with "key=value". */
-static int
-detail_has(const struct record_line_item *d, const char *key, const char *value)
-{
-	size_t k = strlen(key), n = strlen(value);
-
-	return d->n >= k + 1 + n && memcmp(d->p + d->n - n, value, n) == 0 &&
-	    d->p[d->n - n - 1] == '=' &&
-	    memcmp(d->p + d->n - n - 1 - k, key, k) == 0 &&
-	    (d->n == k + 1 + n || d->p[d->n - n - 2 - k] == ' ');
-}
-
-/* Every token id in the revocation list has its revoke (or, superseded,
- * its renew) entry. Returns the number of problems. */
-static size_t
-check_revoked(struct store *s, const struct entries *e)
-{
-	char path[PATH_MAX], tid[ECKEY_ID_TEXT];
 	uint8_t (*ids)[REVOCATION_ID_LEN], *buf;
-	size_t n, len, line, bad = 0;
+	size_t n, len, line, bad;
+	char path[PATH_MAX];
 	const char *why;
 
 	if (store_path(s, "revoked", path, sizeof path) != 0)
@@ -1242,22 +1077,8 @@ check_revoked(struct store *s, const struct entries *e)
 	if (revocation_parse(buf, len, &ids, &n, &line, &why) != 0)
 		die(EXIT_DATAERR, "%s: line %zu: %s", path, line, why);
 	free(buf);
-	for (size_t i = 0; i < n; i++) {
-		int found = 0;
-
-		eckey_id_text(ids[i], tid);
-		for (size_t j = 0; j < e->n && !found; j++)
-			found = (item_is(&e->v[j].action, "revoke") &&
-			    detail_has(&e->v[j].detail, "token", tid)) ||
-			    (item_is(&e->v[j].action, "renew") &&
-			    detail_has(&e->v[j].detail, "supersedes", tid));
-		if (!found) {
-			log_msg(LOG_ERROR, "%s lists token %s but no audit "
-			    "entry revokes it: entries were removed or cut off "
-			    "the end", path, tid);
-			bad++;
-		}
-	}
+	bad = audit_check_revoked(e, (const uint8_t (*)[REVOCATION_ID_LEN])ids,
+	    n, path);
 	free(ids);
 	return bad;
 }
@@ -1266,14 +1087,15 @@ static int
 cmd_audit(int argc, char **argv)
 {
 	char path[PATH_MAX], hex[2 * AUDIT_HASH_LEN + 1];
-	struct entries all = { 0 };
+	struct audit_entries all = { 0 };
+	size_t len, line, bad = 0, recbad;
 	struct audit_summary sum;
 	struct eckey_pub pub;
-	size_t len, line, bad = 0;
 	const char *why;
 	struct store s;
 	struct opts o;
 	uint8_t *buf;
+	int r;
 
 	opts_parse(argc, argv, " store verify pub head ", audit_usage, &o);
 	need(o.store, "store", audit_usage);
@@ -1286,9 +1108,12 @@ cmd_audit(int argc, char **argv)
 		die(EXIT_USAGE, "%s", s.err);
 	if (file_read(path, AUDIT_FILE_MAX, &buf, &len) != 0)
 		die_errno(EXIT_IOERR, "cannot read %s", path);
-	if (audit_verify(buf, len, o.pub ? &pub : NULL, &sum, &line, &why,
-	    o.verify ? collect_entry : print_entry, o.verify ?
-	    (void *)&all : stdout) != 0) {
+	r = audit_verify(buf, len, o.pub ? &pub : NULL, &sum, &line, &why,
+	    o.verify ? audit_entries_add : print_entry, o.verify ?
+	    (void *)&all : stdout);
+	if (all.oom)
+		die(EXIT_OSERR, "out of memory");
+	if (r != 0) {
 		fflush(stdout);
 		die(EXIT_DATAERR, "%s: line %zu: %s", path, line, why);
 	}
@@ -1298,13 +1123,15 @@ cmd_audit(int argc, char **argv)
 	}
 	if (o.head && check_head(&all, o.head) != 0)
 		bad++;
-	bad += check_records(&s, &all);
+	if (audit_check_records(&s, &all, &recbad) != 0)
+		die(EXIT_DATAERR, "%s", s.err);
+	bad += recbad;
 	bad += check_revoked(&s, &all);
-	free(all.v);
+	audit_entries_free(&all);
 	free(buf);
 	if (bad)
 		die(EXIT_DATAERR, "%s: %zu problem(s) found", path, bad);
-	hex_text(sum.head, hex);
+	audit_hash_text(sum.head, hex);
 	printf("ok: %zu entries, head %zu:%s\n", sum.count, sum.count, hex);
 	if (!o.pub)
 		printf("signatures not checked (give --pub)\n");
