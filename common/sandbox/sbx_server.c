@@ -564,6 +564,24 @@ reload_secrets(struct sbx_server *s)
 	    LF_NUM("secrets", s->ring.n) }, 1);
 }
 
+static void
+reload_hup(void *ctx)
+{
+	reload_secrets(ctx);
+}
+
+/* After each pass of the loop: a queued execution's deadline wants a
+ * look at the queue every 50 ms. */
+static int
+tick(void *ctx)
+{
+	struct sbx_server *s = ctx;
+
+	reap_all(s);
+	expire_queued(s);
+	return s->budgets.queued ? 50 : -1;
+}
+
 enum sbx_server_status
 sbx_server_init(struct sbx_server *s, const struct sbx_server_config *cfg,
     int sigfd, char *err, size_t errlen)
@@ -605,7 +623,10 @@ enum sbx_server_status
 sbx_server_run(struct sbx_server *s, const struct sbx_exec_env *env,
     char *err, size_t errlen)
 {
+	static const struct service_loop loop = { on_ctl, take_conn,
+		reload_hup, tick };
 	struct supervisor *sv = &s->sv;
+	int sig;
 
 	s->env = env;
 	/* handshakes run in the pre-auth process, as its own uid */
@@ -613,23 +634,9 @@ sbx_server_run(struct sbx_server *s, const struct sbx_exec_env *env,
 	    (uint32_t)s->cfg.handshake_ms, s->cfg.max_per_peer,
 	    s->cfg.preauth_uid, 0, err, errlen) != 0)
 		return SBX_SERVER_BAD_SETUP;
-	metric_set(M_READY, 0, 1);
-	for (;;) {
-		int rc = supervisor_poll(sv, s->budgets.queued ? 50 : -1,
-		    on_ctl, take_conn, s);
-		int sig = 0;
-
-		if (rc < 0 && errno != EINTR) {
-			snprintf(err, errlen, "poll: %s", strerror(errno));
-			return SBX_SERVER_SYSTEM;
-		}
-		if (rc > 0 && (sig = supervisor_signals(sv)) == SIGHUP)
-			reload_secrets(s);
-		else if (rc > 0 && sig)
-			break;
-		reap(s);
-		expire_queued(s);
-		metric_set(M_LEASES_ACTIVE, 0, sv->nh);
+	if ((sig = service_serve(sv, &loop, s)) < 0) {
+		snprintf(err, errlen, "poll: %s", strerror(errno));
+		return SBX_SERVER_SYSTEM;
 	}
 	/* drain: no new connections, every handler stops its execution at
 	 * once; what is left after 5 s is killed */

@@ -603,8 +603,9 @@ reload_switch(struct runner_service *r, struct reload_set *n)
 
 /* SIGHUP (runner_service.h): all or nothing, and the log says which. */
 static void
-reload(struct runner_service *r)
+reload(void *ctx)
 {
+	struct runner_service *r = ctx;
 	static struct reload_set n;
 	char err[640], ids[SECRET_RING_MAX * (SECRET_KEY_ID_LEN + 1)] = "";
 
@@ -635,27 +636,25 @@ reload(struct runner_service *r)
 	    LF_NUM("pids", r->jail.cfg.limits.pids) }, 5);
 }
 
+/* After each pass of the loop. */
+static int
+tick(void *ctx)
+{
+	reap_all(ctx);
+	return -1;
+}
+
 static int
 serve(struct runner_service *r)
 {
-	metric_set(M_READY, 0, 1);
-	for (;;) {
-		int rc = supervisor_poll(&r->sv, -1, admit, take_conn, r);
-		int sig;
+	static const struct service_loop loop = { admit, take_conn, reload,
+		tick };
+	int sig = service_serve(&r->sv, &loop, r);
 
-		if (rc < 0 && errno != EINTR)
-			return -1;
-		if (rc > 0) {
-			if ((sig = supervisor_signals(&r->sv)) == SIGHUP) {
-				reload(r);
-			} else if (sig != 0) {
-				drain(r, sig == SIGINT);
-				return 0;
-			}
-			reap_handlers(r);
-		}
-		publish(r);
-	}
+	if (sig < 0)
+		return -1;
+	drain(r, sig == SIGINT);
+	return 0;
 }
 
 int

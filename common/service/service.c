@@ -240,6 +240,28 @@ service_verdict(int ctl, unsigned code)
 	(void)ctlmsg_send(ctl, &m, -1, MSG_DONTWAIT);
 }
 
+int
+service_serve(struct supervisor *sv, const struct service_loop *loop,
+    void *ctx)
+{
+	int timeout = -1;
+
+	metric_set(M_READY, 0, 1);
+	for (;;) {
+		int rc = supervisor_poll(sv, timeout, loop->on_ctl,
+		    loop->on_conn, ctx);
+		int sig = 0;
+
+		if (rc < 0 && errno != EINTR)
+			return -1;
+		if (rc > 0 && (sig = supervisor_signals(sv)) == SIGHUP)
+			loop->reload(ctx);
+		else if (sig)
+			return sig;
+		timeout = loop->tick(ctx);
+	}
+}
+
 void
 service_drain(struct supervisor *sv, uint32_t wait_ms, uint32_t kill_ms,
     void (*on_ctl)(void *ctx, void *handler), void (*reap)(void *ctx),

@@ -86,6 +86,23 @@ void service_done(int ctl, uint64_t cpu_used_ms);
 /* Supervisor side: answer an ADMIT. */
 void service_verdict(int ctl, unsigned code);
 
+/* What an applet's service does in service_serve's loop. */
+struct service_loop {
+	void (*on_ctl)(void *ctx, void *handler);	/* supervisor_poll's */
+	void (*on_conn)(void *ctx, int fd, struct noise_transport *t,
+	    unsigned key, unsigned version);		/* supervisor_poll's */
+	void (*reload)(void *ctx);			/* SIGHUP */
+	/* after each pass: reap, publish the gauges; returns the next
+	 * poll's timeout (-1: until something happens) */
+	int (*tick)(void *ctx);
+};
+
+/* Ready (the ready gauge) and serve sv's listeners and handlers until
+ * SIGTERM or SIGINT: returns that signal (the caller drains), or -1 with
+ * errno when poll failed. */
+int service_serve(struct supervisor *sv, const struct service_loop *loop,
+    void *ctx);
+
 /* Drain: readiness drops (the ready and draining gauges /readyz reads),
  * stop listening (the pre-auth process ends); let the handlers
  * run on for up to wait_ms (0: not at all; a second stop signal ends the
