@@ -21,6 +21,7 @@
 #include "common/base/fileio.h"
 #include "common/policy/guard.h"
 #include "common/base/log.h"
+#include "common/policy/review_change.h"
 #include "common/policy/reviewfmt.h"
 #include "common/base/secmem.h"
 #include "common/policy/store.h"
@@ -253,50 +254,28 @@ store_or_die(struct store *s, const char *dir, int create)
 		die(EXIT_CONFIG, "%s", s->err);
 }
 
+/* What a failed change costs: its exit code, and its message. */
+static void
+change_or_die(enum review_fail f, const char *err)
+{
+	static const int code[] = {
+		[REVIEW_NO_STORE] = EXIT_CONFIG, [REVIEW_NO_LOCK] = EXIT_OSERR,
+		[REVIEW_CORRUPT] = EXIT_DATAERR, [REVIEW_IO] = EXIT_IOERR,
+		[REVIEW_REFUSED] = EXIT_NOPERM, [REVIEW_NO_TOKEN] = EXIT_SOFTWARE,
+	};
+
+	if (f != REVIEW_OK)
+		die(code[f], "%s", err);
+}
+
 /* Open, lock and read record id for a change. */
 static void
 change_begin(struct store *s, const char *dir, const char *id,
     struct store_rec *rec)
 {
-	store_or_die(s, dir, 0);
-	if (store_lock(s) != 0)
-		die(EXIT_OSERR, "%s", s->err);
-	if (store_read(s, id, rec) != 0)
-		die(EXIT_DATAERR, "%s", s->err);
-}
+	char err[PATH_MAX + 256];
 
-/* Add the event and audit it; the caller then writes the record (and,
- * for revoke, the revocation list first). The audit log may so hold an
- * entry that a crash kept from taking effect, never the reverse. */
-static void
-change_audit(struct store *s, struct store_rec *rec, const char *who,
-    const char *action, enum store_status to, const char *note,
-    const char *detail, const struct eckey_priv *key)
-{
-	char path[PATH_MAX], err[PATH_MAX + 256];
-	struct audit_entry e;
-	uint64_t now = now_s();
-
-	if (rec->nevents == STORE_EVENTS_MAX)
-		die(EXIT_NOPERM, "record %s has a full history (%d events); "
-		    "submit a new record", rec->id, STORE_EVENTS_MAX);
-	rec->status = to;
-	rec->events[rec->nevents++] = (struct store_event){ now, who, action,
-		to, note };
-	e = (struct audit_entry){ now, who, action, rec->id,
-		store_status_name(to), detail };
-	if (store_path(s, "audit.log", path, sizeof path) != 0)
-		die(EXIT_IOERR, "%s", s->err);
-	if (audit_append(path, &e, key, err, sizeof err) != 0)
-		die(EXIT_IOERR, "%s", err);
-}
-
-static void
-change_write(struct store *s, struct store_rec *rec)
-{
-	if (store_write(s, rec) != 0)
-		die(EXIT_IOERR, "%s", s->err);
-	store_close(s);
+	change_or_die(review_begin(s, dir, id, rec, err, sizeof err), err);
 }
 
 /* ---- keygen ----------------------------------------------------------- */
@@ -361,7 +340,8 @@ cmd_submit(int argc, char **argv)
 	int src;
 
 	static char egress[EGRESS_ALLOW_TEXT_MAX + 1];
-	char why[256];
+	char why[256], err[PATH_MAX + 256];
+	struct review_event ev;
 
 	opts_parse(argc, argv, " store tenant registration source env-key as "
 	    "script-dir allow-index allow-module egress ",
@@ -425,9 +405,10 @@ cmd_submit(int argc, char **argv)
 	memcpy(rec.env, o.env, o.envc * sizeof *o.env);
 	rec.egress = egress;
 	rec.token = "";
-	change_audit(&s, &rec, who, "submit", src == STORE_CATALOG ?
-	    STORE_NOT_REQUIRED : STORE_PENDING, "", "", NULL);
-	change_write(&s, &rec);
+	ev = (struct review_event){ now_s(), who, "submit", src ==
+	    STORE_CATALOG ? STORE_NOT_REQUIRED : STORE_PENDING, "", "" };
+	change_or_die(review_audit(&s, &rec, &ev, NULL, err, sizeof err), err);
+	change_or_die(review_write(&s, &rec, err, sizeof err), err);
 	printf("%s\n", id);
 	return EXIT_OK;
 }
@@ -581,134 +562,31 @@ confirm_or_die(const struct guard_policy *policy, const struct store_rec *rec,
 		die(EXIT_NOPERM, "not confirmed: nothing signed");
 }
 
-/* The store's revocation list, loaded; the caller frees it. */
-static void
-revoked_or_die(struct store *s, struct revocation_set *rev)
-{
-	static char path[PATH_MAX];	/* rev keeps it by reference */
-	const char *why;
-
-	if (store_path(s, "revoked", path, sizeof path) != 0)
-		die(EXIT_IOERR, "%s", s->err);
-	revocation_init(rev, path);
-	if (revocation_reload(rev, &why) != 0)
-		die(EXIT_DATAERR, "%s: %s", path, why);
-}
-
-/* Add token id to the store's revocation list, naming record. */
-static void
-revoke_or_die(struct store *s, const uint8_t id[APPROVAL_ID_LEN],
-    const char *record)
-{
-	char path[PATH_MAX];
-	const char *why;
-
-	if (store_path(s, "revoked", path, sizeof path) != 0)
-		die(EXIT_IOERR, "%s", s->err);
-	if (revocation_append(path, id, now_s(), record, &why) != 0)
-		die(EXIT_IOERR, "%s: %s", path, why);
-}
-
-/* The end of every signed change: the audit entry signed with key (then
- * wiped), the token revoke (when given) added to the revocation list,
- * the record written. */
+/* The end of every signed change (review_commit): audited, signed with
+ * key (then wiped), the token revoke (when given) listed, written. */
 static void
 change_commit(struct store *s, struct store_rec *rec, const char *who,
     const char *action, enum store_status to, const char *note,
     const char *detail, struct eckey_priv *key,
     const uint8_t revoke[APPROVAL_ID_LEN])
 {
-	change_audit(s, rec, who, action, to, note, detail, key);
-	eckey_wipe(key);
-	if (revoke)
-		revoke_or_die(s, revoke, rec->id);
-	change_write(s, rec);
-	store_rec_free(rec);
+	struct review_event ev = { now_s(), who, action, to, note, detail };
+	char err[PATH_MAX + 256];
+
+	change_or_die(review_commit(s, rec, &ev, key, revoke, err,
+	    sizeof err), err);
 }
 
-/* 1 when a record of the store holds a token with this id (renew's own
- * record included: its old token is about to be revoked). */
-static int
-id_held(struct store *s, const uint8_t id[APPROVAL_ID_LEN])
-{
-	uint8_t other[APPROVAL_ID_LEN];
-	char **ids;
-	size_t n;
-	int held = 0;
-
-	if (store_list(s, &ids, &n) != 0)
-		die(EXIT_DATAERR, "%s", s->err);
-	for (size_t i = 0; i < n && !held; i++) {
-		struct store_rec rec;
-
-		if (store_read(s, ids[i], &rec) != 0)
-			die(EXIT_DATAERR, "%s", s->err);
-		held = rec.token[0] && approval_token_id(rec.token,
-		    strlen(rec.token), other) == 0 &&
-		    memcmp(other, id, APPROVAL_ID_LEN) == 0;
-		store_rec_free(&rec);
-	}
-	store_list_free(ids, n);
-	return held;
-}
-
-/* Sign req, valid from now for life seconds, into token
- * (cap bytes); its id and expiry to id and *expires. A token id is never
- * issued twice: the same request approved again within the same second
- * would otherwise get the very same token — perhaps one already revoked,
- * or another record's, which revoking either would revoke — and share
- * its cache key on the runners. The expiry is then made a second earlier
- * until the id is new. Returns the token's length. */
-static size_t
-sign_fresh(struct store *s, const struct eckey_priv *key,
-    const struct approval_request *req, const char *egress, uint64_t now,
-    uint64_t life, char *token, size_t cap, uint8_t id[APPROVAL_ID_LEN],
-    uint64_t *expires)
-{
-	struct revocation_set rev;
-	size_t len = 0;
-
-	revoked_or_die(s, &rev);
-	for (uint64_t k = 0; k < 64 && k < life; k++) {
-		long n = approval_sign_egress(key, req, egress, strlen(egress),
-		    now, now + life - k, token, cap);
-
-		if (n < 0 || approval_token_id(token, (size_t)n, id) != 0)
-			die(EXIT_SOFTWARE, "cannot sign an approval");
-		if (!revocation_contains(&rev, id) && !id_held(s, id)) {
-			len = (size_t)n;
-			*expires = now + life - k;
-			break;
-		}
-	}
-	revocation_free(&rev);
-	if (len == 0)
-		die(EXIT_SOFTWARE, "every token signed for this record is "
-		    "already issued; try again in a minute");
-	return len;
-}
-
-/* Sign rec's request with key, valid from now for life seconds, into
- * token (cap bytes) and rec->token; its id to id, and detail (dcap
- * bytes) says "token=ID key=KEYID expires=UNIX". */
+/* review_sign: a fresh token for rec into token, its id and detail. */
 static void
 sign_record(struct store *s, const struct eckey_priv *key,
     struct store_rec *rec, uint64_t now, uint64_t life, char *token,
     size_t cap, uint8_t id[APPROVAL_ID_LEN], char *detail, size_t dcap)
 {
-	struct approval_request req = { rec->tenant, rec->registration,
-		(char *const *)rec->argv, rec->argc, (char *const *)rec->env,
-		rec->envc };
-	char tid[ECKEY_ID_TEXT], kid[ECKEY_ID_TEXT];
-	uint64_t expires;
+	char err[PATH_MAX + 256];
 
-	(void)sign_fresh(s, key, &req, rec->egress, now, life, token, cap, id,
-	    &expires);
-	eckey_id_text(key->pub.id, kid);
-	eckey_id_text(id, tid);
-	snprintf(detail, dcap, "token=%s key=%s expires=%llu", tid, kid,
-	    (unsigned long long)expires);
-	rec->token = token;
+	change_or_die(review_sign(s, key, rec, now, life, token, cap, id,
+	    detail, dcap, err, sizeof err), err);
 }
 
 static const char approve_usage[] = "airlock review approve --store DIR ID "
@@ -782,39 +660,10 @@ static void
 unchanged_or_die(struct store *s, const struct store_rec *rec,
     const struct eckey_priv *key, uint8_t old[APPROVAL_ID_LEN])
 {
-	static struct approval a;
-	struct approval_request req = { rec->tenant, rec->registration,
-		(char *const *)rec->argv, rec->argc, (char *const *)rec->env,
-		rec->envc };
-	struct revocation_set rev;
-	enum approval_result r;
+	char err[PATH_MAX + 256];
 
-	r = approval_open(&key->pub, rec->token, strlen(rec->token), &a);
-	if (r != APPROVAL_OK)
-		die(EXIT_NOPERM, "record %s: its token does not verify with "
-		    "this key (%s): approve a new submission instead", rec->id,
-		    approval_result_name(r));
-	/* as of its own issue time: what it binds, not whether it is due;
-	 * the tenant byte for byte (a "*" token matches any tenant) */
-	r = approval_check(&a, &req, a.issued_at, 0, NULL);
-	if (r == APPROVAL_OK && (a.tenant.n != strlen(rec->tenant) ||
-	    memcmp(a.tenant.p, rec->tenant, a.tenant.n) != 0))
-		r = APPROVAL_TENANT_MISMATCH;
-	if (r != APPROVAL_OK)
-		die(EXIT_NOPERM, "record %s no longer says what its token "
-		    "binds (%s): the record changed since it was approved; "
-		    "submit it again for review", rec->id,
-		    approval_result_name(r));
-	if (a.egress.n != strlen(rec->egress) ||
-	    memcmp(a.egress.p, rec->egress, a.egress.n) != 0)
-		die(EXIT_NOPERM, "record %s no longer says what its token "
-		    "binds (egress hosts): the record changed since it was "
-		    "approved; submit it again for review", rec->id);
-	revoked_or_die(s, &rev);
-	if (revocation_contains(&rev, a.token_id))
-		die(EXIT_NOPERM, "record %s: its token is revoked", rec->id);
-	revocation_free(&rev);
-	memcpy(old, a.token_id, APPROVAL_ID_LEN);
+	change_or_die(review_unchanged(s, rec, key, old, err, sizeof err),
+	    err);
 }
 
 static int
