@@ -536,6 +536,9 @@ take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
 		_exit(handler_serve(s, conn, t, ctl, peer, key));
 }
 
+/* Reap, then the gauge /readyz reads: every live handler counts, queued
+ * ones too (the capacity is executions plus queue places), where the
+ * runner leaves out its refusal handlers. */
 static void
 reap_all(void *ctx)
 {

@@ -18,13 +18,11 @@
 #include "common/base/xwrap.h"
 #include "common/jail/cgroup.h"
 #include "common/jail/seccomp_policy.h"
-#include "common/jail/spawn.h"
 #include "common/policy/guardfs.h"
 #include "common/service/ctlmsg.h"
 #include "common/service/metrics.h"
 #include "common/service/runner_service.h"
 #include "common/service/service.h"
-#include "common/wire/netaddr.h"
 #include "common/wire/proto.h"
 #include "common/wire/version.h"
 

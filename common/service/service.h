@@ -1,8 +1,12 @@
 /* service.h - what the runner and `sandbox serve` share beyond the
  * supervisor (common/service/supervisor.h) and the pre-auth process
- * (common/service/preauth.h): who runs the pre-auth process, admission over the
- * control socket (common/service/ctlmsg.h), the refusal of an authenticated
- * connection, and the drain.
+ * (common/service/preauth.h): who runs the pre-auth process, the serve
+ * loop, the connection cap, a handler's signals, reaping, admission over
+ * the control socket (common/service/ctlmsg.h), PINGs answered while a
+ * handler is busy, the refusal of an authenticated connection, and the
+ * drain. What stays each applet's: what a handler serves, how admission
+ * decides (the runner's per-tenant cap answers at once; the sandbox's
+ * budgets may queue), and the drain's timeouts.
  *
  *   handler                          supervisor
  *   service_admit(tenant, cpu) ----> ADMIT   (applet's budgets decide)
