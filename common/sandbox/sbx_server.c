@@ -24,10 +24,18 @@
 /* Supervisor <-> handler: ADMIT (tenant, CPU asked), VERDICT (0: run now,
  * else the refusal code), DONE (CPU used): common/service/service.h. */
 
-static struct sbx_server_handler *
-handler_by_pid(struct sbx_server *s, uint64_t pid)
+/* Answer the queued handlers ids[0..n) with VERDICT code. */
+static void
+verdict_queued(struct sbx_server *s, const uint64_t *ids, size_t n,
+    unsigned code)
 {
-	return supervisor_find(&s->sv, (pid_t)pid);
+	for (size_t i = 0; i < n; i++) {
+		struct sbx_server_handler *h = supervisor_find(&s->sv,
+		    (pid_t)ids[i]);
+
+		if (h)
+			service_verdict(h->sv.ctl, code);
+	}
 }
 
 /* Start what the budgets let start now. */
@@ -39,12 +47,7 @@ start_queued(struct sbx_server *s)
 
 	while ((n = sbx_budget_next(&s->budgets, (uint64_t)mono_ms(), ids,
 	    sizeof ids / sizeof ids[0])) > 0)
-		for (size_t i = 0; i < n; i++) {
-			struct sbx_server_handler *h = handler_by_pid(s, ids[i]);
-
-			if (h)
-				service_verdict(h->sv.ctl, 0);
-		}
+		verdict_queued(s, ids, n, 0);
 }
 
 static void
@@ -54,12 +57,7 @@ expire_queued(struct sbx_server *s)
 	size_t n = sbx_budget_expire(&s->budgets, (uint64_t)mono_ms(),
 	    s->cfg.queue_timeout_ms, ids, sizeof ids / sizeof ids[0]);
 
-	for (size_t i = 0; i < n; i++) {
-		struct sbx_server_handler *h = handler_by_pid(s, ids[i]);
-
-		if (h)
-			service_verdict(h->sv.ctl, SBX_ERR_QUEUE_TIMEOUT);
-	}
+	verdict_queued(s, ids, n, SBX_ERR_QUEUE_TIMEOUT);
 }
 
 enum sbx_admission
@@ -437,8 +435,9 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
 	memset(&c, 0, sizeof c);
 	c.ctl = ctl;
 	c.peer = peer;
-	memcpy(c.key_id, key < s->ring.n ? s->ring.id[key] : "?",
-	    key < s->ring.n ? sizeof c.key_id : 2);
+	/* a copy: the ring is wiped next */
+	snprintf(c.key_id, sizeof c.key_id, "%s", service_key_id(&s->ring,
+	    key));
 	if (random_id(c.exec_id) != 0) {
 		log_msg(LOG_ERROR, "getrandom: %s", strerror(errno));
 		return EXIT_OSERR;

@@ -126,7 +126,7 @@ take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
 	}
 	log_event(LOG_INFO, "lease accepted", (struct log_field[]){
 	    LF_STR("lease", id), LF_STR("peer", peer),
-	    LF_STR("key", key < r->ring.n ? r->ring.id[key] : "?"),
+	    LF_STR("key", service_key_id(&r->ring, key)),
 	    LF_NUM("version", version) }, 4);
 	pid = supervisor_fork(&r->sv, conn, &ctl);
 	if (pid == 0)

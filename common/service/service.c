@@ -126,6 +126,12 @@ service_take(struct supervisor *sv, size_t serving_cap, int conn,
 	return -1;
 }
 
+const char *
+service_key_id(const struct secret_ring *ring, unsigned key)
+{
+	return key < ring->n ? ring->id[key] : "?";
+}
+
 int
 service_handler_signals(void)
 {

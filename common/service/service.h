@@ -55,6 +55,10 @@ int service_start_preauth(struct supervisor *sv,
 int service_take(struct supervisor *sv, size_t serving_cap, int conn,
     char *peer, size_t peerlen);
 
+/* The id of the secret a connection's handshake used (supervisor_poll's
+ * key), for the log: "?" when ring has no such key. */
+const char *service_key_id(const struct secret_ring *ring, unsigned key);
+
 /* In a forked handler: SIGPIPE ignored, the supervisor's signal mask left
  * behind, SIGTERM, SIGINT and SIGHUP read from the returned signalfd (they
  * end the work), and a subreaper (the jailed child's descendants are its
