@@ -1,6 +1,7 @@
 /* cgroup.c - per-lease control groups, v1 and v2. */
 #include "common/jail/cgroup.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -343,6 +344,22 @@ fail(char *err, size_t len, const char *msg, const char *arg)
 	return -1;
 }
 
+/* The service's group below parent: airlock-NS-PID, NS the inode of our
+ * pid namespace. A pid means something only in its namespace: services
+ * in containers that share one cgroup parent may have the same pid, and
+ * one alive in its namespace looks dead from another. */
+static int
+service_dir(char *out, size_t cap, const char *parent, uint64_t *ns)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st) != 0)
+		return -1;
+	*ns = (uint64_t)st.st_ino;
+	return (size_t)snprintf(out, cap, "%s/airlock-%llu-%ld", parent,
+	    (unsigned long long)*ns, (long)getpid()) >= cap ? -1 : 0;
+}
+
 static int
 setup_v2(struct cgroup_service *s, const char *dir, const struct cgroup_probe *p,
     char *err, size_t errlen)
@@ -381,11 +398,11 @@ setup_v2(struct cgroup_service *s, const char *dir, const struct cgroup_probe *p
 	if (ctl[0] && own_dir(NULL, own, sizeof own) == 0 &&
 	    strcmp(own, real) == 0) {
 		char pid[24];
+		uint64_t ns;
 
-		if ((size_t)snprintf(s->self_dir, sizeof s->self_dir,
-		    "%s/airlock-%ld", real, (long)getpid()) >=
-		    sizeof s->self_dir)
-			return fail(err, errlen, "path too long: ", real);
+		if (service_dir(s->self_dir, sizeof s->self_dir, real, &ns))
+			return fail(err, errlen, "cannot name our group (path "
+			    "too long, or no /proc/self/ns/pid) below ", real);
 		snprintf(pid, sizeof pid, "%ld", (long)getpid());
 		if (mkdir(s->self_dir, 0755) != 0)
 			return fail(err, errlen, "cannot make ", s->self_dir);
@@ -403,11 +420,13 @@ setup_v2(struct cgroup_service *s, const char *dir, const struct cgroup_probe *p
 	return 0;
 }
 
-/* Service directories of runners that died (airlock-PID with no such
- * process): remove their empty lease groups, then them. rmdir only ever
- * succeeds on a group with no process and no child left. */
+/* Service directories of runners of our pid namespace that died
+ * (airlock-NS-PID, no such process): remove their empty lease groups,
+ * then them. Another namespace's are never touched: its pids are not
+ * ours to judge. rmdir only ever succeeds on a group with no process and
+ * no child left. */
 static void
-remove_stale(const char *parent)
+remove_stale(const char *parent, uint64_t our_ns)
 {
 	DIR *d = opendir(parent);
 	struct dirent *e;
@@ -419,11 +438,18 @@ remove_stale(const char *parent)
 		DIR *sd;
 		struct dirent *le;
 		char *end;
+		unsigned long long ns;
 		long pid;
 
-		if (strncmp(e->d_name, "airlock-", 8) != 0)
+		if (strncmp(e->d_name, "airlock-", 8) != 0 ||
+		    !isdigit((unsigned char)e->d_name[8]))
 			continue;
-		pid = strtol(e->d_name + 8, &end, 10);
+		errno = 0;
+		ns = strtoull(e->d_name + 8, &end, 10);
+		if (errno || *end != '-' || ns != our_ns ||
+		    !isdigit((unsigned char)end[1]))
+			continue;
+		pid = strtol(end + 1, &end, 10);
 		if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 ||
 		    errno != ESRCH)
 			continue;
@@ -450,6 +476,7 @@ setup_v1(struct cgroup_service *s, const struct cgroup_probe *p, int lean,
 		s->lim.cpu_millicpus > 0, 0 };
 	char missing[64] = "", flags[64] = "";
 	int any = 0;
+	uint64_t ns;
 
 	for (int c = 0; c < CG_NCTL; c++) {
 		if (need[c] && !p->v1_writable[c]) {
@@ -483,12 +510,12 @@ setup_v1(struct cgroup_service *s, const struct cgroup_probe *p, int lean,
 			    strcmp(p->v1_dir[b], p->v1_dir[c]) == 0;
 		if (dup)
 			continue;
-		remove_stale(p->v1_dir[c]);
-		if ((size_t)snprintf(s->dir[c], sizeof s->dir[c],
-		    "%s/airlock-%ld", p->v1_dir[c], (long)getpid()) >=
-		    sizeof s->dir[c])
-			return fail(err, errlen, "path too long: ",
+		if (service_dir(s->dir[c], sizeof s->dir[c], p->v1_dir[c],
+		    &ns))
+			return fail(err, errlen, "cannot name our group (path "
+			    "too long, or no /proc/self/ns/pid) below ",
 			    p->v1_dir[c]);
+		remove_stale(p->v1_dir[c], ns);
 		if (mkdir(s->dir[c], 0755) != 0 && errno != EEXIST) {
 			snprintf(err, errlen, "cannot make %s: %s", s->dir[c],
 			    strerror(errno));

@@ -2,13 +2,13 @@
  * limits, the lease's peak memory, OOM kills and CPU time, and killing
  * the whole group. Two back ends:
  *   v1: the memory, pids, cpu and cpuacct hierarchies found in
- *       /proc/self/mountinfo; a service directory airlock-<pid> is made
+ *       /proc/self/mountinfo; a service directory airlock-<pidns>-<pid> is made
  *       beneath this process's own cgroup in each (so the container's own
  *       limits still hold above it), and lease-<id> beneath that;
  *   v2: a delegated directory given by the operator (--cgroup DIR): the
  *       service enables the controllers in DIR's subtree and makes
  *       DIR/lease-<id>; when this process itself lives in DIR it first
- *       moves into DIR/airlock-<pid> (the "no internal processes" rule).
+ *       moves into DIR/airlock-<pidns>-<pid> (the "no internal processes" rule).
  * Only directories this code made are ever written to or removed. */
 #ifndef AIRLOCK_CGROUP_H
 #define AIRLOCK_CGROUP_H
@@ -45,7 +45,7 @@ struct cgroup_service {
 	struct cgroup_limits lim;
 	int use[CG_NCTL];		/* v1: hierarchies in use */
 	char dir[CG_NCTL][PATH_MAX];	/* v1: service dirs; v2: dir[0] */
-	int made_self;			/* v2: we made DIR/airlock-<pid> */
+	int made_self;			/* v2: we made DIR/airlock-<pidns>-<pid> */
 	char self_dir[PATH_MAX];
 	int memsw;			/* v1: memory.memsw.* exists */
 };
