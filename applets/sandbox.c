@@ -32,6 +32,7 @@
 #include "common/sandbox/sbx_java.h"
 #include "common/sandbox/sbx_proto.h"
 #include "common/sandbox/sbx_client.h"
+#include "common/sandbox/sbx_config.h"
 #include "common/sandbox/sbx_env.h"
 #include "common/sandbox/sbx_server.h"
 #include "common/jail/seccomp_policy.h"
@@ -64,7 +65,8 @@ static const char usage_main[] =
 "Run tenant code tools once per request in a fresh jail with no network.\n"
 "\n"
 "  run    [OPTIONS] -- SOURCE...|COMMAND...  one execution, here\n"
-"  serve  --listen ADDR --secret-file F [OPTIONS]  the service\n"
+"  serve  --listen ADDR --secret-file F [--config FILE] [OPTIONS]\n"
+"                                            the service\n"
 "  call   --connect ADDR --secret-file F [OPTIONS] -- SOURCE...\n"
 "  verify [--java-denylist FILE] DIR...      check class files\n"
 "  denylist                                  print the built-in Java denylist\n"
@@ -170,6 +172,14 @@ LIMIT_HELP
 "                            argument); without it exec is refused\n"
 JAIL_HELP
 "  --log-format human|json\n"
+"  --config FILE             more of these options, one a line, without\n"
+"                            dashes ('max-timeout 10s'); only root and this\n"
+"                            user may be able to change it. SIGHUP re-reads\n"
+"                            it (and the secrets) all or nothing: secrets,\n"
+"                            limits, budgets, --handshake-timeout and\n"
+"                            --max-conns-per-peer change for executions\n"
+"                            admitted afterwards; the rest needs a restart\n"
+"                            (docs/OPERATIONS.md, Reload)\n"
 "  --metrics ADDR            serve GET /metrics (Prometheus), /healthz and\n"
 "                            /readyz on HOST:PORT (off by default; see\n"
 "                            docs/OPERATIONS.md and airlock probe)\n"
@@ -206,27 +216,6 @@ EXIT_CODES
 "cause is named), 80 handshake failed.\n";
 
 /* --- options shared by run and serve ----------------------------------- */
-
-static void
-jail_opts_default(struct sbx_jail_opts *o)
-{
-	memset(o, 0, sizeof *o);
-	o->mode = JAIL_NS;
-	o->uid_first = 300000;
-	o->uid_last = 300999;
-	o->state_dir = "/tmp/airlock-sandbox";
-	o->python = "/usr/bin/python3";
-}
-
-static void
-limits_default(struct sbx_limits *l)
-{
-	l->timeout_ms = 5000;
-	l->cpu_ms = 2000;
-	l->memory = 256u << 20;
-	l->pids = 64;
-	l->output = 1u << 20;
-}
 
 enum {
 	OPT_LANG = 256, OPT_INPUT, OPT_TIMEOUT, OPT_CPU, OPT_MEMORY,
@@ -273,30 +262,6 @@ duration_arg(const char *name, const char *v)
 	return ms;
 }
 
-/* The sandbox's CPU-time flags once shared the runner's --cpu name, which
- * means CPU bandwidth (CPUs) there: the old names are refused, never read
- * with either meaning. */
-static void
-renamed_cpu_opt(int opt)
-{
-	const char *old = opt == OPT_OLD_CPU ? "cpu" :
-	    opt == OPT_OLD_MAX_CPU ? "max-cpu" : "tenant-cpu";
-
-	die(EXIT_USAGE, "--%s is now --%s-time DUR (CPU time); --cpu means "
-	    "CPU bandwidth in CPUs, as in the runner", old, old);
-}
-
-static uint64_t
-size_arg(const char *name, const char *v)
-{
-	uint64_t b;
-
-	if (cli_size_bytes(v, &b) || b > (64ull << 30))
-		die(EXIT_USAGE, "--%s: '%s' is not a size up to 64G (e.g. 64K, "
-		    "256M)", name, v);
-	return b;
-}
-
 static uint64_t
 count_arg(const char *name, const char *v, uint64_t min, uint64_t max)
 {
@@ -308,58 +273,40 @@ count_arg(const char *name, const char *v, uint64_t min, uint64_t max)
 	return n;
 }
 
-/* A limit option into l; 0 if opt is not one. */
+/* A limit option of run or call (sbx_config's parser), the idx-th of
+ * opts (-1: a short one): 1 taken, 0 not one; a bad value exits. */
 static int
-limit_opt(int opt, const char *v, struct sbx_limits *l)
+limit_opt(const struct option *opts, int idx, const char *v,
+    struct sbx_limits *l)
 {
-	switch (opt) {
-	case OPT_TIMEOUT: l->timeout_ms = duration_arg("timeout", v); return 1;
-	case OPT_CPU: l->cpu_ms = duration_arg("cpu-time", v); return 1;
-	case OPT_OLD_CPU: renamed_cpu_opt(opt); return 1;
-	case OPT_MEMORY: l->memory = size_arg("memory", v); return 1;
-	case OPT_PIDS:
-		l->pids = (uint32_t)count_arg("pids", v, 1, 65536);
-		return 1;
-	case OPT_OUTPUT: l->output = size_arg("output", v); return 1;
-	default: return 0;
-	}
+	char err[256];
+	int rc;
+
+	if (idx < 0)
+		return 0;
+	if ((rc = sbx_limit_set(l, opts[idx].name, v, err, sizeof err)) < 0)
+		die(EXIT_USAGE, "%s", err);
+	return rc;
 }
 
-/* A jail option into o; 0 if opt is not one. */
+/* A jail option of run or check, or --log-format, as limit_opt. */
 static int
-jail_opt(int opt, const char *v, struct sbx_jail_opts *o)
+jail_opt(const struct option *opts, int idx, const char *v,
+    struct sbx_jail_opts *o)
 {
-	switch (opt) {
-	case OPT_JAIL:
-		if (jail_mode_parse(v, &o->mode) != 0)
-			die(EXIT_USAGE, "--jail: ns, uid or none");
-		return 1;
-	case OPT_UIDS:
-		if (cli_uid_range(v, &o->uid_first, &o->uid_last) != 0)
-			die(EXIT_USAGE, "--uid-range: '%s' is not FIRST-LAST "
-			    "with 0 < FIRST <= LAST <= %u (e.g. 200000-265535)",
-			    v, CLI_UID_MAX);
-		return 1;
-	case OPT_STATE: o->state_dir = v; return 1;
-	case OPT_CGROUP: o->cgroup = v; return 1;
-	case OPT_LANDLOCK:
-		if (jail_landlock_parse(v, &o->landlock) != 0)
-			die(EXIT_USAGE, "--landlock: auto, require or off");
-		return 1;
-	case OPT_DISK:
-		if ((o->disk = size_arg("disk", v)) < (1u << 20))
-			die(EXIT_USAGE, "--disk: at least 1M");
-		return 1;
-	case OPT_PYTHON: o->python = v; return 1;
-	case OPT_JAVA_HOME: o->java_home = v; return 1;
-	case OPT_DENYLIST: o->denylist = v; return 1;
-	case OPT_LOG:
+	char err[256];
+	int rc;
+
+	if (idx < 0)
+		return 0;
+	if (strcmp(opts[idx].name, "log-format") == 0) {
 		if (log_set_format(v))
 			die(EXIT_USAGE, "--log-format: human or json");
 		return 1;
-	default:
-		return 0;
 	}
+	if ((rc = sbx_jail_opt_set(o, opts[idx].name, v, err, sizeof err)) < 0)
+		die(EXIT_USAGE, "%s", err);
+	return rc;
 }
 
 /* The jail and the rest every execution shares (sbx_env_init), or exit
@@ -632,12 +579,14 @@ run_main(int argc, char **argv)
 	const char *input = NULL;
 	char id[17], why[768];
 	unsigned lang = 0;
-	int json = 0, o, sigfd, unconfined = 0, rc;
+	int json = 0, o, idx, sigfd, unconfined = 0, rc;
 
-	jail_opts_default(&jo);
-	limits_default(&lim);
-	while ((o = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		if (limit_opt(o, optarg, &lim) || jail_opt(o, optarg, &jo))
+	sbx_jail_opts_default(&jo);
+	sbx_limits_default(&lim);
+	for (idx = -1; (o = getopt_long(argc, argv, "+h", opts, &idx)) != -1;
+	    idx = -1) {
+		if (limit_opt(opts, idx, optarg, &lim) ||
+		    jail_opt(opts, idx, optarg, &jo))
 			continue;
 		switch (o) {
 		case OPT_LANG:
@@ -818,17 +767,19 @@ check_main(int argc, char **argv)
 	struct jail_config cfg;
 	struct jail_host h;
 	struct sock_fprog prog;
-	int json = 0, o;
+	int json = 0, o, idx;
 
 	/* with the service's own flags: the preflight of serve --check */
 	for (int i = 1; i < argc; i++)
 		if (strncmp(argv[i], "--listen", 8) == 0 ||
-		    strncmp(argv[i], "--secret-file", 13) == 0) {
+		    strncmp(argv[i], "--secret-file", 13) == 0 ||
+		    strncmp(argv[i], "--config", 8) == 0) {
 			preflight_asked = 1;
 			return serve_main(argc, argv);
 		}
-	jail_opts_default(&jo);
-	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	sbx_jail_opts_default(&jo);
+	for (idx = -1; (o = getopt_long(argc, argv, "h", opts, &idx)) != -1;
+	    idx = -1) {
 		if (o == OPT_JSON)
 			json = 1;
 		else if (o == 'h') {
@@ -836,11 +787,12 @@ check_main(int argc, char **argv)
 			    "[--landlock auto|require|off] [--cgroup DIR] ...\n"
 			    "Exit 0 when the chosen mode (default ns) can run "
 			    "here, 78 when not.\n"
-			    "With --listen or --secret-file it takes every flag "
+			    "With --listen, --secret-file or --config it takes "
+			    "every flag "
 			    "of sandbox serve and runs its preflight\n"
 			    "(sandbox serve --check).\n", stdout);
 			return EXIT_OK;
-		} else if (jail_opt(o, optarg, &jo) == 0)
+		} else if (jail_opt(opts, idx, optarg, &jo) == 0)
 			die(EXIT_USAGE, "usage: airlock sandbox check [--json] "
 			    "[JAIL OPTIONS]");
 	}
@@ -886,194 +838,68 @@ sandbox_main(int argc, char **argv)
 
 /* --- serve ------------------------------------------------------------ */
 
-/* serve's command line: the service's configuration and what only the
- * applet uses (where to listen, the jail, the preflight, metrics). */
-struct serve_opts {
-	struct sbx_server_config sc;
-	const char *listen[SUPERVISOR_LISTEN_MAX];
-	size_t nlisten;
-	const char *secret_files[SECRET_RING_MAX + 1];
-	struct sbx_jail_opts jo;
+/* serve's command line beside the service's configuration. */
+struct serve_cli {
 	int check;			/* --check: the preflight only */
-	const char *metrics;		/* --metrics ADDR, or NULL */
+	const char *config_path;	/* --config FILE, or NULL */
 };
 
+/* getopt's table: the service's options (sbx_config.h), then the command
+ * line's own. */
+enum { OPT_SERVICE = 1000, OPT_CONFIG = 900 };
+
 static void
-serve_args(struct serve_opts *c, int argc, char **argv)
+serve_args(struct serve_cli *cli, struct sbx_config *c, int argc,
+    char **argv)
 {
-	static const struct option opts[] = {
-		{ "listen", required_argument, NULL, OPT_LISTEN },
-		{ "secret-file", required_argument, NULL, OPT_SECRET },
-		{ "max-timeout", required_argument, NULL, OPT_MAX_TIMEOUT },
-		{ "max-cpu-time", required_argument, NULL, OPT_MAX_CPU },
-		{ "max-cpu", required_argument, NULL, OPT_OLD_MAX_CPU },
-		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
-		{ "max-pids", required_argument, NULL, OPT_MAX_PIDS },
-		{ "max-output", required_argument, NULL, OPT_MAX_OUTPUT },
-		{ "max-disk", required_argument, NULL, OPT_MAX_DISK },
-		{ "tenant-concurrency", required_argument, NULL, OPT_T_CONC },
-		{ "tenant-queue", required_argument, NULL, OPT_T_QUEUE },
-		{ "tenant-cpu-time", required_argument, NULL, OPT_T_CPU },
-		{ "tenant-cpu", required_argument, NULL, OPT_OLD_T_CPU },
-		{ "cpu-window", required_argument, NULL, OPT_WINDOW },
-		{ "max-concurrency", required_argument, NULL, OPT_MAX_CONC },
-		{ "max-queue", required_argument, NULL, OPT_MAX_QUEUE },
-		{ "queue-timeout", required_argument, NULL, OPT_QUEUE_TIMEOUT },
-		{ "handshake-timeout", required_argument, NULL, OPT_HS_TIMEOUT },
-		{ "exec-interpreter", required_argument, NULL, OPT_EXEC },
-		{ "check", no_argument, NULL, OPT_CHECK },
-		{ "metrics", required_argument, NULL, OPT_METRICS },
-		{ "max-conns-per-peer", required_argument, NULL, OPT_PER_PEER },
-		{ "preauth-uid", required_argument, NULL, OPT_PREAUTH_UID },
-		LIMIT_OPTIONS, JAIL_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	static struct option opts[64];
+	char err[512];
+	size_t n = 0;
 	int o;
 
-	memset(c, 0, sizeof *c);
-	c->check = preflight_asked;
-	jail_opts_default(&c->jo);
-	limits_default(&c->sc.def);
-	c->sc.max = (struct sbx_limits){ 30000, 10000, 1ull << 30, 16u << 20,
-		256 };
-	c->sc.max_disk = 512u << 20;
-	c->sc.budget = (struct sbx_budget_config){ 4, 8, 0, 60000, 16, 64 };
-	c->sc.queue_timeout_ms = 30000;
-	c->sc.handshake_ms = 10000;
-	c->sc.max_per_peer = 32;
+	if (sbx_noptions + 4 > sizeof opts / sizeof *opts)
+		die(EXIT_SOFTWARE, "getopt table too small");
+	for (size_t i = 0; i < sbx_noptions; i++)
+		opts[n++] = (struct option){ sbx_options[i].name,
+		    sbx_options[i].has_value ? required_argument :
+		    no_argument, NULL, OPT_SERVICE + (int)i };
+	opts[n++] = (struct option){ "config", required_argument, NULL,
+	    OPT_CONFIG };
+	opts[n++] = (struct option){ "check", no_argument, NULL, OPT_CHECK };
+	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	memset(cli, 0, sizeof *cli);
+	cli->check = preflight_asked;
+	sbx_config_defaults(c);
 	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (limit_opt(o, optarg, &c->sc.def) ||
-		    jail_opt(o, optarg, &c->jo))
-			continue;
 		switch (o) {
-		case OPT_LISTEN:
-			xcli_append(c->listen, &c->nlisten,
-			    SUPERVISOR_LISTEN_MAX, optarg, "--listen");
+		case OPT_CONFIG:
+			if (cli->config_path)
+				die(EXIT_USAGE, "--config: one file");
+			cli->config_path = optarg;
 			break;
-		case OPT_CHECK: c->check = 1; break;
-		case OPT_SECRET:
-			xcli_append(c->secret_files, &c->sc.nsecret,
-			    SECRET_RING_MAX, optarg, "--secret-file");
-			break;
-		case OPT_METRICS: c->metrics = optarg; break;
-		case OPT_MAX_TIMEOUT:
-			c->sc.max.timeout_ms = duration_arg("max-timeout",
-			    optarg);
-			break;
-		case OPT_MAX_CPU:
-			c->sc.max.cpu_ms = duration_arg("max-cpu-time",
-			    optarg);
-			break;
-		case OPT_OLD_MAX_CPU:
-		case OPT_OLD_T_CPU:
-			renamed_cpu_opt(o);
-			break;
-		case OPT_MAX_MEMORY:
-			c->sc.max.memory = size_arg("max-memory", optarg);
-			break;
-		case OPT_MAX_PIDS:
-			c->sc.max.pids = (uint32_t)count_arg("max-pids",
-			    optarg, 1, 65536);
-			break;
-		case OPT_MAX_OUTPUT:
-			c->sc.max.output = size_arg("max-output", optarg);
-			break;
-		case OPT_MAX_DISK:
-			if ((c->sc.max_disk = size_arg("max-disk", optarg)) <
-			    (1u << 20))
-				die(EXIT_USAGE, "--max-disk: at least 1M");
-			break;
-		case OPT_T_CONC:
-			c->sc.budget.tenant_concurrent = (uint32_t)count_arg(
-			    "tenant-concurrency", optarg, 1, 10000);
-			break;
-		case OPT_T_QUEUE:
-			c->sc.budget.tenant_queue = optarg[0] == '0' &&
-			    !optarg[1] ? 0 : (uint32_t)count_arg(
-			    "tenant-queue", optarg, 1, 10000);
-			break;
-		case OPT_T_CPU:
-			c->sc.budget.tenant_cpu_ms = duration_arg(
-			    "tenant-cpu-time", optarg);
-			break;
-		case OPT_WINDOW:
-			c->sc.budget.window_ms = duration_arg("cpu-window",
-			    optarg);
-			break;
-		case OPT_MAX_CONC:
-			c->sc.budget.total_concurrent = (uint32_t)count_arg(
-			    "max-concurrency", optarg, 1, 10000);
-			break;
-		case OPT_MAX_QUEUE:
-			c->sc.budget.total_queue = optarg[0] == '0' &&
-			    !optarg[1] ? 0 : (uint32_t)count_arg("max-queue",
-			    optarg, 1, 100000);
-			break;
-		case OPT_QUEUE_TIMEOUT:
-			c->sc.queue_timeout_ms = duration_arg("queue-timeout",
-			    optarg);
-			break;
-		case OPT_HS_TIMEOUT:
-			c->sc.handshake_ms = duration_arg("handshake-timeout",
-			    optarg);
-			break;
-		case OPT_EXEC: c->sc.exec_interpreter = optarg; break;
-		case OPT_PER_PEER:
-			c->sc.max_per_peer = (uint32_t)count_arg(
-			    "max-conns-per-peer", optarg, 1, 100000);
-			break;
-		case OPT_PREAUTH_UID:
-			c->sc.preauth_uid = (uint32_t)count_arg("preauth-uid",
-			    optarg, 1, 0xfffffffdUL);
-			break;
+		case OPT_CHECK: cli->check = 1; break;
 		case 'h': fputs(usage_serve, stdout); exit(EXIT_OK);
-		default: fputs(usage_serve, stderr); exit(EXIT_USAGE);
+		default:
+			if (o < OPT_SERVICE) {
+				fputs(usage_serve, stderr);
+				exit(EXIT_USAGE);
+			}
+			if (sbx_config_set(c, (size_t)(o - OPT_SERVICE), optarg,
+			    0, err, sizeof err) != 0)
+				die(EXIT_USAGE, "%s", err);
 		}
 	}
 	if (optind < argc)
 		die(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
-	if (c->nlisten == 0)
-		die(EXIT_USAGE, "no --listen address given");
-	if (c->sc.exec_interpreter && c->sc.exec_interpreter[0] != '/')
-		die(EXIT_USAGE, "--exec-interpreter: an absolute path");
-	if (c->jo.mode != JAIL_NONE && c->sc.preauth_uid >= c->jo.uid_first &&
-	    c->sc.preauth_uid <= c->jo.uid_last)
-		die(EXIT_USAGE, "--preauth-uid %llu is in --uid-range: "
-		    "executions must never share the pre-auth process's uid",
-		    (unsigned long long)c->sc.preauth_uid);
-	if (c->jo.mode != JAIL_NONE && !c->sc.preauth_uid) {
-		/* the range's first uid runs the pre-auth process */
-		if (c->jo.uid_first == c->jo.uid_last)
-			die(EXIT_USAGE, "--uid-range needs two uids at least: the "
-			    "first runs the pre-auth process (or give "
-			    "--preauth-uid)");
-		c->sc.preauth_uid = c->jo.uid_first++;
-	}
-	/* defaults above a maximum are lowered to it, said once */
-	if (c->sc.def.timeout_ms > c->sc.max.timeout_ms)
-		c->sc.def.timeout_ms = c->sc.max.timeout_ms;
-	if (c->sc.def.cpu_ms > c->sc.max.cpu_ms)
-		c->sc.def.cpu_ms = c->sc.max.cpu_ms;
-	if (c->sc.def.memory > c->sc.max.memory)
-		c->sc.def.memory = c->sc.max.memory;
-	if (c->sc.def.pids > c->sc.max.pids)
-		c->sc.def.pids = c->sc.max.pids;
-	if (c->sc.def.output > c->sc.max.output)
-		c->sc.def.output = c->sc.max.output;
-	if (c->jo.disk > c->sc.max_disk)
-		die(EXIT_USAGE, "--disk %llu is over --max-disk %llu",
-		    (unsigned long long)c->jo.disk,
-		    (unsigned long long)c->sc.max_disk);
-	c->sc.disk = c->jo.disk;
-	c->sc.secret_files = c->secret_files;
+	c->config_path = cli->config_path;
 }
 
 /* serve: start-up in the order of its checks, then the service. */
 static int
 serve_main(int argc, char **argv)
 {
-	static struct serve_opts c;
+	static struct sbx_config base, c;
+	static struct serve_cli cli;
 	static struct sbx_server s;
 	static struct sbx_env sb;
 	static const int sigs[] = { SIGCHLD, SIGTERM, SIGINT, SIGHUP };
@@ -1082,27 +908,36 @@ serve_main(int argc, char **argv)
 		[SBX_SERVER_BAD_SETUP] = EXIT_CONFIG,
 		[SBX_SERVER_SYSTEM] = EXIT_OSERR };
 	enum sbx_server_status st;
-	char err[512];
+	char err[640];
 
-	serve_args(&c, argc, argv);
+	serve_args(&cli, &base, argc, argv);
+	c = base;
+	if (cli.config_path && sbx_config_load(&c, cli.config_path, err,
+	    sizeof err) != 0)
+		die(EXIT_CONFIG, "%s", err);
+	if (sbx_config_finish(&c, err, sizeof err) != 0)
+		die(EXIT_USAGE, "%s", err);
+	if (c.log_format)
+		log_set_format(c.log_format);
 	if (c.metrics)
 		xmetrics_listen_start(c.metrics, METRICS_SANDBOX,
 		    c.sc.budget.total_concurrent + c.sc.budget.total_queue,
-		    c.check);
+		    cli.check);
 	if (!c.jo.java_home)
 		c.jo.java_home = sbx_env_java_home();
 	st = sbx_server_init(&s, &c.sc, signals_fd(sigs, sizeof sigs /
 	    sizeof sigs[0]), err, sizeof err);
 	if (st != SBX_SERVER_OK)
 		die(exit_for[st], "%s", err);
-	env_setup(&sb, &c.jo, &c.sc.max, c.sc.max_disk, -1, 0, c.check,
+	sbx_server_reload_from(&s, &base, &c);
+	env_setup(&sb, &c.jo, &c.sc.max, c.sc.max_disk, -1, 0, cli.check,
 	    c.sc.exec_interpreter);
 	for (size_t i = 0; i < c.nlisten; i++)
 		if ((st = sbx_server_listen(&s, c.listen[i], err, sizeof err))
 		    != SBX_SERVER_OK)
 			die(exit_for[st], st == SBX_SERVER_BAD_OPTIONS ?
 			    "--listen: %s" : "%s", err);
-	if (c.check) {
+	if (cli.check) {
 		/* the preflight, past every start-up step: report, undo */
 		jail_host_print(stdout, &sb.jail.cfg, &sb.jail.host, 0);
 		sbx_server_stop_listening(&s);
@@ -1180,10 +1015,11 @@ call_main(int argc, char **argv)
 	struct capture cap;
 	enum sbx_call_status st;
 	char err[512], id[17];
-	int json = 0, o;
+	int json = 0, o, idx;
 
-	while ((o = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		if (limit_opt(o, optarg, &call.lim))
+	for (idx = -1; (o = getopt_long(argc, argv, "+h", opts, &idx)) != -1;
+	    idx = -1) {
+		if (limit_opt(opts, idx, optarg, &call.lim))
 			continue;
 		switch (o) {
 		case OPT_CONNECT: call.addr = optarg; break;

@@ -7,16 +7,24 @@
 
 #include "common/sandbox/sbx_proto.h"
 
-int
-sbx_budget_init(struct sbx_budgets *b, const struct sbx_budget_config *cfg)
+static int
+config_valid(const struct sbx_budget_config *cfg)
 {
-	memset(b, 0, sizeof *b);
 	if (cfg->tenant_concurrent == 0 || cfg->total_concurrent == 0 ||
 	    (cfg->tenant_cpu_ms && cfg->window_ms == 0) ||
 	    (uint64_t)cfg->total_concurrent + cfg->total_queue > 1000000) {
 		errno = EINVAL;
-		return -1;
+		return 0;
 	}
+	return 1;
+}
+
+int
+sbx_budget_init(struct sbx_budgets *b, const struct sbx_budget_config *cfg)
+{
+	memset(b, 0, sizeof *b);
+	if (!config_valid(cfg))
+		return -1;
 	b->cfg = *cfg;
 	b->nentries = (size_t)cfg->total_concurrent + cfg->total_queue;
 	/* a tenant needs a slot only while it runs, waits or has history;
@@ -29,6 +37,30 @@ sbx_budget_init(struct sbx_budgets *b, const struct sbx_budget_config *cfg)
 		errno = ENOMEM;
 		return -1;
 	}
+	return 0;
+}
+
+int
+sbx_budget_reconfigure(struct sbx_budgets *b,
+    const struct sbx_budget_config *cfg)
+{
+	size_t need = (size_t)cfg->total_concurrent + cfg->total_queue;
+	struct sbx_entry *e;
+
+	if (!config_valid(cfg))
+		return -1;
+	/* the table only grows: live entries keep their places, and the
+	 * caps (not the table's size) bound what is admitted */
+	if (need > b->nentries) {
+		if (!(e = realloc(b->entries, need * sizeof *e))) {
+			errno = ENOMEM;
+			return -1;
+		}
+		memset(e + b->nentries, 0, (need - b->nentries) * sizeof *e);
+		b->entries = e;
+		b->nentries = need;
+	}
+	b->cfg = *cfg;
 	return 0;
 }
 

@@ -74,6 +74,15 @@ struct sbx_budgets {
 int sbx_budget_init(struct sbx_budgets *b, const struct sbx_budget_config *cfg);
 void sbx_budget_free(struct sbx_budgets *b);
 
+/* Switch b to cfg (a reload): what is running or queued stays, with the
+ * CPU it reserved; the caps and the window apply from the next admission
+ * or start; the use already booked is counted against the new window and
+ * budget (a shorter window forgets older use at once, a longer one cannot
+ * bring back what the old one had already forgotten). 0, or -1 with b
+ * unchanged (errno EINVAL: a bad config, ENOMEM). */
+int sbx_budget_reconfigure(struct sbx_budgets *b,
+    const struct sbx_budget_config *cfg);
+
 enum sbx_admit {
 	SBX_ADMIT_RUN = 0,	/* running now: call sbx_budget_finish later */
 	SBX_ADMIT_QUEUED = 1	/* wait for sbx_budget_next to name id */

@@ -15,6 +15,7 @@
 #include "common/base/log.h"
 #include "common/base/random_id.h"
 #include "common/base/xwrap.h"
+#include "common/sandbox/sbx_config.h"
 #include "common/sandbox/sbx_env.h"
 #include "common/service/metrics.h"
 #include "common/service/service.h"
@@ -545,31 +546,95 @@ reap_all(void *ctx)
 	metric_set(M_LEASES_ACTIVE, 0, ((struct sbx_server *)ctx)->sv.nh);
 }
 
-/* SIGHUP: re-read the secrets for new connections (rotation); a file
- * that does not load keeps the ones in force, and the log says why. */
-static void
-reload_secrets(struct sbx_server *s)
+void
+sbx_server_reload_from(struct sbx_server *s, const struct sbx_config *base,
+    struct sbx_config *cf)
 {
-	struct secret_ring ring;
-	char err[512];
+	s->base = base;
+	s->cf = cf;
+}
 
-	if (secret_ring_load(&ring, s->cfg.secret_files, s->cfg.nsecret, err,
-	    sizeof err) != 0) {
-		log_event(LOG_ERROR, "reload refused: the secrets in force stay",
-		    (struct log_field[]){ LF_STR("reason", err) }, 1);
-		return;
+/* The configuration a reload would switch to, into n: --config FILE read
+ * again onto the command line and checked, no fixed option changed.
+ * 0, or -1 with err. */
+static int
+reload_config(struct sbx_server *s, struct sbx_config *n, char *err,
+    size_t errlen)
+{
+	const char *changed;
+
+	*n = *s->base;
+	n->file_buf = NULL;
+	if (sbx_config_load(n, s->base->config_path, err, errlen) != 0 ||
+	    sbx_config_finish(n, err, errlen) != 0)
+		return -1;
+	if ((changed = sbx_config_fixed_change(s->cf, n)) != NULL) {
+		snprintf(err, errlen, "%s: --%s changed, and it needs a "
+		    "restart (only secrets, limits and budgets reload: see "
+		    "docs/OPERATIONS.md)", s->base->config_path, changed);
+		return -1;
+	}
+	return 0;
+}
+
+/* SIGHUP: all or nothing. New connections get the new secrets, new
+ * executions the new limits and budgets; a configuration that does not
+ * load keeps the one in force, and the log says why. */
+static void
+reload(struct sbx_server *s)
+{
+	static struct sbx_config n;
+	struct secret_ring ring;
+	const struct sbx_server_config *c = &s->cfg;
+	char err[640];
+	char *old_buf;
+
+	memset(&ring, 0, sizeof ring);
+	if (s->base && s->base->config_path) {
+		if (reload_config(s, &n, err, sizeof err) != 0)
+			goto refused;
+		c = &n.sc;
+	}
+	if (secret_ring_load(&ring, c->secret_files, c->nsecret, err,
+	    sizeof err) != 0)
+		goto refused;
+	if (c != &s->cfg && sbx_budget_reconfigure(&s->budgets, &c->budget)
+	    != 0) {
+		snprintf(err, sizeof err, "the budgets: %s", strerror(errno));
+		goto refused;
+	}
+	if (c != &s->cfg) {
+		old_buf = s->cf->file_buf;
+		*s->cf = n;
+		s->cf->sc.secret_files = s->cf->secret_files;
+		s->cfg = s->cf->sc;
+		free(old_buf);
+		n.file_buf = NULL;
+		s->sv.preauth.handshake_ms = (uint32_t)s->cfg.handshake_ms;
+		s->sv.preauth.max_per_source = s->cfg.max_per_peer;
 	}
 	s->ring = ring;
 	secret_ring_wipe(&ring);
 	supervisor_replace_preauth(&s->sv);
 	log_event(LOG_INFO, "reloaded", (struct log_field[]){
-	    LF_NUM("secrets", s->ring.n) }, 1);
+	    LF_NUM("secrets", s->ring.n),
+	    LF_NUM("max_timeout_ms", s->cfg.max.timeout_ms),
+	    LF_NUM("max_cpu_time_ms", s->cfg.max.cpu_ms),
+	    LF_NUM("tenant_concurrency", s->cfg.budget.tenant_concurrent),
+	    LF_NUM("max_concurrency", s->cfg.budget.total_concurrent) }, 5);
+	return;
+refused:
+	secret_ring_wipe(&ring);
+	free(n.file_buf);
+	n.file_buf = NULL;
+	log_event(LOG_ERROR, "reload refused: the configuration in force "
+	    "stays", (struct log_field[]){ LF_STR("reason", err) }, 1);
 }
 
 static void
 reload_hup(void *ctx)
 {
-	reload_secrets(ctx);
+	reload(ctx);
 }
 
 /* After each pass of the loop: a queued execution's deadline wants a

@@ -1,6 +1,6 @@
 /* sbx_server.h - the sandbox service (`airlock sandbox serve`): the
  * supervisor's side (admission against the per-tenant budgets of
- * common/sandbox/sbx_budget.h, reaping, SIGHUP's reload of the secrets,
+ * common/sandbox/sbx_budget.h, reaping, SIGHUP's reload of --config FILE,
  * the drain) and the handler it forks per authenticated connection (the
  * request's upload, admission, one execution of common/sandbox/sbx_exec.h,
  * the tool's output and result as frames). Listeners, the pre-auth
@@ -40,8 +40,12 @@ struct sbx_server_config {
 	const char *exec_interpreter;	/* absolute; NULL: exec is refused */
 };
 
+struct sbx_config;
+
 struct sbx_server {
-	struct sbx_server_config cfg;
+	struct sbx_server_config cfg;	/* in force: cf's sc */
+	const struct sbx_config *base;	/* the command line, or NULL */
+	struct sbx_config *cf;		/* what cfg came from, or NULL */
 	const struct sbx_exec_env *env;	/* every execution's jail */
 	struct sbx_budgets budgets;
 	struct secret_ring ring;	/* the secrets accepted */
@@ -109,6 +113,16 @@ enum sbx_server_status sbx_server_init(struct sbx_server *s,
     const struct sbx_server_config *cfg, int sigfd, char *err,
     size_t errlen);
 
+/* SIGHUP re-reads base's --config FILE onto base (the command line;
+ * unfinished), checks it whole (sbx_config_finish, no fixed option
+ * changed, the secrets load, the budgets fit) and switches cf and s to
+ * it: executions admitted from then on get its limits and budgets; those
+ * running or queued keep theirs. Anything wrong keeps cf and the log says
+ * why (FILE:LINE for the file). Without this, or without --config,
+ * SIGHUP re-reads the secrets only. Both must outlive s. */
+void sbx_server_reload_from(struct sbx_server *s,
+    const struct sbx_config *base, struct sbx_config *cf);
+
 /* Listen on addr too (HOST:PORT, [IPV6]:PORT, unix:/PATH). */
 enum sbx_server_status sbx_server_listen(struct sbx_server *s,
     const char *addr, char *err, size_t errlen);
@@ -117,7 +131,8 @@ enum sbx_server_status sbx_server_listen(struct sbx_server *s,
 void sbx_server_stop_listening(struct sbx_server *s);
 
 /* Start the pre-auth process and serve executions in env (its pointees
- * outlive s) until SIGTERM or SIGINT; SIGHUP re-reads the secrets. Then
+ * outlive s) until SIGTERM or SIGINT; SIGHUP reloads
+ * (sbx_server_reload_from). Then
  * drain: no new connection, every execution is stopped, what is left
  * after 5 s is killed. SBX_SERVER_OK after the drain; else err says why
  * the service could not start or go on. */

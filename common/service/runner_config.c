@@ -1,19 +1,13 @@
 /* runner_config.c - the runner's options and their rules
  * (runner_config.h). */
-#include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "common/base/cli.h"
-#include "common/base/fileio.h"
-#include "common/base/fsutil.h"
-#include "common/base/optfile.h"
 #include "common/base/xwrap.h"
+#include "common/service/optconfig.h"
 #include "common/service/runner_config.h"
 
 enum {
@@ -287,97 +281,40 @@ runner_config_set(struct runner_config *c, size_t o, const char *v,
 	if (opt->has_value != (v != NULL))
 		return fail(err, errlen, opt->has_value ? "--%s needs a value" :
 		    "--%s takes no value", opt->name);
-	for (size_t i = 0; line && i < c->ngiven; i++) {
-		if (c->given[i].opt != o)
-			continue;
-		if (c->given[i].line == 0)
-			return fail(err, errlen, "--%s is on the command line "
-			    "too: give it in one place", opt->name);
-		if (!opt->repeat)
-			return fail(err, errlen, "--%s given twice (first at "
-			    "line %u)", opt->name, c->given[i].line);
-	}
-	if (c->ngiven == RUNNER_GIVEN_MAX)
-		return fail(err, errlen, "more than %d options given",
-		    RUNNER_GIVEN_MAX);
+	if (optconfig_may_give(&c->given, o, opt->name, opt->repeat, line,
+	    err, errlen) != 0)
+		return -1;
 	if (set_value(c, o, v, err, errlen) != 0)
 		return -1;
-	c->given[c->ngiven].opt = (unsigned short)o;
-	c->given[c->ngiven].line = line;
-	c->given[c->ngiven++].value = v;
+	optconfig_record(&c->given, o, line, v);
 	return 0;
+}
+
+static int
+set_from_file(void *c, size_t o, const char *v, unsigned line, char *err,
+    size_t errlen)
+{
+	return runner_config_set(c, o, v, line, err, errlen);
 }
 
 int
 runner_config_apply_text(struct runner_config *c, const char *path,
     char *buf, size_t len, char *err, size_t errlen)
 {
-	struct optfile f;
-	struct optfile_entry e;
-	char why[512];
-	int rc, o;
-
-	optfile_init(&f, buf, len);
-	while ((rc = optfile_next(&f, &e, why, sizeof why)) > 0) {
-		if ((o = runner_option_find(e.name)) < 0)
-			return fail(err, errlen, "%s:%u: unknown option '%s' "
-			    "(the file takes the service's options of airlock "
-			    "runner --help, without dashes)", path, e.line,
-			    e.name);
-		if (runner_config_set(c, (size_t)o, e.value, e.line, why,
-		    sizeof why) != 0)
-			return fail(err, errlen, "%s:%u: %s", path, e.line, why);
-	}
-	if (rc < 0)
-		return fail(err, errlen, "%s:%u: %s", path, f.line, why);
-	return 0;
-}
-
-/* Only root or the runner may change the file or a directory above it:
- * whoever can edit the file chooses what leases may run. 0, or -1 with
- * err. */
-static int
-file_private(const char *path, char *real, char *err, size_t errlen)
-{
-	char bad[PATH_MAX];
-	struct stat st;
-
-	if (!realpath(path, real))
-		return fail(err, errlen, "--config %s: %s", path,
-		    strerror(errno));
-	if (fs_file_private(real, (unsigned)geteuid(), bad, sizeof bad,
-	    &st) == 0)
-		return 0;
-	if (errno != EPERM)
-		return fail(err, errlen, "--config %s: %s", path,
-		    strerror(errno));
-	if (strcmp(bad, real) == 0)
-		return fail(err, errlen, "--config %s: a user other than root "
-		    "and the runner can change it (owner %u, mode %04o): "
-		    "chown it to root and chmod go-w", path,
-		    (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
-	return fail(err, errlen, "--config %s: the directory %s can be "
-	    "changed by a user other than root and the runner (owner %u, "
-	    "mode %04o)", path, bad, (unsigned)st.st_uid,
-	    (unsigned)(st.st_mode & 07777));
+	return optconfig_apply(path, buf, len, "airlock runner --help",
+	    runner_option_find, set_from_file, c, err, errlen);
 }
 
 int
 runner_config_load(struct runner_config *c, const char *path, char *err,
     size_t errlen)
 {
-	char real[PATH_MAX];
-	uint8_t *buf;
 	size_t len;
 
-	if (file_private(path, real, err, errlen) != 0)
+	if (optconfig_read(path, "the runner", &c->file_buf, &len, err,
+	    errlen) != 0)
 		return -1;
-	if (file_read(real, OPTFILE_MAX, &buf, &len) != 0)
-		return fail(err, errlen, "--config %s: %s", path,
-		    errno == EFBIG ? "larger than 64 KiB" : errno == EINVAL ?
-		    "not a regular file" : strerror(errno));
 	c->config_path = path;
-	c->file_buf = (char *)buf;
 	return runner_config_apply_text(c, path, c->file_buf, len, err,
 	    errlen);
 }
@@ -437,54 +374,19 @@ runner_config_finish(struct runner_config *c, int check, char *err,
 	return 0;
 }
 
-/* The k-th value given for option o in c (NULL for a flag), or -1 in
- * *found when there is none. */
-static const char *
-nth_value(const struct runner_config *c, size_t o, size_t k, int *found)
-{
-	for (size_t i = 0; i < c->ngiven; i++)
-		if (c->given[i].opt == o && k-- == 0) {
-			*found = 1;
-			return c->given[i].value;
-		}
-	*found = 0;
-	return NULL;
-}
-
-static int
-same_values(const struct runner_config *a, const struct runner_config *b,
-    size_t o)
-{
-	for (size_t k = 0;; k++) {
-		int fa, fb;
-		const char *va = nth_value(a, o, k, &fa);
-		const char *vb = nth_value(b, o, k, &fb);
-
-		if (fa != fb)
-			return 0;
-		if (!fa)
-			return 1;
-		if ((va == NULL) != (vb == NULL) || (va && strcmp(va, vb)))
-			return 0;
-	}
-}
-
 const char *
 runner_config_fixed_change(const struct runner_config *old,
     const struct runner_config *new)
 {
 	for (size_t o = 0; o < runner_noptions; o++) {
-		int fa, fb;
-
 		switch (runner_options[o].reload) {
 		case RUNNER_FIXED:
-			if (!same_values(old, new, o))
+			if (!optconfig_same(&old->given, &new->given, o))
 				return runner_options[o].name;
 			break;
 		case RUNNER_SWAP:
-			nth_value(old, o, 0, &fa);
-			nth_value(new, o, 0, &fb);
-			if (fa != fb)
+			if (optconfig_has(&old->given, o) !=
+			    optconfig_has(&new->given, o))
 				return runner_options[o].name;
 			break;
 		case RUNNER_RELOAD:
@@ -516,7 +418,6 @@ runner_config_take_reloadable(struct runner_config *dst,
 	dst->egress_allow = src->egress_allow;
 	dst->jail_cfg.limits = src->jail_cfg.limits;
 	dst->limits_given = src->limits_given;
-	memcpy(dst->given, src->given, sizeof dst->given);
-	dst->ngiven = src->ngiven;
+	dst->given = src->given;
 	dst->file_buf = src->file_buf;
 }

@@ -16,6 +16,7 @@
 
 #include "common/jail/jail.h"
 #include "common/policy/guard.h"
+#include "common/service/optconfig.h"
 #include "common/service/supervisor.h"
 #include "common/wire/secret.h"
 
@@ -31,8 +32,6 @@ struct runner_option {
 /* Every option of the service, in --help's order. */
 extern const struct runner_option runner_options[];
 extern const size_t runner_noptions;
-
-#define RUNNER_GIVEN_MAX 512	/* options given in all */
 
 /* What the operator chose. The strings are borrowed from argv or from
  * file_buf, and must outlive the struct. */
@@ -62,13 +61,7 @@ struct runner_config {
 	const char *egress_allow;	/* --egress-allow, or NULL */
 	uint64_t drain_ms;		/* --drain-timeout */
 	int limits_given;		/* a cgroup limit flag was used */
-	/* every option as given, in order (line 0: the command line) */
-	struct {
-		unsigned short opt;	/* index into runner_options */
-		unsigned line;
-		const char *value;	/* NULL for a flag */
-	} given[RUNNER_GIVEN_MAX];
-	size_t ngiven;
+	struct optconfig_given given;	/* every option as given */
 	const char *config_path;	/* --config FILE, or NULL */
 	char *file_buf;			/* its bytes (malloc'd), or NULL */
 };

@@ -155,6 +155,44 @@ test_config(void)
 	    "is refused");
 }
 
+/* A reload: what runs stays, the caps apply from the next admission,
+ * the table grows for larger totals, the CPU booked carries over. */
+static void
+test_reconfigure(void)
+{
+	struct sbx_budget_config c = { 2, 0, 1000, 60000, 2, 0 };
+	uint64_t ids[8];
+
+	init(2, 0, 1000, 60000, 2, 0);
+	ok(sbx_budget_admit(&b, 1, "a", 400, 0) == SBX_ADMIT_RUN &&
+	    sbx_budget_admit(&b, 2, "a", 400, 0) == SBX_ADMIT_RUN,
+	    "reconfigure: two of a run");
+	c.tenant_concurrent = 1;
+	ok(sbx_budget_reconfigure(&b, &c) == 0 && b.running == 2,
+	    "a lower tenant cap keeps both running");
+	ok(sbx_budget_finish(&b, 1, 300, 10) == 0 &&
+	    sbx_budget_admit(&b, 3, "a", 100, 10) ==
+	    SBX_ERR_BUDGET_CONCURRENCY, "and refuses a new one while at it");
+	c = (struct sbx_budget_config){ 4, 4, 1000, 60000, 8, 8 };
+	ok(sbx_budget_reconfigure(&b, &c) == 0 && b.nentries == 16,
+	    "larger totals grow the table");
+	ok(sbx_budget_admit(&b, 4, "a", 200, 20) == SBX_ADMIT_RUN,
+	    "the raised cap admits at once");
+	c.tenant_cpu_ms = 350;
+	ok(sbx_budget_reconfigure(&b, &c) == 0 &&
+	    sbx_budget_admit(&b, 5, "a", 100, 30) == SBX_ERR_BUDGET_CPU,
+	    "a lower CPU budget counts the use already booked");
+	c.window_ms = 5;
+	ok(sbx_budget_reconfigure(&b, &c) == 0 &&
+	    sbx_budget_used(&b, "a", 30) == 0,
+	    "a shorter window forgets older use at once");
+	c.total_concurrent = 0;
+	ok(sbx_budget_reconfigure(&b, &c) == -1 && b.cfg.window_ms == 5,
+	    "a bad config is refused, the old one kept");
+	ok(sbx_budget_next(&b, 40, ids, 8) == 0 && b.running == 2,
+	    "the running ones are untouched");
+}
+
 int
 main(void)
 {
@@ -165,6 +203,7 @@ main(void)
 	test_history_merge();
 	test_fairness();
 	test_config();
+	test_reconfigure();
 	sbx_budget_free(&b);
 	return tap_done();
 }
