@@ -125,16 +125,6 @@ sbx_option_find(const char *name)
 }
 
 static int
-duration(const char *name, const char *v, uint64_t *ms, char *err,
-    size_t errlen)
-{
-	if (cli_duration_ms(v, ms) || *ms > 86400000)
-		return fail(err, errlen, "--%s: '%s' is not a duration up to "
-		    "1d (e.g. 500ms, 5s, 2m)", name, v);
-	return 0;
-}
-
-static int
 size(const char *name, const char *v, uint64_t *b, char *err, size_t errlen)
 {
 	if (cli_size_bytes(v, b) || *b > (64ull << 30))
@@ -156,8 +146,8 @@ count(const char *name, const char *v, uint64_t min, uint64_t max,
 	}
 	if (cli_count(v, min, max, &n))
 		return fail(err, errlen, "--%s: '%s' is not a count from %llu "
-		    "to %llu", name, v, zero_ok ? 0ull : (unsigned long long)min,
-		    (unsigned long long)max);
+		    "to %llu", name, v, zero_ok ? 0ull :
+		    (unsigned long long)min, (unsigned long long)max);
 	*out = (uint32_t)n;
 	return 0;
 }
@@ -179,9 +169,9 @@ sbx_limit_set(struct sbx_limits *l, const char *name, const char *v,
 	int rc;
 
 	if (strcmp(name, "timeout") == 0)
-		rc = duration(name, v, &l->timeout_ms, err, errlen);
+		rc = optconfig_duration(name, v, &l->timeout_ms, err, errlen);
 	else if (strcmp(name, "cpu-time") == 0)
-		rc = duration(name, v, &l->cpu_ms, err, errlen);
+		rc = optconfig_duration(name, v, &l->cpu_ms, err, errlen);
 	else if (strcmp(name, "cpu") == 0)
 		rc = renamed(name, err, errlen);
 	else if (strcmp(name, "memory") == 0)
@@ -261,8 +251,11 @@ set_value(struct sbx_config *c, size_t o, const char *v, char *err,
 			    "than %d times", SECRET_RING_MAX);
 		return 0;
 	case O_MAX_TIMEOUT:
-		return duration(name, v, &s->max.timeout_ms, err, errlen);
-	case O_MAX_CPU: return duration(name, v, &s->max.cpu_ms, err, errlen);
+		return optconfig_duration(name, v, &s->max.timeout_ms, err,
+		    errlen);
+	case O_MAX_CPU:
+		return optconfig_duration(name, v, &s->max.cpu_ms, err,
+		    errlen);
 	case O_OLD_MAX_CPU: return renamed("max-cpu", err, errlen);
 	case O_OLD_T_CPU: return renamed("tenant-cpu", err, errlen);
 	case O_MAX_MEMORY: return size(name, v, &s->max.memory, err, errlen);
@@ -281,8 +274,12 @@ set_value(struct sbx_config *c, size_t o, const char *v, char *err,
 	case O_T_QUEUE:
 		return count(name, v, 1, 10000, 1, &b->tenant_queue, err,
 		    errlen);
-	case O_T_CPU: return duration(name, v, &b->tenant_cpu_ms, err, errlen);
-	case O_WINDOW: return duration(name, v, &b->window_ms, err, errlen);
+	case O_T_CPU:
+		return optconfig_duration(name, v, &b->tenant_cpu_ms, err,
+		    errlen);
+	case O_WINDOW:
+		return optconfig_duration(name, v, &b->window_ms, err,
+		    errlen);
 	case O_MAX_CONC:
 		return count(name, v, 1, 10000, 0, &b->total_concurrent, err,
 		    errlen);
@@ -290,8 +287,11 @@ set_value(struct sbx_config *c, size_t o, const char *v, char *err,
 		return count(name, v, 1, 100000, 1, &b->total_queue, err,
 		    errlen);
 	case O_QUEUE_TIMEOUT:
-		return duration(name, v, &s->queue_timeout_ms, err, errlen);
-	case O_HS: return duration(name, v, &s->handshake_ms, err, errlen);
+		return optconfig_duration(name, v, &s->queue_timeout_ms, err,
+		    errlen);
+	case O_HS:
+		return optconfig_duration(name, v, &s->handshake_ms, err,
+		    errlen);
 	case O_PER_PEER:
 		return count(name, v, 1, 100000, 0, &s->max_per_peer, err,
 		    errlen);

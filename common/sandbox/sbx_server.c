@@ -612,6 +612,9 @@ reload(struct sbx_server *s)
 		n.file_buf = NULL;
 		s->sv.preauth.handshake_ms = (uint32_t)s->cfg.handshake_ms;
 		s->sv.preauth.max_per_source = s->cfg.max_per_peer;
+		metric_set(M_CAPACITY, 0,
+		    (uint64_t)s->cfg.budget.total_concurrent +
+		    s->cfg.budget.total_queue);
 	}
 	s->ring = ring;
 	secret_ring_wipe(&ring);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/base/cli.h"
 #include "common/base/fileio.h"
 #include "common/base/fsutil.h"
 #include "common/base/optfile.h"
@@ -100,6 +101,16 @@ optconfig_same(const struct optconfig_given *a,
 		if ((va == NULL) != (vb == NULL) || (va && strcmp(va, vb)))
 			return 0;
 	}
+}
+
+int
+optconfig_duration(const char *name, const char *v, uint64_t *ms, char *err,
+    size_t errlen)
+{
+	if (cli_duration_ms(v, ms) || *ms > 86400000)
+		return fail(err, errlen, "--%s: '%s' is not a duration up to "
+		    "1d (e.g. 500ms, 5s, 2m)", name, v);
+	return 0;
 }
 
 /* Only root or the service may change the file or a directory above

@@ -9,6 +9,7 @@
 #define AIRLOCK_OPTCONFIG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define OPTCONFIG_GIVEN_MAX 512	/* options given in all */
 
@@ -39,6 +40,11 @@ int optconfig_has(const struct optconfig_given *g, size_t o);
 /* Option o was given the same values, in the same order, in a and b. */
 int optconfig_same(const struct optconfig_given *a,
     const struct optconfig_given *b, size_t o);
+
+/* A duration option's value: up to a day (500ms, 5s, 2m). 0, or -1 with
+ * a message naming the option. */
+int optconfig_duration(const char *name, const char *value, uint64_t *ms,
+    char *err, size_t errlen);
 
 /* Read the option file path (at most OPTFILE_MAX bytes) into *buf
  * (malloc'd, len + 1 bytes: optfile_init's). The file and every directory

@@ -106,16 +106,6 @@ runner_option_find(const char *name)
 }
 
 static int
-duration_opt(const char *name, const char *val, uint64_t *ms, char *err,
-    size_t errlen)
-{
-	if (cli_duration_ms(val, ms) || *ms > 86400000)
-		return fail(err, errlen, "--%s: '%s' is not a duration up to "
-		    "1d (e.g. 500ms, 5s, 2m)", name, val);
-	return 0;
-}
-
-static int
 count_opt(const char *name, const char *val, uint64_t *n, char *err,
     size_t errlen)
 {
@@ -204,16 +194,26 @@ set_value(struct runner_config *c, size_t o, const char *v, char *err,
 		return count_opt(name, v, o == O_MAXL ? &c->max_leases :
 		    o == O_MAXT ? &c->max_per_tenant : &c->max_per_peer, err,
 		    errlen);
-	case O_HS: return duration_opt(name, v, &c->handshake_ms, err, errlen);
+	case O_HS:
+		return optconfig_duration(name, v, &c->handshake_ms, err,
+		    errlen);
 	case O_PREAUTH:
 		if (cli_count(v, 1, 0xfffffffdUL, &c->preauth_uid))
 			return fail(err, errlen, "--preauth-uid: '%s' is not a "
 			    "uid from 1", v);
 		return 0;
-	case O_GRACE: return duration_opt(name, v, &c->grace_ms, err, errlen);
-	case O_PING: return duration_opt(name, v, &c->ping_ms, err, errlen);
-	case O_LIVE: return duration_opt(name, v, &c->liveness_ms, err, errlen);
-	case O_DRAIN: return duration_opt(name, v, &c->drain_ms, err, errlen);
+	case O_GRACE:
+		return optconfig_duration(name, v, &c->grace_ms, err,
+		    errlen);
+	case O_PING:
+		return optconfig_duration(name, v, &c->ping_ms, err,
+		    errlen);
+	case O_LIVE:
+		return optconfig_duration(name, v, &c->liveness_ms, err,
+		    errlen);
+	case O_DRAIN:
+		return optconfig_duration(name, v, &c->drain_ms, err,
+		    errlen);
 	case O_STATE: c->state_dir = v; return 0;
 	case O_PUBKEY: c->review_pubkey = v; return 0;
 	case O_REVOKED: c->revocations = v; return 0;
