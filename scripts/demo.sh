@@ -29,10 +29,26 @@ sh scripts/e2e-setup.sh --check >/dev/null 2>&1 || sh scripts/e2e-setup.sh >&2 |
 	die "could not install the MCP packages (scripts/e2e-setup.sh)"
 . "$top/test/e2e/runner.sh"
 
-# in the build tree, not /tmp: the runner refuses a --script-dir or a
-# reviewer key below a directory other users can write to
+# private_parents DIR: DIR and every directory above it can be changed
+# only by root or by us (the runner refuses a --script-dir or a reviewer
+# key below one that others can write to, /tmp included)
+private_parents() {
+	d=$1 me=$(id -u)
+	while :; do
+		set -- $(stat -L -c '%u %a' "$d")
+		{ [ "$1" = 0 ] || [ "$1" = "$me" ]; } || return 1
+		[ $((0$2 & 022)) = 0 ] || return 1
+		[ "$d" = / ] && return 0
+		d=$(dirname "$d")
+	done
+}
+# in the build tree; in HOME when the checkout is below such a directory
 mkdir -p "$top/build"
-tmp=$(mktemp -d "$top/build/demo.XXXXXX")
+scratch=$top/build
+private_parents "$scratch" || scratch=${HOME:?the checkout is below a directory others can write to, and HOME is not set}
+private_parents "$scratch" ||
+	die "neither $top/build nor $HOME has only private parents: the runner would refuse its --script-dir"
+tmp=$(mktemp -d "$scratch/airlock-demo.XXXXXX")
 cleanup() {
 	runner_stop >/dev/null 2>&1 || :
 	rm -rf "$tmp"
