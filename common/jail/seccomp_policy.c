@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/base/errbuf.h"
 #include "common/base/json.h"
 
 #define NOCOND { -1, SECCOMP_CMP_NONE, 0, 0 }
@@ -47,19 +48,6 @@ const size_t seccomp_policy_len = sizeof seccomp_policy /
  * values; each costs at most 32 blocks. */
 #define OTHERS_DENY_MAX 8
 #define OTHERS_BLOCK_MAX (32 * OTHERS_DENY_MAX + 1)
-
-__attribute__((format(printf, 3, 4))) static int
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errlen > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 const char *
 seccomp_errno_name(int err)
@@ -151,12 +139,12 @@ resolve(const char *name, char *err, size_t errlen)
 	if (nr == __NR_SCMP_ERROR) {
 		const struct scmp_version *v = seccomp_version();
 
-		return fail(err, errlen, "syscall '%s' is unknown to "
+		return errbuf_set(err, errlen, "syscall '%s' is unknown to "
 		    "libseccomp %u.%u.%u", name, v->major, v->minor,
 		    v->micro);
 	}
 	if (nr < 0)
-		return fail(err, errlen, "syscall '%s' does not exist on this "
+		return errbuf_set(err, errlen, "syscall '%s' does not exist on this "
 		    "architecture", name);
 	return nr;
 }
@@ -172,28 +160,28 @@ check_table(const struct seccomp_rule *rules, size_t n, char *err,
 		const struct seccomp_rule *r = &rules[i];
 
 		if (!r->name || !r->name[0])
-			return fail(err, errlen, "policy rule %zu has no name",
+			return errbuf_set(err, errlen, "policy rule %zu has no name",
 			    i);
 		for (size_t j = 0; j < i; j++) {
 			if (strcmp(rules[j].name, r->name) != 0)
 				continue;
 			if (!is_arg_kind(r->kind) ||
 			    !is_arg_kind(rules[j].kind))
-				return fail(err, errlen, "syscall '%s' has "
+				return errbuf_set(err, errlen, "syscall '%s' has "
 				    "more than one rule, not all argument "
 				    "rules", r->name);
 			if (strcmp(rules[i - 1].name, r->name) != 0)
-				return fail(err, errlen, "the rules of syscall "
+				return errbuf_set(err, errlen, "the rules of syscall "
 				    "'%s' are not adjacent", r->name);
 		}
 		if (r->kind == SECCOMP_KIND_ARG_OTHERS &&
 		    (r->cond[0].arg < 0 || r->cond[0].arg > 5))
-			return fail(err, errlen, "syscall '%s': bad argument "
+			return errbuf_set(err, errlen, "syscall '%s': bad argument "
 			    "index", r->name);
 		if ((r->kind == SECCOMP_KIND_DENY ||
 		    r->kind == SECCOMP_KIND_ARG_DENY) &&
 		    (r->err <= 0 || r->err > 4095))
-			return fail(err, errlen, "syscall '%s': errno %d out "
+			return errbuf_set(err, errlen, "syscall '%s': errno %d out "
 			    "of range", r->name, r->err);
 		if (r->kind == SECCOMP_KIND_ARG_ALLOW ||
 		    r->kind == SECCOMP_KIND_ARG_DENY) {
@@ -203,7 +191,7 @@ check_table(const struct seccomp_rule *rules, size_t n, char *err,
 			    c[0].arg > 5 || (c[1].cmp != SECCOMP_CMP_NONE &&
 			    (c[1].arg < 0 || c[1].arg > 5 ||
 			    c[1].arg == c[0].arg)))
-				return fail(err, errlen, "syscall '%s': bad "
+				return errbuf_set(err, errlen, "syscall '%s': bad "
 				    "argument condition", r->name);
 		}
 	}
@@ -229,7 +217,7 @@ add(scmp_filter_ctx ctx, const char *name, int nr, uint32_t action,
 	int rc = seccomp_rule_add_exact_array(ctx, action, nr, ncmp, cmp);
 
 	if (rc != 0)
-		return fail(err, errlen, "libseccomp refused a rule for '%s': "
+		return errbuf_set(err, errlen, "libseccomp refused a rule for '%s': "
 		    "%s", name, strerror(-rc));
 	return 0;
 }
@@ -263,7 +251,7 @@ add_rule(scmp_filter_ctx ctx, const struct seccomp_rule *rules, size_t n,
 		nb = seccomp_policy_others(rules, n, r->name, r->cond[0].arg,
 		    blocks, OTHERS_BLOCK_MAX);
 		if (nb < 0)
-			return fail(err, errlen, "syscall '%s': the values "
+			return errbuf_set(err, errlen, "syscall '%s': the values "
 			    "left to allow cannot be written as rules",
 			    r->name);
 		for (long b = 0; b < nb; b++) {
@@ -278,7 +266,7 @@ add_rule(scmp_filter_ctx ctx, const struct seccomp_rule *rules, size_t n,
 	case SECCOMP_KIND_OMIT:
 		return 0;
 	}
-	return fail(err, errlen, "syscall '%s': unknown rule kind", r->name);
+	return errbuf_set(err, errlen, "syscall '%s': unknown rule kind", r->name);
 }
 
 /* Read the program libseccomp writes to a memfd back into memory:
@@ -294,29 +282,29 @@ export_bpf(scmp_filter_ctx ctx, struct sock_fprog *out, char *err,
 
 	fd = memfd_create("airlock-seccomp", MFD_CLOEXEC);
 	if (fd < 0)
-		return fail(err, errlen, "memfd_create for the BPF export: %s",
+		return errbuf_set(err, errlen, "memfd_create for the BPF export: %s",
 		    strerror(errno));
 	if ((rc = seccomp_export_bpf(ctx, fd)) != 0) {
 		close(fd);
-		return fail(err, errlen, "seccomp_export_bpf: %s",
+		return errbuf_set(err, errlen, "seccomp_export_bpf: %s",
 		    strerror(-rc));
 	}
 	if (fstat(fd, &st) != 0) {
 		rc = errno;
 		close(fd);
-		return fail(err, errlen, "fstat of the BPF export: %s",
+		return errbuf_set(err, errlen, "fstat of the BPF export: %s",
 		    strerror(rc));
 	}
 	size = (size_t)st.st_size;
 	if (st.st_size <= 0 || size % sizeof(struct sock_filter) != 0 ||
 	    size / sizeof(struct sock_filter) > BPF_MAXINSNS) {
 		close(fd);
-		return fail(err, errlen, "the BPF export has a bad size "
+		return errbuf_set(err, errlen, "the BPF export has a bad size "
 		    "(%lld bytes)", (long long)st.st_size);
 	}
 	if (!(prog = malloc(size))) {
 		close(fd);
-		return fail(err, errlen, "out of memory for the BPF program");
+		return errbuf_set(err, errlen, "out of memory for the BPF program");
 	}
 	while (got < size) {
 		ssize_t r = pread(fd, (char *)prog + got, size - got,
@@ -326,7 +314,7 @@ export_bpf(scmp_filter_ctx ctx, struct sock_fprog *out, char *err,
 			rc = r < 0 ? errno : EIO;
 			free(prog);
 			close(fd);
-			return fail(err, errlen, "reading the BPF export: %s",
+			return errbuf_set(err, errlen, "reading the BPF export: %s",
 			    strerror(rc));
 		}
 		got += (size_t)r;
@@ -349,21 +337,21 @@ seccomp_policy_compile(const struct seccomp_rule *rules, size_t n,
 	if (check_table(rules, n, err, errlen) != 0)
 		return -1;
 	if (seccomp_arch_native() != SCMP_ARCH_X86_64)
-		return fail(err, errlen, "the policy names x86_64 syscalls; "
+		return errbuf_set(err, errlen, "the policy names x86_64 syscalls; "
 		    "this machine is another architecture");
 	if (!(ctx = seccomp_init(SCMP_ACT_ERRNO(SECCOMP_DEFAULT_ERRNO))))
-		return fail(err, errlen, "seccomp_init failed");
+		return errbuf_set(err, errlen, "seccomp_init failed");
 	/* x86 (int 0x80) and x32 calls are another numbering the rules
 	 * were never written for: kill, do not guess. */
 	if ((rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
 	    SCMP_ACT_KILL_PROCESS)) != 0) {
-		fail(err, errlen, "cannot make other ABIs kill the process: %s",
+		errbuf_set(err, errlen, "cannot make other ABIs kill the process: %s",
 		    strerror(-rc));
 		goto out;
 	}
 	/* a binary tree over ~300 syscalls instead of a linear scan */
 	if ((rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2)) != 0) {
-		fail(err, errlen, "cannot enable libseccomp's binary tree: %s",
+		errbuf_set(err, errlen, "cannot enable libseccomp's binary tree: %s",
 		    strerror(-rc));
 		goto out;
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/base/cli.h"
+#include "common/base/errbuf.h"
 #include "common/sandbox/sbx_config.h"
 
 enum {
@@ -64,21 +65,6 @@ const size_t sbx_noptions = sizeof sbx_options / sizeof *sbx_options;
 _Static_assert(sizeof sbx_options / sizeof *sbx_options == O_COUNT,
     "one sbx_options entry per option");
 
-static int
-fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 void
 sbx_jail_opts_default(struct sbx_jail_opts *o)
 {
@@ -128,7 +114,7 @@ static int
 size(const char *name, const char *v, uint64_t *b, char *err, size_t errlen)
 {
 	if (cli_size_bytes(v, b) || *b > (64ull << 30))
-		return fail(err, errlen, "--%s: '%s' is not a size up to 64G "
+		return errbuf_set(err, errlen, "--%s: '%s' is not a size up to 64G "
 		    "(e.g. 64K, 256M)", name, v);
 	return 0;
 }
@@ -145,7 +131,7 @@ count(const char *name, const char *v, uint64_t min, uint64_t max,
 		return 0;
 	}
 	if (cli_count(v, min, max, &n))
-		return fail(err, errlen, "--%s: '%s' is not a count from %llu "
+		return errbuf_set(err, errlen, "--%s: '%s' is not a count from %llu "
 		    "to %llu", name, v, zero_ok ? 0ull :
 		    (unsigned long long)min, (unsigned long long)max);
 	*out = (uint32_t)n;
@@ -158,7 +144,7 @@ count(const char *name, const char *v, uint64_t min, uint64_t max,
 static int
 renamed(const char *old, char *err, size_t errlen)
 {
-	return fail(err, errlen, "--%s is now --%s-time DUR (CPU time); --cpu "
+	return errbuf_set(err, errlen, "--%s is now --%s-time DUR (CPU time); --cpu "
 	    "means CPU bandwidth in CPUs, as in the runner", old, old);
 }
 
@@ -191,11 +177,11 @@ sbx_jail_opt_set(struct sbx_jail_opts *o, const char *name, const char *v,
 {
 	if (strcmp(name, "jail") == 0) {
 		if (jail_mode_parse(v, &o->mode) != 0)
-			return fail(err, errlen, "--jail: ns, uid or none");
+			return errbuf_set(err, errlen, "--jail: ns, uid or none");
 	} else if (strcmp(name, "uid-range") == 0 ||
 	    strcmp(name, "uids") == 0) {
 		if (cli_uid_range(v, &o->uid_first, &o->uid_last) != 0)
-			return fail(err, errlen, "--uid-range: '%s' is not "
+			return errbuf_set(err, errlen, "--uid-range: '%s' is not "
 			    "FIRST-LAST with 0 < FIRST <= LAST <= %u (e.g. "
 			    "200000-265535)", v, CLI_UID_MAX);
 	} else if (strcmp(name, "state-dir") == 0) {
@@ -204,13 +190,13 @@ sbx_jail_opt_set(struct sbx_jail_opts *o, const char *name, const char *v,
 		o->cgroup = v;
 	} else if (strcmp(name, "landlock") == 0) {
 		if (jail_landlock_parse(v, &o->landlock) != 0)
-			return fail(err, errlen, "--landlock: auto, require or "
+			return errbuf_set(err, errlen, "--landlock: auto, require or "
 			    "off");
 	} else if (strcmp(name, "disk") == 0) {
 		if (size(name, v, &o->disk, err, errlen) != 0)
 			return -1;
 		if (o->disk < (1u << 20))
-			return fail(err, errlen, "--disk: at least 1M");
+			return errbuf_set(err, errlen, "--disk: at least 1M");
 	} else if (strcmp(name, "python") == 0) {
 		o->python = v;
 	} else if (strcmp(name, "java-home") == 0) {
@@ -241,13 +227,13 @@ set_value(struct sbx_config *c, size_t o, const char *v, char *err,
 	case O_LISTEN:
 		if (cli_append(c->listen, &c->nlisten, SUPERVISOR_LISTEN_MAX,
 		    v) != 0)
-			return fail(err, errlen, "--listen: given more than %d "
+			return errbuf_set(err, errlen, "--listen: given more than %d "
 			    "times", SUPERVISOR_LISTEN_MAX);
 		return 0;
 	case O_SECRET:
 		if (cli_append(c->secret_files, &s->nsecret, SECRET_RING_MAX,
 		    v) != 0)
-			return fail(err, errlen, "--secret-file: given more "
+			return errbuf_set(err, errlen, "--secret-file: given more "
 			    "than %d times", SECRET_RING_MAX);
 		return 0;
 	case O_MAX_TIMEOUT:
@@ -266,7 +252,7 @@ set_value(struct sbx_config *c, size_t o, const char *v, char *err,
 		if (size(name, v, &s->max_disk, err, errlen) != 0)
 			return -1;
 		if (s->max_disk < (1u << 20))
-			return fail(err, errlen, "--max-disk: at least 1M");
+			return errbuf_set(err, errlen, "--max-disk: at least 1M");
 		return 0;
 	case O_T_CONC:
 		return count(name, v, 1, 10000, 0, &b->tenant_concurrent, err,
@@ -302,18 +288,18 @@ set_value(struct sbx_config *c, size_t o, const char *v, char *err,
 		return 0;
 	case O_EXEC:
 		if (v[0] != '/')
-			return fail(err, errlen, "--exec-interpreter: an "
+			return errbuf_set(err, errlen, "--exec-interpreter: an "
 			    "absolute path");
 		s->exec_interpreter = v;
 		return 0;
 	case O_LOG:
 		if (strcmp(v, "human") != 0 && strcmp(v, "json") != 0)
-			return fail(err, errlen, "--log-format: human or json");
+			return errbuf_set(err, errlen, "--log-format: human or json");
 		c->log_format = v;
 		return 0;
 	case O_METRICS: c->metrics = v; return 0;
 	}
-	return fail(err, errlen, "option %zu unknown", o);
+	return errbuf_set(err, errlen, "option %zu unknown", o);
 }
 
 int
@@ -323,9 +309,9 @@ sbx_config_set(struct sbx_config *c, size_t o, const char *v, unsigned line,
 	const struct sbx_option *opt = &sbx_options[o];
 
 	if (o >= sbx_noptions)
-		return fail(err, errlen, "option %zu unknown", o);
+		return errbuf_set(err, errlen, "option %zu unknown", o);
 	if (opt->has_value != (v != NULL))
-		return fail(err, errlen, opt->has_value ? "--%s needs a value" :
+		return errbuf_set(err, errlen, opt->has_value ? "--%s needs a value" :
 		    "--%s takes no value", opt->name);
 	if (optconfig_may_give(&c->given, o, opt->name, opt->repeat, line,
 	    err, errlen) != 0 || set_value(c, o, v, err, errlen) != 0)
@@ -375,16 +361,16 @@ sbx_config_finish(struct sbx_config *c, char *err, size_t errlen)
 	struct sbx_server_config *s = &c->sc;
 
 	if (c->nlisten == 0)
-		return fail(err, errlen, "no --listen address given");
+		return errbuf_set(err, errlen, "no --listen address given");
 	if (c->jo.mode != JAIL_NONE && s->preauth_uid >= c->jo.uid_first &&
 	    s->preauth_uid <= c->jo.uid_last)
-		return fail(err, errlen, "--preauth-uid %u is in --uid-range: "
+		return errbuf_set(err, errlen, "--preauth-uid %u is in --uid-range: "
 		    "executions must never share the pre-auth process's uid",
 		    s->preauth_uid);
 	if (c->jo.mode != JAIL_NONE && !s->preauth_uid) {
 		/* the range's first uid runs the pre-auth process */
 		if (c->jo.uid_first == c->jo.uid_last)
-			return fail(err, errlen, "--uid-range needs two uids at "
+			return errbuf_set(err, errlen, "--uid-range needs two uids at "
 			    "least: the first runs the pre-auth process (or "
 			    "give --preauth-uid)");
 		s->preauth_uid = c->jo.uid_first++;
@@ -397,7 +383,7 @@ sbx_config_finish(struct sbx_config *c, char *err, size_t errlen)
 	if (s->def.pids > s->max.pids)
 		s->def.pids = s->max.pids;
 	if (c->jo.disk > s->max_disk)
-		return fail(err, errlen, "--disk %llu is over --max-disk %llu",
+		return errbuf_set(err, errlen, "--disk %llu is over --max-disk %llu",
 		    (unsigned long long)c->jo.disk,
 		    (unsigned long long)s->max_disk);
 	s->disk = c->jo.disk;

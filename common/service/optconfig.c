@@ -11,25 +11,11 @@
 #include <unistd.h>
 
 #include "common/base/cli.h"
+#include "common/base/errbuf.h"
 #include "common/base/fileio.h"
 #include "common/base/fsutil.h"
 #include "common/base/optfile.h"
 #include "common/service/optconfig.h"
-
-static int
-fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 int
 optconfig_may_give(const struct optconfig_given *g, size_t o,
@@ -39,14 +25,14 @@ optconfig_may_give(const struct optconfig_given *g, size_t o,
 		if (g->at[i].opt != o)
 			continue;
 		if (g->at[i].line == 0)
-			return fail(err, errlen, "--%s is on the command line "
+			return errbuf_set(err, errlen, "--%s is on the command line "
 			    "too: give it in one place", name);
 		if (!repeat)
-			return fail(err, errlen, "--%s given twice (first at "
+			return errbuf_set(err, errlen, "--%s given twice (first at "
 			    "line %u)", name, g->at[i].line);
 	}
 	if (g->n == OPTCONFIG_GIVEN_MAX)
-		return fail(err, errlen, "more than %d options given",
+		return errbuf_set(err, errlen, "more than %d options given",
 		    OPTCONFIG_GIVEN_MAX);
 	return 0;
 }
@@ -108,7 +94,7 @@ optconfig_duration(const char *name, const char *v, uint64_t *ms, char *err,
     size_t errlen)
 {
 	if (cli_duration_ms(v, ms) || *ms > 86400000)
-		return fail(err, errlen, "--%s: '%s' is not a duration up to "
+		return errbuf_set(err, errlen, "--%s: '%s' is not a duration up to "
 		    "1d (e.g. 500ms, 5s, 2m)", name, v);
 	return 0;
 }
@@ -123,20 +109,20 @@ file_private(const char *path, const char *who, char *real, char *err,
 	struct stat st;
 
 	if (!realpath(path, real))
-		return fail(err, errlen, "--config %s: %s", path,
+		return errbuf_set(err, errlen, "--config %s: %s", path,
 		    strerror(errno));
 	if (fs_file_private(real, (unsigned)geteuid(), bad, sizeof bad,
 	    &st) == 0)
 		return 0;
 	if (errno != EPERM)
-		return fail(err, errlen, "--config %s: %s", path,
+		return errbuf_set(err, errlen, "--config %s: %s", path,
 		    strerror(errno));
 	if (strcmp(bad, real) == 0)
-		return fail(err, errlen, "--config %s: a user other than root "
+		return errbuf_set(err, errlen, "--config %s: a user other than root "
 		    "and %s can change it (owner %u, mode %04o): chown it to "
 		    "root and chmod go-w", path, who, (unsigned)st.st_uid,
 		    (unsigned)(st.st_mode & 07777));
-	return fail(err, errlen, "--config %s: the directory %s can be "
+	return errbuf_set(err, errlen, "--config %s: the directory %s can be "
 	    "changed by a user other than root and %s (owner %u, mode %04o)",
 	    path, bad, who, (unsigned)st.st_uid,
 	    (unsigned)(st.st_mode & 07777));
@@ -152,7 +138,7 @@ optconfig_read(const char *path, const char *who, char **buf, size_t *len,
 	if (file_private(path, who, real, err, errlen) != 0)
 		return -1;
 	if (file_read(real, OPTFILE_MAX, &p, len) != 0)
-		return fail(err, errlen, "--config %s: %s", path,
+		return errbuf_set(err, errlen, "--config %s: %s", path,
 		    errno == EFBIG ? "larger than 64 KiB" : errno == EINVAL ?
 		    "not a regular file" : strerror(errno));
 	*buf = (char *)p;
@@ -173,13 +159,13 @@ optconfig_apply(const char *path, char *buf, size_t len, const char *help,
 	optfile_init(&f, buf, len);
 	while ((rc = optfile_next(&f, &e, why, sizeof why)) > 0) {
 		if ((o = find(e.name)) < 0)
-			return fail(err, errlen, "%s:%u: unknown option '%s' "
+			return errbuf_set(err, errlen, "%s:%u: unknown option '%s' "
 			    "(the file takes the service's options of %s, "
 			    "without dashes)", path, e.line, e.name, help);
 		if (set(ctx, (size_t)o, e.value, e.line, why, sizeof why) != 0)
-			return fail(err, errlen, "%s:%u: %s", path, e.line, why);
+			return errbuf_set(err, errlen, "%s:%u: %s", path, e.line, why);
 	}
 	if (rc < 0)
-		return fail(err, errlen, "%s:%u: %s", path, f.line, why);
+		return errbuf_set(err, errlen, "%s:%u: %s", path, f.line, why);
 	return 0;
 }

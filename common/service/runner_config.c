@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/base/cli.h"
+#include "common/base/errbuf.h"
 #include "common/base/xwrap.h"
 #include "common/service/optconfig.h"
 #include "common/service/runner_config.h"
@@ -63,21 +64,6 @@ const size_t runner_noptions = sizeof runner_options / sizeof *runner_options;
 _Static_assert(sizeof runner_options / sizeof *runner_options == O_COUNT,
     "one runner_options entry per option");
 
-static int
-fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 void
 runner_config_defaults(struct runner_config *c)
 {
@@ -110,7 +96,7 @@ count_opt(const char *name, const char *val, uint64_t *n, char *err,
     size_t errlen)
 {
 	if (cli_count(val, 1, 100000, n))
-		return fail(err, errlen, "--%s: '%s' is not a count from 1 to "
+		return errbuf_set(err, errlen, "--%s: '%s' is not a count from 1 to "
 		    "100000", name, val);
 	return 0;
 }
@@ -125,7 +111,7 @@ limit_opt(const char *name, const char *val, int size, uint64_t *out,
 		return 0;
 	}
 	if (size ? cli_size_bytes(val, out) : cli_count(val, 1, 1000000, out))
-		return fail(err, errlen, size ? "--%s: '%s' is not a size "
+		return errbuf_set(err, errlen, size ? "--%s: '%s' is not a size "
 		    "(e.g. 512M, 2G, or 0 for none)" : "--%s: '%s' is not a "
 		    "count from 0 to 1000000", name, val);
 	return 0;
@@ -139,11 +125,11 @@ cpu_opt(const char *val, uint64_t *milli, char *err, size_t errlen)
 	double v = strtod(val, &end);
 
 	if (end == val || *end || v < 0 || v > 1024)
-		return fail(err, errlen, "--cpu: '%s' is not a number of CPUs "
+		return errbuf_set(err, errlen, "--cpu: '%s' is not a number of CPUs "
 		    "(e.g. 0.5, 2; 0 for none)", val);
 	*milli = (uint64_t)(v * 1000 + 0.5);
 	if (v > 0 && *milli < 10)
-		return fail(err, errlen, "--cpu: at least 0.01");
+		return errbuf_set(err, errlen, "--cpu: at least 0.01");
 	return 0;
 }
 
@@ -152,7 +138,7 @@ append(const char **list, size_t *n, size_t max, const char *value,
     const char *name, char *err, size_t errlen)
 {
 	if (cli_append(list, n, max, value) != 0)
-		return fail(err, errlen, "--%s: given more than %zu times (the "
+		return errbuf_set(err, errlen, "--%s: given more than %zu times (the "
 		    "most it takes)", name, max);
 	return 0;
 }
@@ -176,14 +162,14 @@ set_value(struct runner_config *c, size_t o, const char *v, char *err,
 		    v, name, err, errlen);
 	case O_JAIL:
 		if (jail_mode_parse(v, &j->mode))
-			return fail(err, errlen, "--jail %s: unknown mode (uid, "
+			return errbuf_set(err, errlen, "--jail %s: unknown mode (uid, "
 			    "ns or none)", v);
 		c->jail = v;
 		return 0;
 	case O_ALLOW: c->allow = v; return 0;
 	case O_SCRIPTS: case O_INDEX: case O_MODULE:
 		if (c->nguard_items == 3 * GUARD_LIST_MAX)
-			return fail(err, errlen, "too many --script-dir, "
+			return errbuf_set(err, errlen, "too many --script-dir, "
 			    "--allow-index, --allow-module");
 		c->guard_items[c->nguard_items].list = o == O_SCRIPTS ?
 		    GUARD_SCRIPT_DIR : o == O_INDEX ? GUARD_INDEX :
@@ -199,7 +185,7 @@ set_value(struct runner_config *c, size_t o, const char *v, char *err,
 		    errlen);
 	case O_PREAUTH:
 		if (cli_count(v, 1, 0xfffffffdUL, &c->preauth_uid))
-			return fail(err, errlen, "--preauth-uid: '%s' is not a "
+			return errbuf_set(err, errlen, "--preauth-uid: '%s' is not a "
 			    "uid from 1", v);
 		return 0;
 	case O_GRACE:
@@ -219,37 +205,37 @@ set_value(struct runner_config *c, size_t o, const char *v, char *err,
 	case O_REVOKED: c->revocations = v; return 0;
 	case O_LOG:
 		if (strcmp(v, "human") != 0 && strcmp(v, "json") != 0)
-			return fail(err, errlen, "--log-format: human or json");
+			return errbuf_set(err, errlen, "--log-format: human or json");
 		c->log_format = v;
 		return 0;
 	case O_UIDS:
 		if (cli_uid_range(v, &j->uid_first, &j->uid_last) != 0)
-			return fail(err, errlen, "--uid-range: '%s' is not "
+			return errbuf_set(err, errlen, "--uid-range: '%s' is not "
 			    "FIRST-LAST with 0 < FIRST <= LAST <= %u (e.g. "
 			    "200000-265535)", v, CLI_UID_MAX);
 		return 0;
 	case O_UNIT:
 		if (jail_unit_parse(v, &j->unit))
-			return fail(err, errlen, "--uid-unit: registration or "
+			return errbuf_set(err, errlen, "--uid-unit: registration or "
 			    "lease");
 		return 0;
 	case O_LANDLOCK:
 		if (jail_landlock_parse(v, &j->landlock))
-			return fail(err, errlen, "--landlock: auto, require or "
+			return errbuf_set(err, errlen, "--landlock: auto, require or "
 			    "off");
 		return 0;
 	case O_BIND: j->allow_bind = 1; return 0;
 	case O_EGRESS:
 		np = jail_ports_parse(v, c->ports, JAIL_PORTS_MAX);
 		if (np < 0)
-			return fail(err, errlen, "--egress-ports: '%s' is not a "
+			return errbuf_set(err, errlen, "--egress-ports: '%s' is not a "
 			    "list of ports (e.g. 443,80)", v);
 		j->negress = (size_t)np;
 		return 0;
 	case O_EGRESS_ALLOW: c->egress_allow = v; return 0;
 	case O_RO:
 		if (j->nro == JAIL_PATHS_MAX)
-			return fail(err, errlen, "at most %d --ro-path",
+			return errbuf_set(err, errlen, "at most %d --ro-path",
 			    JAIL_PATHS_MAX);
 		c->ro_paths[j->nro++] = v;
 		return 0;
@@ -267,7 +253,7 @@ set_value(struct runner_config *c, size_t o, const char *v, char *err,
 	case O_TMPFS: return limit_opt(name, v, 1, &lim->tmpfs, err, errlen);
 	case O_METRICS: c->metrics = v; return 0;
 	}
-	return fail(err, errlen, "option %zu unknown", o);
+	return errbuf_set(err, errlen, "option %zu unknown", o);
 }
 
 int
@@ -277,9 +263,9 @@ runner_config_set(struct runner_config *c, size_t o, const char *v,
 	const struct runner_option *opt = &runner_options[o];
 
 	if (o >= runner_noptions)
-		return fail(err, errlen, "option %zu unknown", o);
+		return errbuf_set(err, errlen, "option %zu unknown", o);
 	if (opt->has_value != (v != NULL))
-		return fail(err, errlen, opt->has_value ? "--%s needs a value" :
+		return errbuf_set(err, errlen, opt->has_value ? "--%s needs a value" :
 		    "--%s takes no value", opt->name);
 	if (optconfig_may_give(&c->given, o, opt->name, opt->repeat, line,
 	    err, errlen) != 0)
@@ -332,27 +318,27 @@ runner_config_finish(struct runner_config *c, int check, char *err,
 		return 0;	/* the host report alone */
 	j->check_only = check;
 	if (c->nlisten == 0)
-		return fail(err, errlen, "no --listen address given"),
+		return errbuf_set(err, errlen, "no --listen address given"),
 		    EXIT_USAGE;
 	if (!c->jail)
-		return fail(err, errlen, "no --jail mode given: choose uid or "
+		return errbuf_set(err, errlen, "no --jail mode given: choose uid or "
 		    "ns (see 'airlock runner --check' for what this host "
 		    "supports), or none for development (no isolation "
 		    "between leases)"), EXIT_USAGE;
 	if (j->mode != JAIL_NONE && !j->uid_first)
-		return fail(err, errlen, "--jail %s needs --uid-range "
+		return errbuf_set(err, errlen, "--jail %s needs --uid-range "
 		    "FIRST-LAST: uids no other process on this host uses",
 		    c->jail), EXIT_USAGE;
 	if (j->uid_first && c->preauth_uid >= j->uid_first &&
 	    c->preauth_uid <= j->uid_last)
-		return fail(err, errlen, "--preauth-uid %llu is in "
+		return errbuf_set(err, errlen, "--preauth-uid %llu is in "
 		    "--uid-range: leases must never share the pre-auth "
 		    "process's uid", (unsigned long long)c->preauth_uid),
 		    EXIT_USAGE;
 	if (j->uid_first && !c->preauth_uid) {
 		/* the range's first uid runs the pre-auth process */
 		if (j->uid_first == j->uid_last)
-			return fail(err, errlen, "--uid-range needs two uids "
+			return errbuf_set(err, errlen, "--uid-range needs two uids "
 			    "at least: the first runs the pre-auth process (or "
 			    "give --preauth-uid)"), EXIT_USAGE;
 		c->preauth_uid = j->uid_first++;
@@ -360,16 +346,16 @@ runner_config_finish(struct runner_config *c, int check, char *err,
 	if (j->mode == JAIL_NONE) {
 		if (c->limits_given || j->cgroup_dir || j->negress ||
 		    j->allow_bind || j->landlock == JAIL_LANDLOCK_REQUIRE)
-			return fail(err, errlen, "--jail none applies no jail: "
+			return errbuf_set(err, errlen, "--jail none applies no jail: "
 			    "limits, --cgroup, Landlock options need uid or ns"),
 			    EXIT_USAGE;
 		j->limits = (struct jail_limits){ 0 };
 	}
 	if (c->revocations && !c->review_pubkey)
-		return fail(err, errlen, "--revocations needs --review-pubkey"),
+		return errbuf_set(err, errlen, "--revocations needs --review-pubkey"),
 		    EXIT_USAGE;
 	if (c->liveness_ms <= c->ping_ms)
-		return fail(err, errlen, "--liveness-timeout must exceed "
+		return errbuf_set(err, errlen, "--liveness-timeout must exceed "
 		    "--ping-interval"), EXIT_USAGE;
 	return 0;
 }
