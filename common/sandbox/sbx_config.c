@@ -19,48 +19,56 @@ enum {
 };
 
 /* In the order of the enum above. */
-const struct sbx_option sbx_options[] = {
-	{ "listen", 1, 1, SBX_FIXED },
-	{ "secret-file", 1, 1, SBX_RELOAD },
-	{ "max-timeout", 1, 0, SBX_RELOAD },
-	{ "max-cpu-time", 1, 0, SBX_RELOAD },
-	{ "max-cpu", 1, 0, SBX_FIXED },		/* renamed: refused */
-	{ "max-memory", 1, 0, SBX_RELOAD },
-	{ "max-pids", 1, 0, SBX_RELOAD },
-	{ "max-output", 1, 0, SBX_RELOAD },
-	{ "max-disk", 1, 0, SBX_RELOAD },
-	{ "tenant-concurrency", 1, 0, SBX_RELOAD },
-	{ "tenant-queue", 1, 0, SBX_RELOAD },
-	{ "tenant-cpu-time", 1, 0, SBX_RELOAD },
-	{ "tenant-cpu", 1, 0, SBX_FIXED },	/* renamed: refused */
-	{ "cpu-window", 1, 0, SBX_RELOAD },
-	{ "max-concurrency", 1, 0, SBX_RELOAD },
-	{ "max-queue", 1, 0, SBX_RELOAD },
-	{ "queue-timeout", 1, 0, SBX_RELOAD },
-	{ "handshake-timeout", 1, 0, SBX_RELOAD },
-	{ "max-conns-per-peer", 1, 0, SBX_RELOAD },
-	{ "preauth-uid", 1, 0, SBX_FIXED },
-	{ "exec-interpreter", 1, 0, SBX_FIXED },
-	{ "timeout", 1, 0, SBX_RELOAD },
-	{ "cpu-time", 1, 0, SBX_RELOAD },
-	{ "cpu", 1, 0, SBX_FIXED },		/* renamed: refused */
-	{ "memory", 1, 0, SBX_RELOAD },
-	{ "pids", 1, 0, SBX_RELOAD },
-	{ "output", 1, 0, SBX_RELOAD },
-	{ "jail", 1, 0, SBX_FIXED },
-	{ "uid-range", 1, 0, SBX_FIXED },
-	{ "uids", 1, 0, SBX_FIXED },		/* uid-range's old name */
-	{ "state-dir", 1, 0, SBX_FIXED },
-	{ "cgroup", 1, 0, SBX_FIXED },
-	{ "landlock", 1, 0, SBX_FIXED },
-	{ "disk", 1, 0, SBX_RELOAD },
-	{ "python", 1, 0, SBX_FIXED },
-	{ "java-home", 1, 0, SBX_FIXED },
-	{ "java-denylist", 1, 0, SBX_FIXED },
-	{ "log-format", 1, 0, SBX_FIXED },
-	{ "metrics", 1, 0, SBX_FIXED },
+const struct optconfig_option sbx_options[] = {
+	{ "listen", 1, 1, OPTCONFIG_FIXED },
+	{ "secret-file", 1, 1, OPTCONFIG_RELOAD },
+	{ "max-timeout", 1, 0, OPTCONFIG_RELOAD },
+	{ "max-cpu-time", 1, 0, OPTCONFIG_RELOAD },
+	{ "max-cpu", 1, 0, OPTCONFIG_FIXED },		/* renamed: refused */
+	{ "max-memory", 1, 0, OPTCONFIG_RELOAD },
+	{ "max-pids", 1, 0, OPTCONFIG_RELOAD },
+	{ "max-output", 1, 0, OPTCONFIG_RELOAD },
+	{ "max-disk", 1, 0, OPTCONFIG_RELOAD },
+	{ "tenant-concurrency", 1, 0, OPTCONFIG_RELOAD },
+	{ "tenant-queue", 1, 0, OPTCONFIG_RELOAD },
+	{ "tenant-cpu-time", 1, 0, OPTCONFIG_RELOAD },
+	{ "tenant-cpu", 1, 0, OPTCONFIG_FIXED },	/* renamed: refused */
+	{ "cpu-window", 1, 0, OPTCONFIG_RELOAD },
+	{ "max-concurrency", 1, 0, OPTCONFIG_RELOAD },
+	{ "max-queue", 1, 0, OPTCONFIG_RELOAD },
+	{ "queue-timeout", 1, 0, OPTCONFIG_RELOAD },
+	{ "handshake-timeout", 1, 0, OPTCONFIG_RELOAD },
+	{ "max-conns-per-peer", 1, 0, OPTCONFIG_RELOAD },
+	{ "preauth-uid", 1, 0, OPTCONFIG_FIXED },
+	{ "exec-interpreter", 1, 0, OPTCONFIG_FIXED },
+	{ "timeout", 1, 0, OPTCONFIG_RELOAD },
+	{ "cpu-time", 1, 0, OPTCONFIG_RELOAD },
+	{ "cpu", 1, 0, OPTCONFIG_FIXED },		/* renamed: refused */
+	{ "memory", 1, 0, OPTCONFIG_RELOAD },
+	{ "pids", 1, 0, OPTCONFIG_RELOAD },
+	{ "output", 1, 0, OPTCONFIG_RELOAD },
+	{ "jail", 1, 0, OPTCONFIG_FIXED },
+	{ "uid-range", 1, 0, OPTCONFIG_FIXED },
+	{ "uids", 1, 0, OPTCONFIG_FIXED },	/* uid-range's old name */
+	{ "state-dir", 1, 0, OPTCONFIG_FIXED },
+	{ "cgroup", 1, 0, OPTCONFIG_FIXED },
+	{ "landlock", 1, 0, OPTCONFIG_FIXED },
+	{ "disk", 1, 0, OPTCONFIG_RELOAD },
+	{ "python", 1, 0, OPTCONFIG_FIXED },
+	{ "java-home", 1, 0, OPTCONFIG_FIXED },
+	{ "java-denylist", 1, 0, OPTCONFIG_FIXED },
+	{ "log-format", 1, 0, OPTCONFIG_FIXED },
+	{ "metrics", 1, 0, OPTCONFIG_FIXED },
 };
 const size_t sbx_noptions = sizeof sbx_options / sizeof *sbx_options;
+
+static int set_value(void *cfg, size_t o, const char *v, char *err,
+    size_t errlen);
+
+const struct optconfig_service sbx_optconfig = {
+	sbx_options, sizeof sbx_options / sizeof *sbx_options,
+	"airlock sandbox serve --help", "the sandbox service", set_value
+};
 
 _Static_assert(sizeof sbx_options / sizeof *sbx_options == O_COUNT,
     "one sbx_options entry per option");
@@ -99,15 +107,6 @@ sbx_config_defaults(struct sbx_config *c)
 	c->sc.queue_timeout_ms = 30000;
 	c->sc.handshake_ms = 10000;
 	c->sc.max_per_peer = 32;
-}
-
-int
-sbx_option_find(const char *name)
-{
-	for (size_t i = 0; i < sbx_noptions; i++)
-		if (strcmp(sbx_options[i].name, name) == 0)
-			return (int)i;
-	return -1;
 }
 
 static int
@@ -211,9 +210,9 @@ sbx_jail_opt_set(struct sbx_jail_opts *o, const char *name, const char *v,
 
 /* The value into c's field for option o. */
 static int
-set_value(struct sbx_config *c, size_t o, const char *v, char *err,
-    size_t errlen)
+set_value(void *cfg, size_t o, const char *v, char *err, size_t errlen)
 {
+	struct sbx_config *c = cfg;
 	struct sbx_server_config *s = &c->sc;
 	struct sbx_budget_config *b = &s->budget;
 	const char *name = sbx_options[o].name;
@@ -303,49 +302,27 @@ set_value(struct sbx_config *c, size_t o, const char *v, char *err,
 }
 
 int
-sbx_config_set(struct sbx_config *c, size_t o, const char *v, unsigned line,
-    char *err, size_t errlen)
+sbx_config_set(struct sbx_config *c, size_t o, const char *v,
+    unsigned line, char *err, size_t errlen)
 {
-	const struct sbx_option *opt = &sbx_options[o];
-
-	if (o >= sbx_noptions)
-		return errbuf_set(err, errlen, "option %zu unknown", o);
-	if (opt->has_value != (v != NULL))
-		return errbuf_set(err, errlen, opt->has_value ? "--%s needs a value" :
-		    "--%s takes no value", opt->name);
-	if (optconfig_may_give(&c->given, o, opt->name, opt->repeat, line,
-	    err, errlen) != 0 || set_value(c, o, v, err, errlen) != 0)
-		return -1;
-	optconfig_record(&c->given, o, line, v);
-	return 0;
-}
-
-static int
-set_from_file(void *c, size_t o, const char *v, unsigned line, char *err,
-    size_t errlen)
-{
-	return sbx_config_set(c, o, v, line, err, errlen);
+	return optconfig_set(&sbx_optconfig, &c->given, c, o, v, line, err,
+	    errlen);
 }
 
 int
-sbx_config_apply_text(struct sbx_config *c, const char *path, char *buf,
-    size_t len, char *err, size_t errlen)
+sbx_config_apply_text(struct sbx_config *c, const char *path,
+    char *buf, size_t len, char *err, size_t errlen)
 {
-	return optconfig_apply(path, buf, len, "airlock sandbox serve --help",
-	    sbx_option_find, set_from_file, c, err, errlen);
+	return optconfig_apply(&sbx_optconfig, &c->given, c, path, buf, len,
+	    err, errlen);
 }
 
 int
 sbx_config_load(struct sbx_config *c, const char *path, char *err,
     size_t errlen)
 {
-	size_t len;
-
-	if (optconfig_read(path, "the sandbox service", &c->file_buf, &len,
-	    err, errlen) != 0)
-		return -1;
-	c->config_path = path;
-	return sbx_config_apply_text(c, path, c->file_buf, len, err, errlen);
+	return optconfig_load(&sbx_optconfig, &c->given, c, path,
+	    &c->file_buf, &c->config_path, err, errlen);
 }
 
 static void
@@ -395,9 +372,6 @@ const char *
 sbx_config_fixed_change(const struct sbx_config *old,
     const struct sbx_config *new)
 {
-	for (size_t o = 0; o < sbx_noptions; o++)
-		if (sbx_options[o].reload == SBX_FIXED &&
-		    !optconfig_same(&old->given, &new->given, o))
-			return sbx_options[o].name;
-	return NULL;
+	return optconfig_fixed_change(&sbx_optconfig, &old->given,
+	    &new->given);
 }

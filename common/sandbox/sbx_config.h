@@ -16,18 +16,13 @@
 #include "common/sandbox/sbx_server.h"
 #include "common/service/optconfig.h"
 
-enum sbx_reload { SBX_FIXED, SBX_RELOAD };
-
-struct sbx_option {
-	const char *name;		/* the long option, without "--" */
-	int has_value;
-	int repeat;			/* may be given more than once */
-	enum sbx_reload reload;
-};
-
 /* Every option of serve, in --help's order. */
-extern const struct sbx_option sbx_options[];
+extern const struct optconfig_option sbx_options[];
 extern const size_t sbx_noptions;
+
+/* The table, its help and its set_value, for optconfig.h's functions
+ * (optconfig_find: an option's index by name). */
+extern const struct optconfig_service sbx_optconfig;
 
 /* What the operator chose. The strings are borrowed from argv or from
  * file_buf, and must outlive the struct. */
@@ -46,9 +41,6 @@ struct sbx_config {
 
 /* The defaults of every option. */
 void sbx_config_defaults(struct sbx_config *c);
-
-/* The index of the option called name (no dashes), or -1. */
-int sbx_option_find(const char *name);
 
 /* Set option opt to value (NULL for a flag) as given on the command line
  * (line 0; given again: the last wins, or adds for a repeatable one) or

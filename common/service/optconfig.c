@@ -17,7 +17,11 @@
 #include "common/base/optfile.h"
 #include "common/service/optconfig.h"
 
-int
+/* May option o (called name; repeat: it may be given more than once) be
+ * given at line (0: the command line, where the last wins)? Refused: a
+ * file's option also on the command line, given twice in the file, one
+ * past OPTCONFIG_GIVEN_MAX. 0, or -1 with err. */
+static int
 optconfig_may_give(const struct optconfig_given *g, size_t o,
     const char *name, int repeat, unsigned line, char *err, size_t errlen)
 {
@@ -37,7 +41,8 @@ optconfig_may_give(const struct optconfig_given *g, size_t o,
 	return 0;
 }
 
-void
+/* Record option o given at line with value (after optconfig_may_give). */
+static void
 optconfig_record(struct optconfig_given *g, size_t o, unsigned line,
     const char *value)
 {
@@ -62,7 +67,8 @@ nth_value(const struct optconfig_given *g, size_t o, size_t k, int *found)
 	return NULL;
 }
 
-int
+/* Option o was given at all in g. */
+static int
 optconfig_has(const struct optconfig_given *g, size_t o)
 {
 	int found;
@@ -71,7 +77,8 @@ optconfig_has(const struct optconfig_given *g, size_t o)
 	return found;
 }
 
-int
+/* Option o was given the same values, in the same order, in a and b. */
+static int
 optconfig_same(const struct optconfig_given *a,
     const struct optconfig_given *b, size_t o)
 {
@@ -128,7 +135,12 @@ file_private(const char *path, const char *who, char *real, char *err,
 	    (unsigned)(st.st_mode & 07777));
 }
 
-int
+/* Read the option file path (at most OPTFILE_MAX bytes) into *buf
+ * (malloc'd, len + 1 bytes: optfile_init's). The file and every directory
+ * above it must be changeable by root and this process's user only
+ * (fsutil.h's rule): whoever can edit it chooses what runs. who names the
+ * service in the refusal ("the runner"). 0, or -1 with err. */
+static int
 optconfig_read(const char *path, const char *who, char **buf, size_t *len,
     char *err, size_t errlen)
 {
@@ -146,10 +158,38 @@ optconfig_read(const char *path, const char *who, char **buf, size_t *len,
 }
 
 int
-optconfig_apply(const char *path, char *buf, size_t len, const char *help,
-    int (*find)(const char *name),
-    int (*set)(void *ctx, size_t o, const char *value, unsigned line,
-    char *err, size_t errlen), void *ctx, char *err, size_t errlen)
+optconfig_find(const struct optconfig_service *s, const char *name)
+{
+	for (size_t i = 0; i < s->noptions; i++)
+		if (strcmp(s->options[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int
+optconfig_set(const struct optconfig_service *s, struct optconfig_given *g,
+    void *cfg, size_t o, const char *v, unsigned line, char *err,
+    size_t errlen)
+{
+	const struct optconfig_option *opt;
+
+	if (o >= s->noptions)
+		return errbuf_set(err, errlen, "option %zu unknown", o);
+	opt = &s->options[o];
+	if (opt->has_value != (v != NULL))
+		return errbuf_set(err, errlen, opt->has_value ? "--%s needs a value" :
+		    "--%s takes no value", opt->name);
+	if (optconfig_may_give(g, o, opt->name, opt->repeat, line, err,
+	    errlen) != 0 || s->set_value(cfg, o, v, err, errlen) != 0)
+		return -1;
+	optconfig_record(g, o, line, v);
+	return 0;
+}
+
+int
+optconfig_apply(const struct optconfig_service *s, struct optconfig_given *g,
+    void *cfg, const char *path, char *buf, size_t len, char *err,
+    size_t errlen)
 {
 	struct optfile f;
 	struct optfile_entry e;
@@ -158,14 +198,49 @@ optconfig_apply(const char *path, char *buf, size_t len, const char *help,
 
 	optfile_init(&f, buf, len);
 	while ((rc = optfile_next(&f, &e, why, sizeof why)) > 0) {
-		if ((o = find(e.name)) < 0)
+		if ((o = optconfig_find(s, e.name)) < 0)
 			return errbuf_set(err, errlen, "%s:%u: unknown option '%s' "
 			    "(the file takes the service's options of %s, "
-			    "without dashes)", path, e.line, e.name, help);
-		if (set(ctx, (size_t)o, e.value, e.line, why, sizeof why) != 0)
+			    "without dashes)", path, e.line, e.name, s->help);
+		if (optconfig_set(s, g, cfg, (size_t)o, e.value, e.line, why,
+		    sizeof why) != 0)
 			return errbuf_set(err, errlen, "%s:%u: %s", path, e.line, why);
 	}
 	if (rc < 0)
 		return errbuf_set(err, errlen, "%s:%u: %s", path, f.line, why);
 	return 0;
+}
+
+int
+optconfig_load(const struct optconfig_service *s, struct optconfig_given *g,
+    void *cfg, const char *path, char **file_buf, const char **config_path,
+    char *err, size_t errlen)
+{
+	size_t len;
+
+	if (optconfig_read(path, s->who, file_buf, &len, err, errlen) != 0)
+		return -1;
+	*config_path = path;
+	return optconfig_apply(s, g, cfg, path, *file_buf, len, err, errlen);
+}
+
+const char *
+optconfig_fixed_change(const struct optconfig_service *s,
+    const struct optconfig_given *old, const struct optconfig_given *new)
+{
+	for (size_t o = 0; o < s->noptions; o++) {
+		switch (s->options[o].reload) {
+		case OPTCONFIG_FIXED:
+			if (!optconfig_same(old, new, o))
+				return s->options[o].name;
+			break;
+		case OPTCONFIG_SWAP:
+			if (optconfig_has(old, o) != optconfig_has(new, o))
+				return s->options[o].name;
+			break;
+		case OPTCONFIG_RELOAD:
+			break;
+		}
+	}
+	return NULL;
 }

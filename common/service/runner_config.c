@@ -21,45 +21,53 @@ enum {
 };
 
 /* In the order of the enum above. */
-const struct runner_option runner_options[] = {
-	{ "listen", 1, 1, RUNNER_FIXED },
-	{ "secret-file", 1, 1, RUNNER_RELOAD },
-	{ "jail", 1, 0, RUNNER_FIXED },
-	{ "allow", 1, 0, RUNNER_RELOAD },
-	{ "script-dir", 1, 1, RUNNER_FIXED },
-	{ "allow-index", 1, 1, RUNNER_RELOAD },
-	{ "allow-module", 1, 1, RUNNER_RELOAD },
-	{ "max-leases", 1, 0, RUNNER_RELOAD },
-	{ "max-leases-per-tenant", 1, 0, RUNNER_RELOAD },
-	{ "max-conns-per-peer", 1, 0, RUNNER_RELOAD },
-	{ "handshake-timeout", 1, 0, RUNNER_RELOAD },
-	{ "preauth-uid", 1, 0, RUNNER_FIXED },
-	{ "kill-grace", 1, 0, RUNNER_RELOAD },
-	{ "ping-interval", 1, 0, RUNNER_RELOAD },
-	{ "liveness-timeout", 1, 0, RUNNER_RELOAD },
-	{ "state-dir", 1, 0, RUNNER_FIXED },
-	{ "review-pubkey", 1, 0, RUNNER_SWAP },
-	{ "revocations", 1, 0, RUNNER_SWAP },
-	{ "log-format", 1, 0, RUNNER_FIXED },
-	{ "uid-range", 1, 0, RUNNER_FIXED },
-	{ "uid-unit", 1, 0, RUNNER_FIXED },
-	{ "landlock", 1, 0, RUNNER_FIXED },
-	{ "allow-bind", 0, 0, RUNNER_FIXED },
-	{ "egress-ports", 1, 0, RUNNER_FIXED },
-	{ "egress-allow", 1, 0, RUNNER_SWAP },
-	{ "ro-path", 1, 1, RUNNER_FIXED },
-	{ "cgroup", 1, 0, RUNNER_FIXED },
-	{ "memory", 1, 0, RUNNER_RELOAD },
-	{ "pids", 1, 0, RUNNER_RELOAD },
-	{ "cpu", 1, 0, RUNNER_RELOAD },
-	{ "nproc", 1, 0, RUNNER_RELOAD },
-	{ "nofile", 1, 0, RUNNER_RELOAD },
-	{ "fsize", 1, 0, RUNNER_RELOAD },
-	{ "tmpfs", 1, 0, RUNNER_RELOAD },
-	{ "metrics", 1, 0, RUNNER_FIXED },
-	{ "drain-timeout", 1, 0, RUNNER_RELOAD },
+const struct optconfig_option runner_options[] = {
+	{ "listen", 1, 1, OPTCONFIG_FIXED },
+	{ "secret-file", 1, 1, OPTCONFIG_RELOAD },
+	{ "jail", 1, 0, OPTCONFIG_FIXED },
+	{ "allow", 1, 0, OPTCONFIG_RELOAD },
+	{ "script-dir", 1, 1, OPTCONFIG_FIXED },
+	{ "allow-index", 1, 1, OPTCONFIG_RELOAD },
+	{ "allow-module", 1, 1, OPTCONFIG_RELOAD },
+	{ "max-leases", 1, 0, OPTCONFIG_RELOAD },
+	{ "max-leases-per-tenant", 1, 0, OPTCONFIG_RELOAD },
+	{ "max-conns-per-peer", 1, 0, OPTCONFIG_RELOAD },
+	{ "handshake-timeout", 1, 0, OPTCONFIG_RELOAD },
+	{ "preauth-uid", 1, 0, OPTCONFIG_FIXED },
+	{ "kill-grace", 1, 0, OPTCONFIG_RELOAD },
+	{ "ping-interval", 1, 0, OPTCONFIG_RELOAD },
+	{ "liveness-timeout", 1, 0, OPTCONFIG_RELOAD },
+	{ "state-dir", 1, 0, OPTCONFIG_FIXED },
+	{ "review-pubkey", 1, 0, OPTCONFIG_SWAP },
+	{ "revocations", 1, 0, OPTCONFIG_SWAP },
+	{ "log-format", 1, 0, OPTCONFIG_FIXED },
+	{ "uid-range", 1, 0, OPTCONFIG_FIXED },
+	{ "uid-unit", 1, 0, OPTCONFIG_FIXED },
+	{ "landlock", 1, 0, OPTCONFIG_FIXED },
+	{ "allow-bind", 0, 0, OPTCONFIG_FIXED },
+	{ "egress-ports", 1, 0, OPTCONFIG_FIXED },
+	{ "egress-allow", 1, 0, OPTCONFIG_SWAP },
+	{ "ro-path", 1, 1, OPTCONFIG_FIXED },
+	{ "cgroup", 1, 0, OPTCONFIG_FIXED },
+	{ "memory", 1, 0, OPTCONFIG_RELOAD },
+	{ "pids", 1, 0, OPTCONFIG_RELOAD },
+	{ "cpu", 1, 0, OPTCONFIG_RELOAD },
+	{ "nproc", 1, 0, OPTCONFIG_RELOAD },
+	{ "nofile", 1, 0, OPTCONFIG_RELOAD },
+	{ "fsize", 1, 0, OPTCONFIG_RELOAD },
+	{ "tmpfs", 1, 0, OPTCONFIG_RELOAD },
+	{ "metrics", 1, 0, OPTCONFIG_FIXED },
+	{ "drain-timeout", 1, 0, OPTCONFIG_RELOAD },
 };
 const size_t runner_noptions = sizeof runner_options / sizeof *runner_options;
+
+static int set_value(void *cfg, size_t o, const char *v, char *err,
+    size_t errlen);
+
+const struct optconfig_service runner_optconfig = {
+	runner_options, sizeof runner_options / sizeof *runner_options,
+	"airlock runner --help", "the runner", set_value
+};
 
 _Static_assert(sizeof runner_options / sizeof *runner_options == O_COUNT,
     "one runner_options entry per option");
@@ -80,15 +88,6 @@ runner_config_defaults(struct runner_config *c)
 	c->jail_cfg.limits = (struct jail_limits){ .memory = 1ull << 30,
 		.pids = 512, .nproc = 512, .nofile = 4096,
 		.fsize = 1ull << 30, .tmpfs = 64ull << 20 };
-}
-
-int
-runner_option_find(const char *name)
-{
-	for (size_t i = 0; i < runner_noptions; i++)
-		if (strcmp(runner_options[i].name, name) == 0)
-			return (int)i;
-	return -1;
 }
 
 static int
@@ -145,9 +144,9 @@ append(const char **list, size_t *n, size_t max, const char *value,
 
 /* The value into c's field for option o. */
 static int
-set_value(struct runner_config *c, size_t o, const char *v, char *err,
-    size_t errlen)
+set_value(void *cfg, size_t o, const char *v, char *err, size_t errlen)
 {
+	struct runner_config *c = cfg;
 	struct jail_config *j = &c->jail_cfg;
 	struct jail_limits *lim = &j->limits;
 	const char *name = runner_options[o].name;
@@ -260,49 +259,24 @@ int
 runner_config_set(struct runner_config *c, size_t o, const char *v,
     unsigned line, char *err, size_t errlen)
 {
-	const struct runner_option *opt = &runner_options[o];
-
-	if (o >= runner_noptions)
-		return errbuf_set(err, errlen, "option %zu unknown", o);
-	if (opt->has_value != (v != NULL))
-		return errbuf_set(err, errlen, opt->has_value ? "--%s needs a value" :
-		    "--%s takes no value", opt->name);
-	if (optconfig_may_give(&c->given, o, opt->name, opt->repeat, line,
-	    err, errlen) != 0)
-		return -1;
-	if (set_value(c, o, v, err, errlen) != 0)
-		return -1;
-	optconfig_record(&c->given, o, line, v);
-	return 0;
-}
-
-static int
-set_from_file(void *c, size_t o, const char *v, unsigned line, char *err,
-    size_t errlen)
-{
-	return runner_config_set(c, o, v, line, err, errlen);
+	return optconfig_set(&runner_optconfig, &c->given, c, o, v, line, err,
+	    errlen);
 }
 
 int
 runner_config_apply_text(struct runner_config *c, const char *path,
     char *buf, size_t len, char *err, size_t errlen)
 {
-	return optconfig_apply(path, buf, len, "airlock runner --help",
-	    runner_option_find, set_from_file, c, err, errlen);
+	return optconfig_apply(&runner_optconfig, &c->given, c, path, buf, len,
+	    err, errlen);
 }
 
 int
 runner_config_load(struct runner_config *c, const char *path, char *err,
     size_t errlen)
 {
-	size_t len;
-
-	if (optconfig_read(path, "the runner", &c->file_buf, &len, err,
-	    errlen) != 0)
-		return -1;
-	c->config_path = path;
-	return runner_config_apply_text(c, path, c->file_buf, len, err,
-	    errlen);
+	return optconfig_load(&runner_optconfig, &c->given, c, path,
+	    &c->file_buf, &c->config_path, err, errlen);
 }
 
 int
@@ -364,22 +338,8 @@ const char *
 runner_config_fixed_change(const struct runner_config *old,
     const struct runner_config *new)
 {
-	for (size_t o = 0; o < runner_noptions; o++) {
-		switch (runner_options[o].reload) {
-		case RUNNER_FIXED:
-			if (!optconfig_same(&old->given, &new->given, o))
-				return runner_options[o].name;
-			break;
-		case RUNNER_SWAP:
-			if (optconfig_has(&old->given, o) !=
-			    optconfig_has(&new->given, o))
-				return runner_options[o].name;
-			break;
-		case RUNNER_RELOAD:
-			break;
-		}
-	}
-	return NULL;
+	return optconfig_fixed_change(&runner_optconfig, &old->given,
+	    &new->given);
 }
 
 void

@@ -20,18 +20,13 @@
 #include "common/service/supervisor.h"
 #include "common/wire/secret.h"
 
-enum runner_reload { RUNNER_FIXED, RUNNER_RELOAD, RUNNER_SWAP };
-
-struct runner_option {
-	const char *name;		/* the long option, without "--" */
-	int has_value;
-	int repeat;			/* may be given more than once */
-	enum runner_reload reload;
-};
-
 /* Every option of the service, in --help's order. */
-extern const struct runner_option runner_options[];
+extern const struct optconfig_option runner_options[];
 extern const size_t runner_noptions;
+
+/* The table, its help and its set_value, for optconfig.h's functions
+ * (optconfig_find: an option's index by name). */
+extern const struct optconfig_service runner_optconfig;
 
 /* What the operator chose. The strings are borrowed from argv or from
  * file_buf, and must outlive the struct. */
@@ -68,9 +63,6 @@ struct runner_config {
 
 /* The defaults of every option. */
 void runner_config_defaults(struct runner_config *c);
-
-/* The index of the option called name (no dashes), or -1. */
-int runner_option_find(const char *name);
 
 /* Set option opt to value (NULL for a flag) as given on the command line
  * (line 0; given again: the last wins) or at line of the file (given

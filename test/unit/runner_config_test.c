@@ -13,7 +13,7 @@ static char err[640];
 static int
 cmd(struct runner_config *c, const char *name, const char *value)
 {
-	int o = runner_option_find(name);
+	int o = optconfig_find(&runner_optconfig, name);
 
 	return o < 0 ? -1 : runner_config_set(c, (size_t)o, value, 0, err,
 	    sizeof err);
@@ -163,7 +163,7 @@ main(void)
 	ok(runner_config_finish(&c, 0, err, sizeof err) == EXIT_USAGE,
 	    "--jail none refuses a limit from the file: %s", err);
 	for (size_t i = 0; i < runner_noptions; i++)
-		ok(runner_option_find(runner_options[i].name) == (int)i,
-		    "option %s found", runner_options[i].name);
+		ok(optconfig_find(&runner_optconfig, runner_options[i].name) ==
+		    (int)i, "option %s found", runner_options[i].name);
 	return tap_done();
 }

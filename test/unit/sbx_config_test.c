@@ -12,7 +12,7 @@ static char err[640];
 static int
 cmd(struct sbx_config *c, const char *name, const char *value)
 {
-	int o = sbx_option_find(name);
+	int o = optconfig_find(&sbx_optconfig, name);
 
 	return o < 0 ? -1 : sbx_config_set(c, (size_t)o, value, 0, err,
 	    sizeof err);
@@ -93,7 +93,7 @@ main(void)
 	    strcmp(sbx_config_fixed_change(&a, &b), "uid-range") == 0,
 	    "a changed one is named");
 	for (size_t i = 0; i < sbx_noptions; i++)
-		if (sbx_options[i].reload == SBX_RELOAD &&
+		if (sbx_options[i].reload == OPTCONFIG_RELOAD &&
 		    (strcmp(sbx_options[i].name, "listen") == 0 ||
 		    strcmp(sbx_options[i].name, "jail") == 0 ||
 		    strcmp(sbx_options[i].name, "metrics") == 0))
