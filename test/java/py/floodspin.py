@@ -8,6 +8,10 @@ sys.stderr.write("started\n")
 sys.stderr.flush()
 
 def flood():
+    # the test stops its client within a poll of "started": a client still
+    # reading could take the whole output cap (16M in ~0.1 s) before the
+    # limit under test fires
+    time.sleep(0.5)
     block = b"y" * 65536
     while True:
         sys.stdout.buffer.write(block)
