@@ -1,5 +1,6 @@
 /* fuzz_httpreq.c - the probe request parser, and the endpoint's answer
- * built on it (metrics_http_answer), under arbitrary bytes. Invariants:
+ * built on it (metrics_http_answer, common/service/metrics_http.c),
+ * under arbitrary bytes. Invariants:
  * OK only with a NUL-terminated path that starts with '/' and a used
  * count within the input; the same bytes give the same answer; a prefix
  * of an OK request is never BAD (resumable); and at its end every input

@@ -1,5 +1,6 @@
 /* fuzz_optfile.c - the option file (--config) under arbitrary bytes, alone
- * and applied to a runner and a sandbox service configuration. Invariants: every name is
+ * and applied to a runner and a sandbox service configuration (through
+ * common/service/optconfig.c). Invariants: every name is
  * [a-z][a-z0-9-]* of at most OPTFILE_NAME_MAX bytes, every value one word
  * of visible ASCII; lines only grow; no byte past the input is read
  * (ASan); the entries written back as "name value\n" parse to the same

@@ -1,5 +1,5 @@
 /* fuzz_sbx_answer.c - the client's reading of the sandbox service's answer
- * (sbx_answer_read) under any frame sequence a hostile service can send.
+ * (sbx_answer_read, common/sandbox/sbx_client.c) under any frame sequence a hostile service can send.
  * The input is frames: type:u8 | len:u16 big-endian | payload[len] (a
  * short tail is one last frame of what is left). Invariants: output and a
  * result only after one STARTED; a PING answered only at its exact size;
