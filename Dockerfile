@@ -6,7 +6,7 @@
 # only airlock, not them.
 FROM debian:12 AS deps
 WORKDIR /src
-COPY scripts/deps.sh scripts/deps.sh
+COPY scripts/deps.sh scripts/packages.list scripts/
 RUN sh scripts/deps.sh build/deps
 
 FROM deps AS build

@@ -31,7 +31,7 @@ HELPER_BIN := $(HELPERS:%=build/test/helpers/%)
 all: airlock
 
 # one recipe makes both stamps (grouped: make -j runs it once)
-$(DEPSTAMP) &: scripts/deps.sh
+$(DEPSTAMP) &: scripts/deps.sh scripts/packages.list
 	sh scripts/deps.sh $(DEPS)
 	touch $(DEPSTAMP)
 
@@ -89,9 +89,11 @@ build/test/helpers/%: $(OBJ)/test/helpers/%.o $(COMMON_OBJ)
 	@echo "LD $@"
 	@$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
 
-# The live MCP tests need the pinned npm packages: install them when npm is
-# here (a no-op once done); without them those tests skip, saying why.
+# The tests' Debian packages (scripts/packages.list) are installed first, as
+# the build installs its own; then the pinned npm packages the live MCP tests
+# need (a no-op once done; without them those tests skip, saying why).
 check: airlock $(UNIT_BIN) $(REPLAY_BIN) $(HELPER_BIN)
+	sh scripts/packages.sh install test
 	@if command -v npm >/dev/null 2>&1; then sh scripts/e2e-setup.sh || \
 	  echo "check: the MCP packages could not be installed; e2e tests will skip"; fi
 	sh test/check.sh

@@ -23,7 +23,8 @@ PREFIX=$(cd "${1:-build/deps}" && pwd -P)
 case $PREFIX in *[!A-Za-z0-9._/+,=:~-]*) fail "unsafe prefix path: $PREFIX" ;; esac
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 WORK=$PREFIX/.work
-PACKAGES="musl-tools gcc make binutils gperf dpkg-dev linux-libc-dev"
+# the build's packages: the "build" lines of the one package list
+PACKAGES=$(awk '$1 == "build" { print $2 }' "$(dirname "$0")/packages.list")
 
 need_root() {
 	[ "$(id -u)" -eq 0 ] || fail "root is needed to $1 (run: sudo sh $0)"

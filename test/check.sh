@@ -25,7 +25,8 @@ fi
 TESTDIR=$(mktemp -d "$TESTROOT/airlock-check.XXXXXX")
 RESULTS=$TESTDIR/results
 : >"$RESULTS"
-export AIRLOCK TESTDIR TESTROOT RESULTS
+PACKAGES_LIST=$top/scripts/packages.list
+export AIRLOCK TESTDIR TESTROOT RESULTS PACKAGES_LIST
 trap 'rm -rf "$TESTDIR"' EXIT INT TERM
 
 # run_tap NAME CMD...: one PASS/FAIL/SKIP per TAP line; a missing plan or a

@@ -11,6 +11,14 @@
 #       the steps itself and passes what it observed
 #   skip NAME REASON       record a case that cannot run here, and why
 #   need_root NAME         returns 1 (and records a skip) unless root
+#   need_cmd NAME CMD...   returns 1 unless every CMD is on PATH, having
+#                          recorded why for the case NAME: a skip naming
+#                          the package and `sh scripts/packages.sh install`
+#                          (as root, where `make check` installs the list,
+#                          a failure); a CMD that scripts/packages.list
+#                          does not name always fails (a fresh machine
+#                          would not have it)
+#   have_cmd CMD           the same check, silent when CMD is merely absent
 #   wait_for CMD           polls CMD (eval'd) every 0.05 s until it
 #                          succeeds; 1 after 10 s (a bound for
 #                          correctness, not speed)
@@ -88,6 +96,42 @@ need_root() {
 	[ "$(id -u)" -eq 0 ] && return 0
 	skip "$1" "needs root"
 	return 1
+}
+
+PACKAGES_LIST=${PACKAGES_LIST:-$(cd "$(dirname "$AIRLOCK")" && pwd)/scripts/packages.list}
+
+# listed_cmd CMD: "USE PACKAGE" of the list's line naming CMD, or nothing
+listed_cmd() {
+	awk -v c="$1" '!/^#/ { for (i = 3; i <= NF; i++) if ($i == c) { print $1, $2; exit } }' \
+		"$PACKAGES_LIST"
+}
+
+have_cmd() {
+	if [ -z "$(listed_cmd "$1")" ]; then
+		echo "FAIL: a test calls '$1', which scripts/packages.list does not name"
+		record FAIL
+		return 1
+	fi
+	command -v "$1" >/dev/null 2>&1
+}
+
+need_cmd() {
+	nc_name=$1
+	shift
+	for nc_c; do
+		[ -n "$(listed_cmd "$nc_c")" ] || { have_cmd "$nc_c"; return 1; }
+		command -v "$nc_c" >/dev/null 2>&1 && continue
+		set -- $(listed_cmd "$nc_c")
+		if [ "$1" = none ]; then
+			skip "$nc_name" "$nc_c is not installed: Debian 12 has no $2 package and its registry is not reachable here"
+		elif [ "$(id -u)" -eq 0 ]; then
+			echo "FAIL: $nc_name ($nc_c is not installed: package $2; sh scripts/packages.sh install)"
+			record FAIL
+		else
+			skip "$nc_name" "$nc_c is not installed: package $2; as root: sh scripts/packages.sh install"
+		fi
+		return 1
+	done
 }
 
 wait_for() {
