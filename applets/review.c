@@ -831,7 +831,7 @@ cmd_verify(int argc, char **argv)
 	if (eckey_pub_load(o.pub, &pub, &why) != 0)
 		die(EXIT_CONFIG, "%s: %s", o.pub, why);
 	if (o.revoked) {
-		revocation_init(&rev, o.revoked);
+		revocation_init(&rev, o.revoked, &pub);
 		if (revocation_reload(&rev, &why) != 0)
 			die(EXIT_CONFIG, "%s: %s", o.revoked, why);
 	}
@@ -868,8 +868,6 @@ cmd_verify(int argc, char **argv)
 }
 
 /* ---- audit ------------------------------------------------------------ */
-
-#define AUDIT_FILE_MAX (256u << 20)
 
 static const char audit_usage[] = "airlock review audit --store DIR "
     "[--verify] [--pub PUBLIC.pem]\n    [--head N:HASH]\n"
@@ -909,13 +907,18 @@ check_head(const struct audit_entries *e, const char *head)
 	return audit_check_head(e, n, colon + 1);
 }
 
-/* Every token id in the store's revocation list has its entry. Returns
- * the number of problems. */
+/* The store's revocation list against the log both ways (every id
+ * listed has its entry, every entry's token is listed) and, with pub,
+ * its signature: required once the log holds a signed entry (every keyed
+ * change signs the list; a store with only submits has none yet).
+ * Returns the number of problems. */
 static size_t
-check_revoked(struct store *s, const struct audit_entries *e)
+check_revoked(struct store *s, const struct audit_entries *e,
+    const struct eckey_pub *pub, int keyed)
 {
 	uint8_t (*ids)[REVOCATION_ID_LEN], *buf;
 	size_t n, len, line, bad;
+	struct revocation_sig sig;
 	char path[PATH_MAX];
 	const char *why;
 
@@ -923,12 +926,47 @@ check_revoked(struct store *s, const struct audit_entries *e)
 		die(EXIT_IOERR, "%s", s->err);
 	if (file_read(path, REVOCATION_FILE_MAX, &buf, &len) != 0)
 		die_errno(EXIT_IOERR, "cannot read %s", path);
-	if (revocation_parse(buf, len, &ids, &n, &line, &why) != 0)
+	if (revocation_parse(buf, len, &ids, &n, &sig, &line, &why) != 0)
 		die(EXIT_DATAERR, "%s: line %zu: %s", path, line, why);
-	free(buf);
 	bad = audit_check_revoked(e, (const uint8_t (*)[REVOCATION_ID_LEN])ids,
-	    n, path);
+	    n, path) + audit_check_listed(e,
+	    (const uint8_t (*)[REVOCATION_ID_LEN])ids, n, path);
+	if (pub && (keyed || sig.present) &&
+	    revocation_verify(buf, &sig, pub, &why) != 0) {
+		log_msg(LOG_ERROR, "%s: %s", path, why);
+		bad++;
+	}
+	free(buf);
 	free(ids);
+	return bad;
+}
+
+/* With pub: every record holding a token says exactly what its signed
+ * token binds (a record edited after approval, its tenant say, would be
+ * listed and shown as the new one). Returns the number of problems. */
+static size_t
+check_tokens(struct store *s, const struct eckey_pub *pub)
+{
+	static struct approval a;
+	char err[PATH_MAX + 256];
+	size_t n, bad = 0;
+	char **ids;
+
+	if (store_list(s, &ids, &n) != 0)
+		die(EXIT_DATAERR, "%s", s->err);
+	for (size_t i = 0; i < n; i++) {
+		struct store_rec rec;
+
+		if (store_read(s, ids[i], &rec) != 0)
+			die(EXIT_DATAERR, "%s", s->err);
+		if (rec.token[0] && review_token_binds(pub, &rec, &a, err,
+		    sizeof err) != REVIEW_OK) {
+			log_msg(LOG_ERROR, "%s", err);
+			bad++;
+		}
+		store_rec_free(&rec);
+	}
+	store_list_free(ids, n);
 	return bad;
 }
 
@@ -975,7 +1013,10 @@ cmd_audit(int argc, char **argv)
 	if (audit_check_records(&s, &all, &recbad) != 0)
 		die(EXIT_DATAERR, "%s", s.err);
 	bad += recbad;
-	bad += check_revoked(&s, &all);
+	bad += check_revoked(&s, &all, o.pub ? &pub : NULL,
+	    sum.last_signed > 0);
+	if (o.pub)
+		bad += check_tokens(&s, &pub);
 	audit_entries_free(&all);
 	free(buf);
 	if (bad)
@@ -991,6 +1032,39 @@ cmd_audit(int argc, char **argv)
 		    "ies", sum.count - sum.last_signed == 1 ? "is" : "are");
 	else
 		printf("signatures ok: every entry is covered\n");
+	return EXIT_OK;
+}
+
+/* ---- sign-revocations ------------------------------------------------- */
+
+static const char signrev_usage[] = "airlock review sign-revocations "
+    "--store DIR --key PRIVATE.pem\nSign the store's revocation list "
+    "(STORE/revoked) as it stands, once it is\nchecked to hold every "
+    "token the audit log revokes. Runners refuse an\nunsigned list; "
+    "every keyed change (approve, renew, reject, revoke) signs it\ntoo, "
+    "so this is for a new store before its first approval and for a list\n"
+    "written before lists were signed (format 1).\n";
+
+static int
+cmd_sign_revocations(int argc, char **argv)
+{
+	char err[PATH_MAX + 256];
+	struct eckey_priv key;
+	struct store s;
+	struct opts o;
+
+	opts_parse(argc, argv, " store key ", signrev_usage, &o);
+	need(o.store, "store", signrev_usage);
+	need(o.key, "key", signrev_usage);
+	if (o.npos || o.has_cmd)
+		usage_die(signrev_usage);
+	store_or_die(&s, o.store, 0);
+	if (store_lock(&s) != 0)
+		die(EXIT_IOERR, "%s", s.err);
+	key_or_die(o.key, &key);
+	change_or_die(review_list_sign(&s, &key, err, sizeof err), err);
+	store_close(&s);
+	printf("signed: %s/revoked\n", o.store);
 	return EXIT_OK;
 }
 
@@ -1011,6 +1085,8 @@ static const struct {
 	{ "revoke", cmd_revoke, "revoke an approval" },
 	{ "verify", cmd_verify, "check a token offline" },
 	{ "audit", cmd_audit, "print or verify the audit log" },
+	{ "sign-revocations", cmd_sign_revocations,
+	  "sign the revocation list runners check" },
 };
 
 static void
@@ -1022,7 +1098,7 @@ help(FILE *f)
 	    "themselves.\nThe acting reviewer is --as NAME, else the login "
 	    "name. See docs/REVIEW.md.\n\nCommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-		fprintf(f, "  %-9s %s\n", commands[i].name,
+		fprintf(f, "  %-16s %s\n", commands[i].name,
 		    commands[i].summary);
 	fprintf(f, "\n'airlock review COMMAND --help' describes each.\n%s",
 	    EXIT_CODES);

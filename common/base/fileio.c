@@ -119,15 +119,17 @@ file_sync_dir(const char *path)
 	return rc;
 }
 
-/* Test-only (docs/REVIEW.md): with AIRLOCK_TEST_PAUSE_BEFORE_RENAME set,
- * stop between the durable temp file and the rename, so a test can kill
- * the process there and prove the old file survives intact. */
+/* Test-only (docs/REVIEW.md): with AIRLOCK_TEST_PAUSE_BEFORE_RENAME set
+ * to the file name base, stop between the durable temp file and the
+ * rename, so a test can kill the process there and prove the old file
+ * survives intact. */
 static void
-test_pause(void)
+test_pause(const char *base)
 {
 	static const char msg[] = "airlock: test pause before rename\n";
+	const char *at = getenv("AIRLOCK_TEST_PAUSE_BEFORE_RENAME");
 
-	if (!getenv("AIRLOCK_TEST_PAUSE_BEFORE_RENAME"))
+	if (!at || strcmp(at, base) != 0)
 		return;
 	if (write(2, msg, sizeof msg - 1) < 0)
 		return;
@@ -160,7 +162,7 @@ file_replace(const char *path, const void *data, size_t len, mode_t mode)
 		fd = -1;
 		goto fail;
 	}
-	test_pause();
+	test_pause(base);
 	if (rename(tmp, path) != 0) {
 		fd = -1;
 		goto fail;

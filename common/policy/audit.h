@@ -24,6 +24,7 @@
 #include "common/policy/record_line.h"
 
 #define AUDIT_LINE_MAX 4096
+#define AUDIT_FILE_MAX (256u << 20)	/* a larger log is refused unread */
 #define AUDIT_DETAIL_MAX 2048
 #define AUDIT_HASH_LEN 32
 #define AUDIT_SIG_TEXT 109	/* 22 + 1 + 86 */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/base/b64url.h"
 #include "common/base/log.h"
 #include "common/policy/eckey.h"
 
@@ -229,6 +230,57 @@ audit_check_revoked(const struct audit_entries *e,
 			    "the end", path, tid);
 			bad++;
 		}
+	}
+	return bad;
+}
+
+/* The token id that ends detail as "key=ID" (22 base64url characters). */
+static int
+detail_id(const struct record_line_item *d, const char *key,
+    uint8_t id[REVOCATION_ID_LEN])
+{
+	const size_t t = ECKEY_ID_TEXT - 1, k = strlen(key);
+	const uint8_t *v;
+
+	if (d->n < k + 1 + t)
+		return -1;
+	v = d->p + d->n - t;
+	if (v[-1] != '=' || memcmp(v - 1 - k, key, k) != 0 ||
+	    (d->n != k + 1 + t && v[-2 - (long)k] != ' '))
+		return -1;
+	return b64url_decode((const char *)v, t, id, REVOCATION_ID_LEN) ==
+	    REVOCATION_ID_LEN ? 0 : -1;
+}
+
+static int
+id_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, REVOCATION_ID_LEN);
+}
+
+size_t
+audit_check_listed(const struct audit_entries *e,
+    const uint8_t (*ids)[REVOCATION_ID_LEN], size_t n, const char *path)
+{
+	uint8_t id[REVOCATION_ID_LEN];
+	char tid[ECKEY_ID_TEXT];
+	size_t bad = 0;
+
+	for (size_t j = 0; j < e->n; j++) {
+		const struct audit_view *v = &e->v[j];
+
+		if (!(item_is(&v->action, "revoke") &&
+		    detail_id(&v->detail, "token", id) == 0) &&
+		    !(item_is(&v->action, "renew") &&
+		    detail_id(&v->detail, "supersedes", id) == 0))
+			continue;
+		if (bsearch(id, ids, n, sizeof *ids, id_cmp))
+			continue;
+		eckey_id_text(id, tid);
+		log_msg(LOG_ERROR, "audit entry %llu revokes token %s but %s "
+		    "does not list it: the list was edited or rolled back",
+		    (unsigned long long)v->seq, tid, path);
+		bad++;
 	}
 	return bad;
 }

@@ -51,4 +51,9 @@ int audit_check_records(struct store *s, const struct audit_entries *e,
 size_t audit_check_revoked(const struct audit_entries *e,
     const uint8_t (*ids)[REVOCATION_ID_LEN], size_t n, const char *path);
 
+/* The other way: every token a revoke entry revokes, or a renew entry
+ * supersedes, is in ids (sorted). Returns the number of problems. */
+size_t audit_check_listed(const struct audit_entries *e,
+    const uint8_t (*ids)[REVOCATION_ID_LEN], size_t n, const char *path);
+
 #endif

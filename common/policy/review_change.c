@@ -2,11 +2,15 @@
  * write, in the order that keeps the log ahead of what it describes. */
 #include "common/policy/review_change.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/base/fileio.h"
 #include "common/policy/audit.h"
+#include "common/policy/audit_verify.h"
 #include "common/policy/revocation.h"
 
 /* f, with the store's last error as the message */
@@ -66,21 +70,84 @@ review_write(struct store *s, struct store_rec *rec, char *err,
 	return REVIEW_OK;
 }
 
-/* Add token id to the store's revocation list, naming record. */
+enum review_fail
+review_list_check(struct store *s, char *err, size_t errcap)
+{
+	char path[PATH_MAX], list[PATH_MAX];
+	uint8_t (*ids)[REVOCATION_ID_LEN] = NULL, *log = NULL, *buf = NULL;
+	struct audit_entries all = { 0 };
+	struct revocation_sig sig;
+	struct audit_summary sum;
+	enum review_fail f = REVIEW_CORRUPT;
+	size_t len, n, line, bad;
+	const char *why;
+
+	if (store_path(s, "audit.log", path, sizeof path) != 0 ||
+	    store_path(s, "revoked", list, sizeof list) != 0)
+		return store_fail(REVIEW_IO, s, err, errcap);
+	if (file_read(path, AUDIT_FILE_MAX, &log, &len) != 0 ||
+	    file_read(list, REVOCATION_FILE_MAX, &buf, &n) != 0) {
+		snprintf(err, errcap, "cannot read %s: %s", log ? list : path,
+		    strerror(errno));
+		f = REVIEW_IO;
+		goto out;
+	}
+	if (audit_verify(log, len, NULL, &sum, &line, &why, audit_entries_add,
+	    &all) != 0 || all.oom) {
+		snprintf(err, errcap, "%s: line %zu: %s", path, line,
+		    all.oom ? "out of memory" : why);
+		goto out;
+	}
+	if (revocation_parse(buf, n, &ids, &n, &sig, &line, &why) != 0) {
+		snprintf(err, errcap, "%s: line %zu: %s", list, line, why);
+		goto out;
+	}
+	bad = audit_check_listed(&all, (const uint8_t (*)[REVOCATION_ID_LEN])ids,
+	    n, list);
+	if (bad) {
+		snprintf(err, errcap, "%s lacks %zu token(s) the audit log "
+		    "revokes: it was edited or rolled back; nothing is signed "
+		    "until it lists them again", list, bad);
+		goto out;
+	}
+	f = REVIEW_OK;
+out:
+	free(ids);
+	free(buf);
+	free(log);
+	audit_entries_free(&all);
+	return f;
+}
+
+/* Sign the store's revocation list with key, adding token id (when not
+ * NULL) for record. */
 static enum review_fail
-revoke(struct store *s, const uint8_t id[APPROVAL_ID_LEN], uint64_t when,
-    const char *record, char *err, size_t errcap)
+list_sign(struct store *s, const uint8_t id[APPROVAL_ID_LEN], uint64_t when,
+    const char *record, const struct eckey_priv *key, char *err,
+    size_t errcap)
 {
 	char path[PATH_MAX];
 	const char *why;
 
 	if (store_path(s, "revoked", path, sizeof path) != 0)
 		return store_fail(REVIEW_IO, s, err, errcap);
-	if (revocation_append(path, id, when, record, &why) != 0) {
+	if (revocation_sign(path, id, when, record, key, &why) != 0) {
 		snprintf(err, errcap, "%s: %s", path, why);
-		return REVIEW_IO;
+		return REVIEW_CORRUPT;
 	}
 	return REVIEW_OK;
+}
+
+enum review_fail
+review_list_sign(struct store *s, struct eckey_priv *key, char *err,
+    size_t errcap)
+{
+	enum review_fail f = review_list_check(s, err, errcap);
+
+	if (f == REVIEW_OK)
+		f = list_sign(s, NULL, 0, NULL, key, err, errcap);
+	eckey_wipe(key);
+	return f;
 }
 
 enum review_fail
@@ -88,11 +155,16 @@ review_commit(struct store *s, struct store_rec *rec,
     const struct review_event *ev, struct eckey_priv *key,
     const uint8_t revoke_id[APPROVAL_ID_LEN], char *err, size_t errcap)
 {
-	enum review_fail f = review_audit(s, rec, ev, key, err, errcap);
+	/* the list is checked against the log before the log grows, and
+	 * signed (with the new id) after: every keyed change re-signs it */
+	enum review_fail f = review_list_check(s, err, errcap);
 
+	if (f == REVIEW_OK)
+		f = review_audit(s, rec, ev, key, err, errcap);
+	if (f == REVIEW_OK)
+		f = list_sign(s, revoke_id, ev->time, rec->id, key, err,
+		    errcap);
 	eckey_wipe(key);
-	if (f == REVIEW_OK && revoke_id)
-		f = revoke(s, revoke_id, ev->time, rec->id, err, errcap);
 	if (f == REVIEW_OK)
 		f = review_write(s, rec, err, errcap);
 	if (f == REVIEW_OK)
@@ -110,7 +182,7 @@ revoked_load(struct store *s, struct revocation_set *rev, char *path,
 
 	if (store_path(s, "revoked", path, PATH_MAX) != 0)
 		return store_fail(REVIEW_IO, s, err, errcap);
-	revocation_init(rev, path);
+	revocation_init(rev, path, NULL);
 	if (revocation_reload(rev, &why) != 0) {
 		snprintf(err, errcap, "%s: %s", path, why);
 		revocation_free(rev);
@@ -218,21 +290,15 @@ review_sign(struct store *s, const struct eckey_priv *key,
 }
 
 enum review_fail
-review_unchanged(struct store *s, const struct store_rec *rec,
-    const struct eckey_priv *key, uint8_t old[APPROVAL_ID_LEN], char *err,
-    size_t errcap)
+review_token_binds(const struct eckey_pub *pub, const struct store_rec *rec,
+    struct approval *a, char *err, size_t errcap)
 {
-	static struct approval a;
 	struct approval_request req = { rec->tenant, rec->registration,
 		(char *const *)rec->argv, rec->argc, (char *const *)rec->env,
 		rec->envc };
-	struct revocation_set rev;
 	enum approval_result r;
-	char path[PATH_MAX];
-	enum review_fail f;
-	int revoked;
 
-	r = approval_open(&key->pub, rec->token, strlen(rec->token), &a);
+	r = approval_open(pub, rec->token, strlen(rec->token), a);
 	if (r != APPROVAL_OK) {
 		snprintf(err, errcap, "record %s: its token does not verify "
 		    "with this key (%s): approve a new submission instead",
@@ -241,9 +307,9 @@ review_unchanged(struct store *s, const struct store_rec *rec,
 	}
 	/* as of its own issue time: what it binds, not whether it is due;
 	 * the tenant byte for byte (a "*" token matches any tenant) */
-	r = approval_check(&a, &req, a.issued_at, 0, NULL);
-	if (r == APPROVAL_OK && (a.tenant.n != strlen(rec->tenant) ||
-	    memcmp(a.tenant.p, rec->tenant, a.tenant.n) != 0))
+	r = approval_check(a, &req, a->issued_at, 0, NULL);
+	if (r == APPROVAL_OK && (a->tenant.n != strlen(rec->tenant) ||
+	    memcmp(a->tenant.p, rec->tenant, a->tenant.n) != 0))
 		r = APPROVAL_TENANT_MISMATCH;
 	if (r != APPROVAL_OK) {
 		snprintf(err, errcap, "record %s no longer says what its token "
@@ -252,13 +318,30 @@ review_unchanged(struct store *s, const struct store_rec *rec,
 		    approval_result_name(r));
 		return REVIEW_REFUSED;
 	}
-	if (a.egress.n != strlen(rec->egress) ||
-	    memcmp(a.egress.p, rec->egress, a.egress.n) != 0) {
+	if (a->egress.n != strlen(rec->egress) ||
+	    memcmp(a->egress.p, rec->egress, a->egress.n) != 0) {
 		snprintf(err, errcap, "record %s no longer says what its token "
 		    "binds (egress hosts): the record changed since it was "
 		    "approved; submit it again for review", rec->id);
 		return REVIEW_REFUSED;
 	}
+	return REVIEW_OK;
+}
+
+enum review_fail
+review_unchanged(struct store *s, const struct store_rec *rec,
+    const struct eckey_priv *key, uint8_t old[APPROVAL_ID_LEN], char *err,
+    size_t errcap)
+{
+	static struct approval a;
+	struct revocation_set rev;
+	char path[PATH_MAX];
+	enum review_fail f;
+	int revoked;
+
+	if ((f = review_token_binds(&key->pub, rec, &a, err, errcap)) !=
+	    REVIEW_OK)
+		return f;
 	if ((f = revoked_load(s, &rev, path, err, errcap)) != REVIEW_OK)
 		return f;
 	revoked = revocation_contains(&rev, a.token_id);

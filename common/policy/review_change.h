@@ -49,9 +49,21 @@ enum review_fail review_audit(struct store *s, struct store_rec *rec,
 enum review_fail review_write(struct store *s, struct store_rec *rec,
     char *err, size_t errcap);
 
-/* The end of every signed change: review_audit, key wiped (whatever
- * happens), the token revoke (when not NULL) added to the revocation
- * list, rec written and freed. */
+/* The store's revocation list holds every token the audit log revokes
+ * (a signature alone does not show a list rolled back to an older signed
+ * copy). REVIEW_OK, or REVIEW_CORRUPT naming what is missing. */
+enum review_fail review_list_check(struct store *s, char *err,
+    size_t errcap);
+
+/* Sign the store's revocation list as it stands (after review_list_check)
+ * with key, then wipe key; the caller holds the store lock. */
+enum review_fail review_list_sign(struct store *s, struct eckey_priv *key,
+    char *err, size_t errcap);
+
+/* The end of every signed change: the list checked against the log,
+ * review_audit, the revocation list signed with the token revoke (when
+ * not NULL) added, key wiped (whatever happens), rec written and
+ * freed. */
 enum review_fail review_commit(struct store *s, struct store_rec *rec,
     const struct review_event *ev, struct eckey_priv *key,
     const uint8_t revoke[APPROVAL_ID_LEN], char *err, size_t errcap);
@@ -65,6 +77,14 @@ enum review_fail review_sign(struct store *s, const struct eckey_priv *key,
     struct store_rec *rec, uint64_t now, uint64_t life, char *token,
     size_t cap, uint8_t id[APPROVAL_ID_LEN], char *detail, size_t dcap,
     char *err, size_t errcap);
+
+/* rec's token is signed by pub and binds exactly what rec says (tenant
+ * byte for byte, registration, argv, env keys, egress hosts): a record
+ * edited after approval says another thing than its signed token. *a
+ * gets the token. REVIEW_OK, or REVIEW_REFUSED naming what differs. */
+enum review_fail review_token_binds(const struct eckey_pub *pub,
+    const struct store_rec *rec, struct approval *a, char *err,
+    size_t errcap);
 
 /* rec's token is signed by key, unrevoked, and still binds exactly what
  * rec says (renew's precondition); old gets its id. */

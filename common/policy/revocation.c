@@ -12,6 +12,7 @@
 #include "common/base/bounded_rw.h"
 
 #define ID_TEXT_LEN 22		/* B64URL_ENCODED_LEN(16) */
+#define SIG_TEXT_LEN 86		/* B64URL_ENCODED_LEN(64) */
 
 static int
 id_cmp(const void *a, const void *b)
@@ -67,19 +68,55 @@ parse_entry(struct rd *r, uint8_t id[REVOCATION_ID_LEN], const char **why)
 	return 0;
 }
 
+#define SIG_LINE_LEN (4 + ID_TEXT_LEN + 1 + SIG_TEXT_LEN + 1)
+
+/* "sig KEY-ID SIGNATURE\n", each in its one base64url spelling */
+static int
+parse_sig(struct rd *r, struct revocation_sig *sig, const char **why)
+{
+	const uint8_t *s;
+	size_t n;
+
+	if (take_until(r, ' ', &s, &n) || n != 3 || memcmp(s, "sig", 3) != 0 ||
+	    take_until(r, ' ', &s, &n) || n != ID_TEXT_LEN ||
+	    b64url_decode((const char *)s, n, sig->key_id, ECKEY_ID_LEN) !=
+	    ECKEY_ID_LEN) {
+		*why = "bad signature key id";
+		return -1;
+	}
+	if (take_until(r, '\n', &s, &n) || n != SIG_TEXT_LEN ||
+	    b64url_decode((const char *)s, n, sig->sig, ECKEY_SIG_LEN) !=
+	    ECKEY_SIG_LEN) {
+		*why = "bad signature";
+		return -1;
+	}
+	if (rd_left(r) != 0) {
+		*why = "text after the signature line";
+		return -1;
+	}
+	sig->present = 1;
+	return 0;
+}
+
 int
 revocation_parse(const uint8_t *p, size_t n,
-    uint8_t (**ids)[REVOCATION_ID_LEN], size_t *count, size_t *line,
-    const char **why)
+    uint8_t (**ids)[REVOCATION_ID_LEN], size_t *count,
+    struct revocation_sig *sig, size_t *line, const char **why)
 {
 	const size_t hlen = sizeof REVOCATION_HEADER - 1;
 	uint8_t (*out)[REVOCATION_ID_LEN];
-	struct rd r;
 	size_t cap, k = 0;
+	struct rd r;
+	int v2;
 
 	*line = 1;
-	if (n < hlen || memcmp(p, REVOCATION_HEADER, hlen) != 0) {
-		*why = "missing header \"airlock-revocations 1\"";
+	memset(sig, 0, sizeof *sig);
+	if (n >= hlen && memcmp(p, REVOCATION_HEADER, hlen) == 0)
+		v2 = 1;
+	else if (n >= hlen && memcmp(p, REVOCATION_HEADER_V1, hlen) == 0)
+		v2 = 0;
+	else {
+		*why = "missing header \"airlock-revocations 2\"";
 		return -1;
 	}
 	/* Every entry takes at least ID_TEXT_LEN + 5 bytes: a cap known
@@ -91,26 +128,80 @@ revocation_parse(const uint8_t *p, size_t n,
 	}
 	r = rd_init(p + hlen, n - hlen);
 	while (rd_left(&r) > 0) {
+		size_t at = r.off;
+
 		++*line;
-		if (k == cap || parse_entry(&r, out[k], why) != 0) {
-			if (k == cap)
-				*why = "too many entries";
-			free(out);
-			return -1;
+		if (v2 && rd_left(&r) >= 4 && memcmp(r.p + at, "sig ", 4) == 0) {
+			if (parse_sig(&r, sig, why) != 0)
+				goto fail;
+			sig->signed_len = hlen + at;
+			break;
 		}
+		if (k == cap) {
+			*why = "too many entries";
+			goto fail;
+		}
+		if (parse_entry(&r, out[k], why) != 0)
+			goto fail;
 		k++;
 	}
 	qsort(out, k, sizeof *out, id_cmp);
 	*ids = out;
 	*count = k;
 	return 0;
+fail:
+	free(out);
+	return -1;
+}
+
+int
+revocation_verify(const uint8_t *p, const struct revocation_sig *sig,
+    const struct eckey_pub *key, const char **why)
+{
+	uint8_t h[ECKEY_HASH_LEN];
+
+	if (!sig->present) {
+		*why = "the list is not signed (sign it: airlock review "
+		    "sign-revocations)";
+		return -1;
+	}
+	if (memcmp(sig->key_id, key->id, ECKEY_ID_LEN) != 0) {
+		*why = "the list is signed by another key than the reviewer's";
+		return -1;
+	}
+	eckey_context_hash(REVOCATION_SIG_CONTEXT, p, sig->signed_len, h);
+	if (!eckey_verify(key, h, sig->sig)) {
+		*why = "the list's signature does not verify: it was changed "
+		    "after it was signed";
+		return -1;
+	}
+	return 0;
+}
+
+/* The first id of the sorted old[0..n) that the sorted new[0..m) lacks,
+ * or NULL: both sorted, one walk. */
+static const uint8_t *
+first_dropped(const uint8_t (*old)[REVOCATION_ID_LEN], size_t n,
+    const uint8_t (*new)[REVOCATION_ID_LEN], size_t m)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		while (j < m && memcmp(new[j], old[i], REVOCATION_ID_LEN) < 0)
+			j++;
+		if (j == m || memcmp(new[j], old[i], REVOCATION_ID_LEN) != 0)
+			return old[i];
+	}
+	return NULL;
 }
 
 void
-revocation_init(struct revocation_set *s, const char *path)
+revocation_init(struct revocation_set *s, const char *path,
+    const struct eckey_pub *key)
 {
 	memset(s, 0, sizeof *s);
 	s->path = path;
+	s->key = key;
 }
 
 void
@@ -126,9 +217,12 @@ int
 revocation_reload(struct revocation_set *s, const char **why)
 {
 	uint8_t (*ids)[REVOCATION_ID_LEN];
+	char text[ID_TEXT_LEN + 1];
+	struct revocation_sig sig;
+	const uint8_t *dropped;
+	size_t len, count, line;
 	struct stat st;
 	uint8_t *buf;
-	size_t len, count, line;
 
 	if (stat(s->path, &st) != 0) {
 		*why = "cannot stat the revocation list";
@@ -143,15 +237,32 @@ revocation_reload(struct revocation_set *s, const char **why)
 		    "cannot read the revocation list";
 		goto fail;
 	}
-	if (revocation_parse(buf, len, &ids, &count, &line, why) != 0) {
+	if (revocation_parse(buf, len, &ids, &count, &sig, &line, why) != 0) {
 		free(buf);
 		snprintf(s->err, sizeof s->err, "revocation list line %zu: %s",
 		    line, *why);
 		*why = s->err;
 		goto fail;
 	}
+	if (s->key && revocation_verify(buf, &sig, s->key, why) != 0) {
+		free(buf);
+		free(ids);
+		goto fail;
+	}
 	free(buf);
-	revocation_free(s);
+	/* A list only grows: one that lost an id it held was edited or
+	 * rolled back to an older signed copy. */
+	if (s->key && (dropped = first_dropped(
+	    (const uint8_t (*)[REVOCATION_ID_LEN])s->ids, s->n,
+	    (const uint8_t (*)[REVOCATION_ID_LEN])ids, count))) {
+		b64url_encode(dropped, REVOCATION_ID_LEN, text, sizeof text);
+		snprintf(s->err, sizeof s->err, "the list no longer holds "
+		    "revoked token %s: edited or rolled back", text);
+		*why = s->err;
+		free(ids);
+		goto fail;
+	}
+	free(s->ids);
 	s->ids = ids;
 	s->n = count;
 	/* The identity seen before reading: a change during the read makes
@@ -163,7 +274,9 @@ revocation_reload(struct revocation_set *s, const char **why)
 	s->usable = 1;
 	return 0;
 fail:
-	revocation_free(s);
+	/* unusable (every token refused), but the ids stay: the floor the
+	 * next list must still hold */
+	s->usable = 0;
 	return -1;
 }
 
@@ -175,40 +288,67 @@ revocation_contains(const struct revocation_set *s,
 }
 
 int
-revocation_append(const char *path, const uint8_t id[REVOCATION_ID_LEN],
-    uint64_t when, const char *record, const char **why)
+revocation_sign(const char *path, const uint8_t id[REVOCATION_ID_LEN],
+    uint64_t when, const char *record, const struct eckey_priv *k,
+    const char **why)
 {
-	char text[ID_TEXT_LEN + 1], line[ID_TEXT_LEN + 24 + PROTO_ID_MAX + 2];
-	uint8_t (*ids)[REVOCATION_ID_LEN], *buf, *grown;
-	size_t len, count, bad;
-	int n, rc;
+	const size_t hlen = sizeof REVOCATION_HEADER - 1;
+	char text[ID_TEXT_LEN + 1], kid[ECKEY_ID_TEXT], sigtext[SIG_TEXT_LEN + 1];
+	uint8_t (*ids)[REVOCATION_ID_LEN], *buf, *out, h[ECKEY_HASH_LEN];
+	uint8_t sigbytes[ECKEY_SIG_LEN];
+	struct revocation_sig sig;
+	size_t len, count, bad, end, o = 0;
+	int add = id != NULL, rc = -1, n = 0;
+	char line[ID_TEXT_LEN + 24 + PROTO_ID_MAX + 2];
 
-	if (b64url_encode(id, REVOCATION_ID_LEN, text, sizeof text) < 0 ||
-	    !proto_id_valid((const uint8_t *)record, strlen(record))) {
+	if (add && (b64url_encode(id, REVOCATION_ID_LEN, text, sizeof text) < 0 ||
+	    !proto_id_valid((const uint8_t *)record, strlen(record)))) {
 		*why = "bad record id";
 		return -1;
 	}
-	n = snprintf(line, sizeof line, "%s %llu %s\n", text,
-	    (unsigned long long)when, record);
-	if (file_read(path, REVOCATION_FILE_MAX - sizeof line, &buf, &len)) {
+	if (file_read(path, REVOCATION_FILE_MAX - sizeof line - SIG_LINE_LEN,
+	    &buf, &len)) {
 		*why = errno == EFBIG ? "revocation list full" :
 		    "cannot read the revocation list";
 		return -1;
 	}
-	if (revocation_parse(buf, len, &ids, &count, &bad, why) != 0) {
-		free(buf);
-		return -1;
-	}
-	free(ids);
-	if (!(grown = realloc(buf, len + (size_t)n))) {
-		free(buf);
+	if (revocation_parse(buf, len, &ids, &count, &sig, &bad, why) != 0)
+		goto out_buf;
+	if (sig.present && revocation_verify(buf, &sig, &k->pub, why) != 0)
+		goto out_ids;
+	if (add && bsearch(id, ids, count, sizeof *ids, id_cmp))
+		add = 0;	/* listed already */
+	if (add)
+		n = snprintf(line, sizeof line, "%s %llu %s\n", text,
+		    (unsigned long long)when, record);
+	end = sig.present ? sig.signed_len : len;
+	if (!(out = malloc(end + (size_t)n + SIG_LINE_LEN + 1))) {
 		*why = "out of memory";
-		return -1;
+		goto out_ids;
 	}
-	memcpy(grown + len, line, (size_t)n);
-	rc = file_replace(path, grown, len + (size_t)n, 0644);
-	free(grown);
-	if (rc != 0)
+	memcpy(out, REVOCATION_HEADER, hlen);
+	o = hlen;
+	memcpy(out + o, buf + hlen, end - hlen);
+	o += end - hlen;
+	memcpy(out + o, line, (size_t)n);
+	o += (size_t)n;
+	eckey_context_hash(REVOCATION_SIG_CONTEXT, out, o, h);
+	eckey_id_text(k->pub.id, kid);
+	if (eckey_sign(k, h, sigbytes) != 0 ||
+	    b64url_encode(sigbytes, sizeof sigbytes, sigtext, sizeof sigtext) !=
+	    SIG_TEXT_LEN) {
+		*why = "cannot sign the revocation list";
+		goto out_out;
+	}
+	o += (size_t)snprintf((char *)out + o, SIG_LINE_LEN + 1, "sig %s %s\n",
+	    kid, sigtext);
+	if ((rc = file_replace(path, out, o, 0644)) != 0)
 		*why = "cannot write the revocation list";
+out_out:
+	free(out);
+out_ids:
+	free(ids);
+out_buf:
+	free(buf);
 	return rc;
 }

@@ -107,6 +107,7 @@ take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
 {
 	struct runner_service *r = ctx;
 	char peer[96], id[17];
+	const char *why;
 	uint16_t refuse = 0;
 	struct handler *h;
 	int ctl;
@@ -128,6 +129,11 @@ take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
 	    LF_STR("lease", id), LF_STR("peer", peer),
 	    LF_STR("key", service_key_id(&r->ring, key)),
 	    LF_NUM("version", version) }, 4);
+	/* the list read here is the floor every lease's own re-read must
+	 * still hold (revocation.h): a list rolled back between two leases
+	 * is refused, not taken as the first one seen */
+	if (r->cfg.revocations)
+		(void)revocation_reload(&r->revoked, &why);
 	pid = supervisor_fork(&r->sv, conn, &ctl);
 	if (pid == 0)
 		handler_run(r, conn, t, version, ctl, peer, id, refuse);
@@ -254,7 +260,8 @@ load_review(struct runner_service *r, char *err, size_t errlen)
 		return fail(err, errlen, EXIT_CONFIG, "--review-pubkey %s: %s",
 		    r->cfg.review_pubkey, why);
 	if (r->cfg.revocations) {
-		revocation_init(&r->revoked, r->cfg.revocations);
+		revocation_init(&r->revoked, r->cfg.revocations,
+		    &r->review_key);
 		if (revocation_reload(&r->revoked, &why) != 0)
 			return fail(err, errlen, EXIT_CONFIG,
 			    "--revocations %s: %s", r->cfg.revocations, why);
@@ -545,10 +552,12 @@ reload_build(struct runner_service *r, struct reload_set *n, char *err,
 		return -1;
 	}
 	/* the list in force re-reads itself when its file changes, and a
-	 * failure leaves it refusing everything: its check comes last */
+	 * failure leaves it refusing everything: its check comes last; a
+	 * new path or reviewer key starts a new list, checked with it */
 	if (c->revocations && (!r->cfg.revocations ||
-	    strcmp(c->revocations, r->cfg.revocations) != 0)) {
-		revocation_init(&n->revoked, c->revocations);
+	    strcmp(c->revocations, r->cfg.revocations) != 0 ||
+	    memcmp(&n->key, &r->review_key, sizeof n->key) != 0)) {
+		revocation_init(&n->revoked, c->revocations, &n->key);
 		n->new_revoked = 1;
 		if (revocation_reload(&n->revoked, &why) != 0) {
 			snprintf(err, errlen, "--revocations %s: %s",
@@ -578,6 +587,7 @@ reload_switch(struct runner_service *r, struct reload_set *n)
 	if (n->new_revoked) {
 		revocation_free(&r->revoked);
 		r->revoked = n->revoked;
+		r->revoked.key = &r->review_key;
 		n->new_revoked = 0;
 	}
 	if (n->cfg.egress_allow)

@@ -291,33 +291,76 @@ test_env_diff(void)
 	ok(strlen(tiny) < 32, "a small buffer is never overrun: %s", tiny);
 }
 
+/* path's bytes into a file at copy */
+static int
+copy_file(const char *path, const char *copy)
+{
+	char buf[8192];
+	ssize_t n;
+	int in = open(path, O_RDONLY), out = open(copy, O_WRONLY | O_CREAT |
+	    O_TRUNC, 0600), r = in >= 0 && out >= 0 ? 0 : -1;
+
+	while (r == 0 && (n = read(in, buf, sizeof buf)) > 0)
+		r = write(out, buf, (size_t)n) == n ? 0 : -1;
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out) != 0)
+		r = -1;
+	return r;
+}
+
+static int
+write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	size_t n = strlen(text);
+	int r = fd >= 0 && write(fd, text, n) == (ssize_t)n ? 0 : -1;
+
+	if (fd >= 0 && close(fd) != 0)
+		r = -1;
+	return r;
+}
+
 static void
 test_revocation(void)
 {
 	char path[] = "/tmp/approval_test.XXXXXX", twin[APPROVAL_TOKEN_MAX + 1];
+	char empty[sizeof path + 8], one[sizeof path + 8];
 	struct approval_request req = request();
-	struct revocation_set rev;
+	struct revocation_set rev, fresh;
+	struct revocation_sig rsig;
 	struct approval a;
 	uint8_t sig[ECKEY_SIG_LEN], (*ids)[REVOCATION_ID_LEN], id[16];
-	const char *why, *dot = strchr(token, '.');
+	const char *why = "", *dot = strchr(token, '.');
 	size_t head = (size_t)(dot - token), count, line;
 	int fd = mkstemp(path);
 
-	ok(fd >= 0 && write(fd, REVOCATION_HEADER, sizeof REVOCATION_HEADER -
-	    1) > 0 && close(fd) == 0, "an empty revocation list");
-	revocation_init(&rev, path);
+	snprintf(empty, sizeof empty, "%s.empty", path);
+	snprintf(one, sizeof one, "%s.one", path);
+	ok(fd >= 0 && close(fd) == 0 && write_text(path, REVOCATION_HEADER) ==
+	    0, "a new store's list: its header, unsigned");
+	revocation_init(&rev, path, &key.pub);
 	ok(check(token, token_len, &req, T0, 0, &rev) == APPROVAL_REVOKED,
 	    "a list never loaded refuses everything");
-	ok(revocation_reload(&rev, &why) == 0 && rev.n == 0, "load it");
+	ok(revocation_reload(&rev, &why) == -1 && strstr(why, "not signed"),
+	    "an unsigned list does not load: %s", why);
+	ok(revocation_sign(path, NULL, 0, NULL, &key, &why) == 0 &&
+	    revocation_reload(&rev, &why) == 0 && rev.n == 0,
+	    "signed, it loads, empty");
 	ok(check(token, token_len, &req, T0, 0, &rev) == APPROVAL_OK,
 	    "not listed: ok");
+	copy_file(path, empty);
 	approval_open(&key.pub, token, token_len, &a);
-	ok(revocation_append(path, a.token_id, T0, "r000001", &why) == 0,
-	    "append the token id");
+	ok(revocation_sign(path, a.token_id, T0, "r000001", &key, &why) == 0,
+	    "add the token id, signed");
 	ok(revocation_reload(&rev, &why) == 0 && rev.n == 1,
 	    "reload sees the change");
 	ok(check(token, token_len, &req, T0, 0, &rev) == APPROVAL_REVOKED,
 	    "listed: revoked");
+	ok(revocation_sign(path, a.token_id, T0 + 1, "r000001", &key, &why) ==
+	    0 && revocation_reload(&rev, &why) == 0 && rev.n == 1,
+	    "an id listed already is not listed twice");
+	copy_file(path, one);
 
 	/* The same payload with s replaced by n - s still verifies; its id
 	 * must be the same, or revocation could be dodged. */
@@ -333,37 +376,85 @@ test_revocation(void)
 	ok(approval_token_id(twin, token_len, id) == 0 &&
 	    memcmp(id, a.token_id, 16) == 0, "approval_token_id agrees");
 
+	/* The attacks on the file: edit it, roll it back, sign it with
+	 * another key. Each leaves the set refusing every token. */
+	ok(write_text(path, REVOCATION_HEADER) == 0 &&
+	    revocation_reload(&rev, &why) == -1 && strstr(why, "not signed") &&
+	    check(token, token_len, &req, T0, 0, &rev) == APPROVAL_REVOKED &&
+	    check(golden, strlen(golden), &req, T0, 0, &rev) ==
+	    APPROVAL_REVOKED, "cut to its header: refused, every token "
+	    "refused");
+	ok(copy_file(empty, path) == 0 && revocation_reload(&rev, &why) ==
+	    -1 && strstr(why, "no longer holds revoked token"),
+	    "rolled back to an older signed copy: refused: %s", why);
+	revocation_init(&fresh, path, &key.pub);
+	ok(revocation_reload(&fresh, &why) == 0 && fresh.n == 0,
+	    "(a set that never saw the newer list takes the older one: the "
+	    "rollback docs/REVIEW.md names)");
+	revocation_free(&fresh);
+	ok(copy_file(one, path) == 0 && revocation_reload(&rev, &why) == 0 &&
+	    rev.n == 1, "the signed list back: it loads");
+	ok(revocation_sign(path, NULL, 0, NULL, &other, &why) == -1 &&
+	    strstr(why, "another key"), "another key does not re-sign the "
+	    "reviewer's list: %s", why);
+	ok(write_text(empty, REVOCATION_HEADER) == 0 &&
+	    revocation_sign(empty, NULL, 0, NULL, &other, &why) == 0 &&
+	    copy_file(empty, path) == 0 && revocation_reload(&rev, &why) == -1 &&
+	    strstr(why, "another key"), "a list signed by another key: "
+	    "refused: %s", why);
+	ok(copy_file(one, path) == 0 && revocation_reload(&rev, &why) == 0,
+	    "restored");
 	fd = open(path, O_WRONLY | O_APPEND);
 	ok(fd >= 0 && write(fd, "junk\n", 5) == 5 && close(fd) == 0 &&
 	    revocation_reload(&rev, &why) == -1 && strstr(why, "line 3"),
-	    "a malformed list fails to reload, naming the line");
-	ok(check(token, token_len, &req, T0, 0, &rev) == APPROVAL_REVOKED &&
-	    check(golden, strlen(golden), &req, T0, 0, &rev) ==
-	    APPROVAL_REVOKED, "and then refuses every token");
-	ok(revocation_append(path, id, T0, "r000002", &why) == -1,
-	    "nothing is appended to a malformed list");
+	    "text after the signature fails to reload, naming the line: %s",
+	    why);
+	ok(check(token, token_len, &req, T0, 0, &rev) == APPROVAL_REVOKED,
+	    "and then refuses every token");
+	ok(revocation_sign(path, id, T0, "r000002", &key, &why) == -1,
+	    "nothing is signed over a malformed list");
+	ok(copy_file(one, path) == 0 && (fd = open(path, O_RDWR)) >= 0 &&
+	    pwrite(fd, "B", 1, sizeof REVOCATION_HEADER - 1) == 1 &&
+	    close(fd) == 0 && revocation_reload(&rev, &why) == -1 &&
+	    strstr(why, "does not verify"), "one entry byte changed: "
+	    "refused: %s", why);
 	unlink(path);
+	unlink(empty);
+	unlink(one);
 	ok(revocation_reload(&rev, &why) == -1, "a missing list fails");
 	revocation_free(&rev);
 
 	static const char *const bad[] = {
-		"", "airlock-revocations 2\n",
+		"", "airlock-revocations 3\n",
 		REVOCATION_HEADER "AAAAAAAAAAAAAAAAAAAAAA 1 r/1\n",
 		REVOCATION_HEADER "AAAAAAAAAAAAAAAAAAAAAA 1 r000001",
 		REVOCATION_HEADER "AAAAAAAAAAAAAAAAAAAAA 1 r000001\n",
 		REVOCATION_HEADER "AAAAAAAAAAAAAAAAAAAAAA 01 r000001\n",
 		REVOCATION_HEADER "AAAAAAAAAAAAAAAAAAAAAA  r000001\n",
 		REVOCATION_HEADER "AAAAAAAAAAAAAAAAAAAAA= 1 r000001\n",
+		REVOCATION_HEADER "sig AAAAAAAAAAAAAAAAAAAAAA AAAA\n",
+		REVOCATION_HEADER "sig AAAAAAAAAAAAAAAAAAAAA AAAA\n",
+		REVOCATION_HEADER_V1 "sig AAAAAAAAAAAAAAAAAAAAAA "
+		    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+		    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
 		ok(revocation_parse((const uint8_t *)bad[i], strlen(bad[i]),
-		    &ids, &count, &line, &why) == -1, "bad list %zu refused",
-		    i);
+		    &ids, &count, &rsig, &line, &why) == -1,
+		    "bad list %zu refused", i);
 	static const char good[] = REVOCATION_HEADER
 	    "AAAAAAAAAAAAAAAAAAAAAA 1 r000001\n";
 	ids = NULL;
 	ok(revocation_parse((const uint8_t *)good, sizeof good - 1, &ids,
-	    &count, &line, &why) == 0 && count == 1, "a good list parses");
+	    &count, &rsig, &line, &why) == 0 && count == 1 && !rsig.present,
+	    "a good unsigned list parses");
+	free(ids);
+	static const char v1[] = REVOCATION_HEADER_V1
+	    "AAAAAAAAAAAAAAAAAAAAAA 1 r000001\n";
+	ids = NULL;
+	ok(revocation_parse((const uint8_t *)v1, sizeof v1 - 1, &ids,
+	    &count, &rsig, &line, &why) == 0 && count == 1 && !rsig.present,
+	    "a format 1 list parses (review signs it at its next change)");
 	free(ids);
 }
 

@@ -107,7 +107,7 @@ listed(const uint8_t id[APPROVAL_ID_LEN])
 	int in;
 
 	snprintf(path, sizeof path, "%s/revoked", store_dir);
-	revocation_init(&rev, path);
+	revocation_init(&rev, path, &key.pub);
 	in = revocation_reload(&rev, &why) == 0 &&
 	    revocation_contains(&rev, id);
 	revocation_free(&rev);
@@ -170,7 +170,9 @@ test_renew_and_revoke(void)
 	const char *why, *pkg;
 	size_t count;
 	struct review_event ev = { NOW + 1, "bob", "revoke", STORE_REVOKED,
-		"bad", "token=x" };
+		"bad", NULL };
+	char detail[8 + ECKEY_ID_TEXT], path[512], *saved;
+	size_t saved_len;
 
 	if (!ok(review_begin(&s, store_dir, "r000001", &rec, err, sizeof err)
 	    == REVIEW_OK && load_key(&k) == 0 && eckey_generate(&other, &why)
@@ -194,12 +196,28 @@ test_renew_and_revoke(void)
 	    "added to the record: refused");
 	rec.egress = "";
 	ok(!listed(id), "not listed before the revoke");
+	eckey_id_text(id, detail + 6);
+	memcpy(detail, "token=", 6);
+	ev.detail = detail;
 	ok(review_commit(&s, &rec, &ev, &k, id, err, sizeof err) ==
 	    REVIEW_OK && listed(id), "revoke: the token id is listed");
 	ok(k.x[0] == 0 && memcmp(k.x, k.x + 1, sizeof k.x - 1) == 0,
 	    "the key is wiped");
 	ok(log_verifies(&count) == 0 && count == 5, "the signed revoke "
 	    "entry is in the log");
+	/* the list cut back to its header: the log says what it lacks */
+	snprintf(path, sizeof path, "%s/revoked", store_dir);
+	ok(file_read(path, 1u << 20, (uint8_t **)&saved, &saved_len) == 0 &&
+	    file_replace(path, REVOCATION_HEADER, sizeof REVOCATION_HEADER - 1,
+	    0644) == 0 && review_list_check(&s, err, sizeof err) ==
+	    REVIEW_CORRUPT && strstr(err, "lacks 1 token"), "a list that lost "
+	    "a revoked token: refused against the log: %s", err);
+	ok(load_key(&k) == 0 && review_list_sign(&s, &k, err, sizeof err) ==
+	    REVIEW_CORRUPT && !listed(id), "... and not signed");
+	ok(file_replace(path, saved, saved_len, 0644) == 0 &&
+	    review_list_check(&s, err, sizeof err) == REVIEW_OK && listed(id),
+	    "restored: it checks");
+	free(saved);
 	ok(review_begin(&s, store_dir, "r000001", &rec, err, sizeof err) ==
 	    REVIEW_OK && rec.status == STORE_REVOKED && load_key(&k) == 0 &&
 	    review_unchanged(&s, &rec, &k, old, err, sizeof err) ==
@@ -244,7 +262,7 @@ test_refusals(void)
 	    "no token, naming the list");
 	rec.nevents = STORE_EVENTS_MAX;
 	ok(review_commit(&s, &rec, &ev, &k, NULL, err, sizeof err) ==
-	    REVIEW_REFUSED && k.x[0] == 0 && memcmp(k.x, k.x + 1, sizeof k.x -
+	    REVIEW_CORRUPT && k.x[0] == 0 && memcmp(k.x, k.x + 1, sizeof k.x -
 	    1) == 0, "a refused commit still wipes the key");
 	rec.nevents = nevents;
 	store_rec_free(&rec);
