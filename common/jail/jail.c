@@ -30,6 +30,8 @@
 #include "common/base/fileio.h"
 #include "common/base/fsutil.h"
 #include "common/base/json.h"
+#include "common/base/log.h"
+#include "common/jail/diskquota.h"
 #include "common/jail/seccomp_policy.h"
 #include "common/jail/spawn.h"
 
@@ -1187,12 +1189,49 @@ jail_id_valid(const char *s)
 	return 1;
 }
 
+/* No one file larger than all the lease may hold on the state volume:
+ * RLIMIT_FSIZE stops that write in the kernel, before the watch looks. */
+static void
+fsize_within_caps(struct jail_limits *lim)
+{
+	uint64_t cap = lim->home_size > lim->cache_size ? lim->home_size :
+	    lim->cache_size;
+
+	if (!lim->home_size || !lim->cache_size)
+		cap = 0;	/* one place without a cap: no file cap */
+	if (cap && (lim->fsize == 0 || lim->fsize > cap))
+		lim->fsize = cap;
+}
+
+int
+jail_lease_disk_usage(void *ctx, uint64_t *home, uint64_t *cache)
+{
+	const struct jail_lease *l = ctx;
+	int rc;
+
+	*home = *cache = 0;
+	if (fs_as(l->uid, l->gid) != 0)
+		return -1;
+	/* the lease's directory is root's (0710): what the lease can fill
+	 * is below it, in its own directories */
+	rc = disk_tree_bytes(l->host_home, home) != 0 ||
+	    disk_tree_bytes(l->host_tmp, home) != 0 ||
+	    (l->host_work[0] && disk_tree_bytes(l->host_work, home) != 0) ||
+	    (l->host_cache[0] && disk_tree_bytes(l->host_cache, cache) !=
+	    0) ? -1 : 0;
+	fs_back();
+	return rc;
+}
+
 static int
 open_fail(struct jail_lease *l, char *err, size_t errlen, const char *what)
 {
 	int e = errno;
 
-	snprintf(err, errlen, "%s: %s", what, strerror(e));
+	if (disk_errno_full(e))
+		disk_no_space(err, errlen, l->j->cfg.state_dir, what, e);
+	else
+		snprintf(err, errlen, "%s: %s", what, strerror(e));
 	(void)jail_lease_close(l, -1, NULL, NULL, NULL, 0);
 	return -1;
 }
@@ -1252,6 +1291,39 @@ make_cache(struct jail_lease *l, const char *key)
 	if (chmod(box, 0710) != 0)
 		rc = -1;
 	return rc;
+}
+
+struct trim {
+	const struct jail_lease *l;
+	const char *key;
+};
+
+/* A registration's cache past --cache-size, called with its uid idle
+ * (uidpool_idle_key): emptied, and said. A cache that cannot be
+ * measured counts as past it. */
+static void
+trim_cache(void *ctx, uint32_t uid)
+{
+	const struct trim *t = ctx;
+	const struct jail_lease *l = t->l;
+	char box[PATH_MAX], data[PATH_MAX];
+	uint64_t used = 0;
+	int rc;
+
+	if ((size_t)snprintf(box, sizeof box, "%s/cache/%s",
+	    l->j->cfg.state_dir, t->key) >= sizeof box ||
+	    join(data, sizeof data, box, "/data") != 0 ||
+	    fs_as(uid, uid) != 0)
+		return;
+	rc = disk_tree_bytes(data, &used);	/* the box is root's */
+	fs_back();
+	if (rc == 0 && used <= l->limits.cache_size)
+		return;
+	remove_lease_dirs(box, uid, uid, 1);
+	log_event(LOG_WARN, "package cache over --cache-size: emptied",
+	    (struct log_field[]){ LF_STR("lease", l->id),
+	    LF_STR("key", t->key), LF_NUM("uid", uid), LF_NUM("bytes", used),
+	    LF_NUM("cache_size", l->limits.cache_size) }, 5);
 }
 
 /* home/.npm and home/.cache lead to the registration's cache c (as the
@@ -1332,6 +1404,7 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 	}
 	memcpy(l->id, rq->id, strlen(rq->id) + 1);
 	l->limits = rq->limits ? *rq->limits : j->cfg.limits;
+	fsize_within_caps(&l->limits);
 	l->files = rq->files;
 	l->nfiles = rq->nfiles;
 	if ((size_t)snprintf(l->dir, sizeof l->dir, "%s/lease-%s",
@@ -1366,12 +1439,19 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 		int unit_reg = j->cfg.unit == JAIL_UNIT_REGISTRATION &&
 		    rq->tenant && rq->registration;
 
+		if (unit_reg && jail_reg_key(rq, key, sizeof key) != 0) {
+			snprintf(err, errlen, "bad jail request "
+			    "(registration key)");
+			return -1;
+		}
+		if (disk_make_room(&j->uids, j->cfg.state_dir,
+		    l->limits.disk_reserve, unit_reg ? key : NULL, err,
+		    errlen) != 0)
+			return -1;
+		if (unit_reg && l->limits.cache_size)
+			(void)uidpool_idle_key(&j->uids, key, trim_cache,
+			    &(struct trim){ l, key });
 		if (unit_reg) {
-			if (jail_reg_key(rq, key, sizeof key) != 0) {
-				snprintf(err, errlen, "bad jail request "
-				    "(registration key)");
-				return -1;
-			}
 			if (uidpool_take_key(&j->uids, key, &l->hold, err,
 			    errlen) != 0)
 				return -1;

@@ -89,6 +89,14 @@ struct jail_limits {
 				 * bytes and disk / JAIL_DISK_INODE_BYTES
 				 * inodes, charged to the lease's memory
 				 * cgroup; 0: the runner's layout */
+	uint64_t home_size;	/* the runner: what HOME, TMPDIR and the
+				 * work dir may hold on the state volume
+				 * (common/jail/diskquota.h); 0 = no cap */
+	uint64_t cache_size;	/* the runner: what a registration's
+				 * package cache may hold; 0 = no cap */
+	uint64_t disk_reserve;	/* the runner: space of the state volume
+				 * held for new leases (diskquota.h); below
+				 * it idle caches are evicted; 0 = none */
 };
 
 #define JAIL_DISK_INODE_BYTES 4096	/* one file (or link) per page */
@@ -326,6 +334,13 @@ int jail_lease_cgroup_fd(const struct jail_lease *l);
  * message (everything made so far is undone). */
 int jail_lease_open(const struct jail *j, const struct jail_request *rq,
     struct jail_lease *l, char *err, size_t errlen);
+
+/* What the lease's own trees hold on the state volume: its directory
+ * (HOME, TMPDIR, the work dir) into *home, its registration's package
+ * cache into *cache, measured as the lease's uid (diskquota.h). 0, or -1
+ * when some of it could not be measured. ctx: the struct jail_lease (a
+ * disk_measure_fn). */
+int jail_lease_disk_usage(void *ctx, uint64_t *home, uint64_t *cache);
 
 /* For spawn_spec.pass_fd: what the child reports its disk on (0 without
  * limits.disk). */

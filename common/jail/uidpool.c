@@ -6,6 +6,7 @@
 #include "common/jail/ipcsweep.h"
 #include "common/base/log.h"
 #include "common/base/procscan.h"
+#include "common/jail/diskquota.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -419,11 +420,13 @@ idle_reg(int fd, char key[UIDPOOL_KEY_MAX + 1])
 	return 0;
 }
 
-/* No uid is free: release the idle registration uid used least recently
- * (its record's mtime, touched by every take_key) and hold its entry.
- * 0 with *uid and *fd, or -1. */
+/* Release the idle registration uid used least recently (its record's
+ * mtime, touched by every take_key) whose key is not keep (NULL: any),
+ * and hold its entry. 0 with *uid, *fd and its key in out_key (NULL: not
+ * wanted), or -1. */
 static int
-reclaim_lru(const struct uidpool *p, uint32_t *uid, int *fd)
+reclaim_lru(const struct uidpool *p, const char *keep, uint32_t *uid,
+    int *fd, char *out_key)
 {
 	char key[UIDPOOL_KEY_MAX + 1], best_key[UIDPOOL_KEY_MAX + 1];
 	char path[PATH_MAX + UIDPOOL_KEY_MAX + 2];
@@ -438,7 +441,7 @@ reclaim_lru(const struct uidpool *p, uint32_t *uid, int *fd)
 
 		if (f < 0)
 			continue;
-		if (idle_reg(f, key) != 0) {
+		if (idle_reg(f, key) != 0 || (keep && strcmp(key, keep) == 0)) {
 			close(f);
 			continue;
 		}
@@ -466,6 +469,20 @@ reclaim_lru(const struct uidpool *p, uint32_t *uid, int *fd)
 	}
 	*uid = best;
 	*fd = best_fd;
+	if (out_key)
+		memcpy(out_key, best_key, sizeof best_key);
+	return 0;
+}
+
+int
+uidpool_evict_lru(const struct uidpool *p, const char *keep,
+    char key[UIDPOOL_KEY_MAX + 1], uint32_t *uid)
+{
+	int fd;
+
+	if (reclaim_lru(p, keep, uid, &fd, key) != 0)
+		return -1;
+	close(fd);	/* its entry reads "free" */
 	return 0;
 }
 
@@ -476,7 +493,7 @@ allocate(const struct uidpool *p, const char *kind, const char *name,
     struct uid_hold *h, char *err, size_t errlen)
 {
 	uint32_t next, n = p->last - p->first + 1;
-	int cfd = lock_cursor(p, &next);
+	int cfd = lock_cursor(p, &next), full = 0;
 
 	if (cfd < 0) {
 		snprintf(err, errlen, "uid table %s: %s", p->dir,
@@ -490,8 +507,10 @@ allocate(const struct uidpool *p, const char *kind, const char *name,
 		struct proc_owner o = { .pid = -1 };
 		int fd = open_entry(p, uid);
 
-		if (fd < 0)
+		if (fd < 0) {
+			full = full ? full : disk_errno_full(errno) ? errno : 0;
 			continue;
+		}
 		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 			close(fd);	/* a live lease holds it */
 			continue;
@@ -517,6 +536,9 @@ allocate(const struct uidpool *p, const char *kind, const char *name,
 			}
 		}
 		if (write_entry(fd, kind, name) != 0) {
+			/* a new entry's first write needs a block: on a full
+			 * volume every never-used uid fails here */
+			full = full ? full : disk_errno_full(errno) ? errno : 0;
 			close(fd);
 			continue;
 		}
@@ -528,7 +550,7 @@ allocate(const struct uidpool *p, const char *kind, const char *name,
 	}
 	/* every uid is a lease's or a registration's: take back an idle
 	 * registration's, so registration ids never exhaust the range */
-	if (reclaim_lru(p, &h->uid, &h->fd) == 0) {
+	if (!full && reclaim_lru(p, NULL, &h->uid, &h->fd, NULL) == 0) {
 		if (write_entry(h->fd, kind, name) == 0) {
 			h->shared = 0;
 			close(cfd);
@@ -538,8 +560,11 @@ allocate(const struct uidpool *p, const char *kind, const char *name,
 		h->fd = -1;
 	}
 	close(cfd);
-	snprintf(err, errlen, "every uid of %u-%u is in use", p->first,
-	    p->last);
+	if (full)
+		disk_no_space(err, errlen, p->state, "the uid table", full);
+	else
+		snprintf(err, errlen, "every uid of %u-%u is in use",
+		    p->first, p->last);
 	return -1;
 }
 
@@ -701,6 +726,25 @@ uidpool_take_key(const struct uidpool *p, const char *key,
 	snprintf(err, errlen, "uid table: the uid of %s keeps being released",
 	    key);
 	return -1;
+}
+
+int
+uidpool_idle_key(const struct uidpool *p, const char *key,
+    void (*fn)(void *ctx, uint32_t uid), void *ctx)
+{
+	char named[UIDPOOL_KEY_MAX + 1];
+	uint32_t uid;
+	int fd, ran = 0;
+
+	if (!key_valid(key, strlen(key)) || lookup_key(p, key, &uid) != 1 ||
+	    (fd = open_entry(p, uid)) < 0)
+		return 0;
+	if (idle_reg(fd, named) == 0 && strcmp(named, key) == 0) {
+		fn(ctx, uid);
+		ran = 1;
+	}
+	close(fd);
+	return ran;
 }
 
 int

@@ -75,6 +75,19 @@ int uidpool_take_key(const struct uidpool *p, const char *key,
 int uidpool_drop_family(const struct uidpool *p, const char *key,
     size_t family_len);
 
+/* When key has a uid that no lease holds: fn(ctx, uid) runs with its
+ * entry held exclusively, so no lease of key starts meanwhile. 1 when fn
+ * ran, 0 when not (no uid recorded, or a lease holds it). */
+int uidpool_idle_key(const struct uidpool *p, const char *key,
+    void (*fn)(void *ctx, uint32_t uid), void *ctx);
+
+/* Evict the idle registration used least recently whose key is not keep
+ * (NULL: any): every process of its uid killed, its files purged, its
+ * record gone, its uid free. 0 with its key and uid, or -1 when no
+ * registration is idle (or the release failed). */
+int uidpool_evict_lru(const struct uidpool *p, const char *keep,
+    char key[UIDPOOL_KEY_MAX + 1], uint32_t *uid);
+
 /* Give the uid back. When no other lease holds it, every process still
  * running as it is killed first (uid_kill_all); a lease-unit uid is only
  * marked free once none is left. While waiting, exited children of the

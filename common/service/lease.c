@@ -29,6 +29,7 @@
 #include "common/wire/fd_writer.h"
 #include "common/wire/proto.h"
 #include "common/service/service.h"
+#include "common/jail/diskquota.h"
 #include "common/jail/spawn.h"
 #include "common/base/tailbuf.h"
 
@@ -57,6 +58,8 @@ struct lease {
 	const char *end_reason;
 	char approval_id[APPROVAL_ID_TEXT];	/* the verified token's id
 					 * (keys the package cache); "" none */
+	struct disk_watch disk;		/* its share of the state disk */
+	char disk_why[192];		/* why the watch ended it */
 	struct egress_lease eg;		/* the proxy, with cfg->egress */
 	char egress_extra[EGRESS_ALLOW_TEXT_MAX];	/* the approval's own
 					 * hosts (canonical list text) */
@@ -323,7 +326,8 @@ send_exit(struct lease *l, unsigned reason)
 }
 
 /* Relay until the child is gone and its pipes are drained (0), or the
- * connection ends (-1 with end_reason set). */
+ * connection ends (-1 with end_reason set; -2 the runner shuts down; -3
+ * the disk watch ended the lease). */
 static int
 relay(struct lease *l)
 {
@@ -363,6 +367,20 @@ relay(struct lease *l)
 			l->end_reason = "relay silent past the liveness limit";
 			return -1;
 		}
+		if (!l->exited && disk_watch_deadline(&l->disk) >= 0 &&
+		    disk_watch_tick(&l->disk, now,
+		    l->cfg->jail->cfg.state_dir, jail_lease_disk_usage,
+		    &l->jl, l->disk_why, sizeof l->disk_why)) {
+			/* at once, no grace: it would go on writing */
+			kill_everything(l);
+			reap(l);
+			l->end_reason = l->disk_why;
+			return -3;
+		}
+		if (!l->exited && disk_watch_deadline(&l->disk) >= 0 &&
+		    disk_watch_deadline(&l->disk) < deadline)
+			deadline = disk_watch_deadline(&l->disk) > now ?
+			    disk_watch_deadline(&l->disk) : now;
 		if (l->exited && now >= l->t_exited + l->cfg->kill_grace_ms) {
 			/* leftovers keep the pipes open: end them */
 			kill_everything(l);
@@ -425,6 +443,8 @@ lease_end_label(const char *end_reason, const struct jail_stats *st)
 		{ "relay silent past the liveness limit", ME_LIVENESS },
 	};
 
+	if (strncmp(end_reason, "disk:", 5) == 0)
+		return ME_DISK;
 	if (st->oom_kills > 0)
 		return ME_OOM;
 	if (st->pids_max_hits > 0)
@@ -793,6 +813,10 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 	memset(&l.in, 0, offsetof(struct fd_writer, buf));
 	l.in.fd = l.child.in;
 	log_spawned(&l);
+	if (cfg->jail && cfg->jail->cfg.mode != JAIL_NONE)
+		disk_watch_start(&l.disk, l.jl.limits.home_size,
+		    l.jl.limits.cache_size, l.jl.limits.disk_reserve,
+		    mono_ms());
 	if (!cfg->jail || cfg->jail->cfg.mode == JAIL_NONE)
 		log_event(LOG_WARN, "lease NOT isolated (--jail none)",
 		    (struct log_field[]){ LF_STR("lease", l.id) }, 1);
@@ -809,11 +833,13 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 		send_exit(&l, EXIT_REASON_EXITED);
 	else if (rc == -2)
 		send_exit(&l, EXIT_REASON_SHUTDOWN);
+	else if (rc == -3)
+		send_exit(&l, EXIT_REASON_DISK);
 	log_end(&l);
 	/* EXIT is a final frame as ERROR is: the relay may still be sending
 	 * stdin the server never read; linger as refuse() does (the server
 	 * is already gone, so this only delays the jail's cleanup) */
-	if (rc == 0 || rc == -2) {
+	if (rc == 0 || rc == -2 || rc == -3) {
 		release_slot(&l);
 		(void)channel_close_lingering(&l.ch, SERVICE_FINAL_FRAME_MS);
 	}

@@ -8,7 +8,7 @@
 
 static const char *const end_labels[] = {
 	"exited", "oom", "pids", "shutdown", "relay_closed", "liveness",
-	"refused", "error"
+	"refused", "error", "disk"
 };
 static const char *const refusal_labels[] = {	/* by LERR_* number */
 	"none", "bad_request", "launcher", "inline_code", "env", "approval",

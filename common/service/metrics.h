@@ -42,7 +42,7 @@ enum metric_hist {
 /* Label values of M_LEASES_TOTAL. */
 enum metric_end {
 	ME_EXITED, ME_OOM, ME_PIDS, ME_SHUTDOWN, ME_RELAY_CLOSED,
-	ME_LIVENESS, ME_REFUSED, ME_ERROR, ME_N_
+	ME_LIVENESS, ME_REFUSED, ME_ERROR, ME_DISK, ME_N_
 };
 
 enum metric_stream { MS_STDIN, MS_STDOUT, MS_STDERR, MS_N_ };

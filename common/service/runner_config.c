@@ -17,7 +17,7 @@ enum {
 	O_STATE, O_PUBKEY, O_REVOKED, O_LOG, O_UIDS, O_UNIT, O_LANDLOCK,
 	O_BIND, O_EGRESS, O_EGRESS_ALLOW, O_RO, O_CGROUP, O_MEM, O_PIDS,
 	O_CPU, O_NPROC, O_NOFILE, O_FSIZE, O_TMPFS, O_METRICS, O_DRAIN,
-	O_COUNT
+	O_HOME_SIZE, O_CACHE_SIZE, O_DISK_RESERVE, O_COUNT
 };
 
 /* In the order of the enum above. */
@@ -58,6 +58,9 @@ const struct optconfig_option runner_options[] = {
 	{ "tmpfs", 1, 0, OPTCONFIG_RELOAD },
 	{ "metrics", 1, 0, OPTCONFIG_FIXED },
 	{ "drain-timeout", 1, 0, OPTCONFIG_RELOAD },
+	{ "home-size", 1, 0, OPTCONFIG_RELOAD },
+	{ "cache-size", 1, 0, OPTCONFIG_RELOAD },
+	{ "disk-reserve", 1, 0, OPTCONFIG_RELOAD },
 };
 const size_t runner_noptions = sizeof runner_options / sizeof *runner_options;
 
@@ -87,7 +90,9 @@ runner_config_defaults(struct runner_config *c)
 	c->state_dir = "/var/lib/airlock-runner";
 	c->jail_cfg.limits = (struct jail_limits){ .memory = 1ull << 30,
 		.pids = 512, .nproc = 512, .nofile = 4096,
-		.fsize = 1ull << 30, .tmpfs = 64ull << 20 };
+		.fsize = 1ull << 30, .tmpfs = 64ull << 20,
+		.home_size = 256ull << 20, .cache_size = 1ull << 30,
+		.disk_reserve = 128ull << 20 };
 }
 
 static int
@@ -250,6 +255,12 @@ set_value(void *cfg, size_t o, const char *v, char *err, size_t errlen)
 		return limit_opt(name, v, 0, &lim->nofile, err, errlen);
 	case O_FSIZE: return limit_opt(name, v, 1, &lim->fsize, err, errlen);
 	case O_TMPFS: return limit_opt(name, v, 1, &lim->tmpfs, err, errlen);
+	case O_HOME_SIZE:
+		return limit_opt(name, v, 1, &lim->home_size, err, errlen);
+	case O_CACHE_SIZE:
+		return limit_opt(name, v, 1, &lim->cache_size, err, errlen);
+	case O_DISK_RESERVE:
+		return limit_opt(name, v, 1, &lim->disk_reserve, err, errlen);
 	case O_METRICS: c->metrics = v; return 0;
 	}
 	return errbuf_set(err, errlen, "option %zu unknown", o);

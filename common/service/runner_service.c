@@ -17,6 +17,7 @@
 #include "common/base/signal_fd.h"
 #include "common/base/xwrap.h"
 #include "common/jail/cgroup.h"
+#include "common/jail/diskquota.h"
 #include "common/jail/seccomp_policy.h"
 #include "common/policy/guardfs.h"
 #include "common/service/ctlmsg.h"
@@ -545,6 +546,9 @@ reload_build(struct runner_service *r, struct reload_set *n, char *err,
 	if (c->egress_allow && egress_config_init(&n->egress, c->egress_allow,
 	    &r->jail, err, errlen) != 0)
 		return -1;
+	if (r->jail.cfg.mode != JAIL_NONE && disk_reserve_fits(c->state_dir,
+	    c->jail_cfg.limits.disk_reserve, err, errlen) != 0)
+		return -1;
 	if (c->review_pubkey &&
 	    eckey_pub_load(c->review_pubkey, &n->key, &why) != 0) {
 		snprintf(err, errlen, "--review-pubkey %s: %s",
@@ -686,6 +690,10 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 		return rc;
 	if (jail_init(&r->jail, &r->cfg.jail_cfg, err, errlen) != 0)
 		return EXIT_CONFIG;
+	if (r->jail.cfg.mode != JAIL_NONE && disk_reserve_fits(
+	    r->cfg.state_dir, r->jail.cfg.limits.disk_reserve, err,
+	    errlen) != 0)
+		return EXIT_CONFIG;
 	if ((rc = check_secret_modes(&r->cfg, &r->jail, err, errlen)) != 0)
 		return rc;
 	if (r->cfg.egress_allow && egress_config_init(&r->egress,
@@ -765,7 +773,10 @@ log_jail(const struct runner_service *r)
 	    LF_STR("cgroup", j->cg.kind == CGROUP_V2 ? "v2" :
 	        j->cg.kind == CGROUP_V1 ? "v1" : "none"),
 	    LF_NUM("memory", j->cfg.limits.memory),
-	    LF_NUM("pids", j->cfg.limits.pids) }, 8);
+	    LF_NUM("pids", j->cfg.limits.pids),
+	    LF_NUM("home_size", j->cfg.limits.home_size),
+	    LF_NUM("cache_size", j->cfg.limits.cache_size),
+	    LF_NUM("disk_reserve", j->cfg.limits.disk_reserve) }, 11);
 	if (j->cfg.landlock == JAIL_LANDLOCK_OFF)
 		log_msg(LOG_WARN, "Landlock is off (--landlock off): leases may "
 		    "read any world-readable file, bind ports and signal "

@@ -187,6 +187,7 @@ proto_spawn_encode(uint8_t *out, size_t cap, const char *tenant,
 static const char *const reason_names[] = {
 	[EXIT_REASON_EXITED] = "exited", [EXIT_REASON_SHUTDOWN] = "shutdown",
 	[EXIT_REASON_OOM] = "memory", [EXIT_REASON_PIDS] = "pids",
+	[EXIT_REASON_DISK] = "disk",
 };
 
 const char *

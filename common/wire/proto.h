@@ -86,7 +86,9 @@ enum exit_reason {
 	EXIT_REASON_SHUTDOWN = 1,	/* the runner is shutting down */
 	EXIT_REASON_OOM = 2,		/* killed by the memory limit */
 	EXIT_REASON_PIDS = 3,
-	EXIT_REASON_MAX_ = 4
+	EXIT_REASON_DISK = 4,		/* past its share of the state
+					 * volume (common/jail/diskquota.h) */
+	EXIT_REASON_MAX_ = 5
 };
 
 const char *proto_exit_reason_name(unsigned reason);

@@ -29,6 +29,10 @@
  *                          "forks: K" and the errno that stopped it, sleep
  *   memhog MIB             touch MIB MiB, 1 MiB at a time, printing
  *                          "touched: K" every 16 MiB, then sleep
+ *   fill DIR MIB           write up to MIB files of 1 MiB into DIR (made,
+ *                          relative to HOME), printing "filled: K" every
+ *                          4 MiB, then "fill: ok" or the errno that stopped
+ *                          it; sleep (the lease stays open)
  *   echo                   stdin to stdout
  *   sleep                  print "pid: N", sleep
  * Outside a lease (the same-uid scoping test, no runner):
@@ -404,6 +408,45 @@ memhog(long mib)
 }
 
 static void
+fill(const char *dir, long mib)
+{
+	static char buf[1 << 20];
+	char path[4096];
+	int e = 0;
+
+	memset(buf, 0x5a, sizeof buf);
+	if (chdir(getenv("HOME") ? getenv("HOME") : "/") != 0 ||
+	    (mkdir(dir, 0700) != 0 && errno != EEXIST)) {
+		say("fill", errno);
+		sleep_forever();
+	}
+	for (long i = 1; i <= mib && !e; i++) {
+		int fd;
+
+		snprintf(path, sizeof path, "%s/f%ld", dir, i);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0)
+			e = errno;
+		for (size_t off = 0; fd >= 0 && !e && off < sizeof buf;) {
+			ssize_t n = write(fd, buf + off, sizeof buf - off);
+
+			if (n < 0)
+				e = errno;
+			else
+				off += (size_t)n;
+		}
+		if (fd >= 0)
+			close(fd);
+		if (i % 4 == 0) {
+			printf("filled: %ld\n", i);
+			fflush(stdout);
+		}
+	}
+	say("fill", e);
+	sleep_forever();
+}
+
+static void
 listen_abstract(const char *name)
 {
 	struct sockaddr_un a;
@@ -499,6 +542,8 @@ main(int argc, char **argv)
 		sleep_forever();
 	} else if (strcmp(argv[1], "forkbomb") == 0 && argc == 3)
 		forkbomb(atoi(argv[2]));
+	else if (strcmp(argv[1], "fill") == 0 && argc == 4)
+		fill(argv[2], atol(argv[3]));
 	else if (strcmp(argv[1], "memhog") == 0 && argc == 3)
 		memhog(atol(argv[2]));
 	else if (strcmp(argv[1], "echo") == 0) {

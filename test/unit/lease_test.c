@@ -54,6 +54,9 @@ test_end_labels(void)
 		{ "Exited", ME_ERROR },
 		{ "exited ", ME_ERROR },
 		{ "", ME_ERROR },
+		{ "disk: HOME and TMPDIR hold 9 MiB, over --home-size 8 MiB",
+		  ME_DISK },
+		{ "disk", ME_ERROR },
 	};
 	struct jail_stats st;
 
@@ -68,6 +71,9 @@ test_end_labels(void)
 	ok(lease_end_label("exited", &st) == ME_OOM &&
 	    lease_end_label("runner shutting down", &st) == ME_OOM,
 	    "an OOM kill outranks a pids hit and the reason");
+	ok(lease_end_label("disk: the package cache holds 9 MiB", &st) ==
+	    ME_DISK, "the disk watch's end outranks an OOM kill (the runner "
+	    "killed it)");
 }
 
 int

@@ -7,8 +7,12 @@
  * does not spell a uid of the range refused as unusable. As root (the
  * sweep drops to the uid), the release of registration uids: the least
  * recently used idle one when the range is full, a registration's
- * earlier approvals, never a held one, nothing after a failed purge. */
+ * earlier approvals, never a held one, nothing after a failed purge; and
+ * on a full state volume (a tmpfs of our own) the refusal says "no space"
+ * and names it, never "every uid ... is in use". */
+#include <errno.h>
 #include <fcntl.h>
+#include <sys/mount.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -402,6 +406,40 @@ test_release(void)
 	rmdir(state);
 }
 
+/* A full volume: a never-used uid's entry cannot get its first block. */
+static void
+test_full(void)
+{
+	char vol[] = "/tmp/uidpool-full.XXXXXX", err[256], path[64];
+	static char block[4096];
+	struct uidpool p;
+	struct uid_hold h;
+	int fd, rc;
+
+	if (geteuid() != 0 || !mkdtemp(vol)) {
+		tap_skip("a full state volume", "needs root (a tmpfs)");
+		return;
+	}
+	if (mount("tmpfs", vol, "tmpfs", 0, "size=256k,mode=0700") != 0) {
+		tap_skip("a full state volume", "cannot mount a tmpfs");
+		rmdir(vol);
+		return;
+	}
+	rc = uidpool_init(&p, vol, FIRST, LAST, err, sizeof err);
+	snprintf(path, sizeof path, "%s/fill", vol);
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	while (fd >= 0 && write(fd, block, sizeof block) > 0)
+		;
+	if (fd >= 0)
+		close(fd);
+	ok(rc == 0 && uidpool_take(&p, "lease1", &h, err, sizeof err) != 0 &&
+	    strstr(err, "no space on the state volume") &&
+	    strstr(err, vol) && !strstr(err, "every uid"),
+	    "a full state volume is refused as such: %s", err);
+	umount2(vol, MNT_DETACH);
+	rmdir(vol);
+}
+
 int
 main(void)
 {
@@ -410,5 +448,6 @@ main(void)
 	test_format();
 	test_table();
 	test_release();
+	test_full();
 	return tap_done();
 }
