@@ -3,6 +3,7 @@
 #include "common/jail/diskquota.h"
 
 #include "common/base/log.h"
+#include "common/base/procscan.h"
 #include "common/jail/uidpool.h"
 
 #include <dirent.h>
@@ -99,6 +100,51 @@ disk_tree_bytes(const char *path, uint64_t *bytes)
 	if (walk_dir(&w, fd, 0) != 0)
 		return -1;
 	*bytes += w.bytes;
+	return 0;
+}
+
+struct unlinked {
+	uint32_t uid;
+	dev_t dev;
+	uint64_t bytes;
+};
+
+static int
+add_unlinked(void *ctx, const struct proc_owner *o)
+{
+	struct unlinked *u = ctx;
+	char dir[64], fd[96];
+	struct dirent *e;
+	uint32_t who;
+	DIR *d;
+
+	if (!proc_owner_in_range(o, u->uid, u->uid, &who))
+		return 0;
+	snprintf(dir, sizeof dir, "/proc/%d/fd", (int)o->pid);
+	if (!(d = opendir(dir)))
+		return 0;	/* gone meanwhile */
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (e->d_name[0] == '.' || (size_t)snprintf(fd, sizeof fd,
+		    "%s/%s", dir, e->d_name) >= sizeof fd)
+			continue;
+		if (stat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_nlink == 0 && st.st_dev == u->dev)
+			u->bytes += (uint64_t)st.st_blocks * 512u;
+	}
+	closedir(d);
+	return 0;
+}
+
+int
+disk_unlinked_open(uint32_t uid, dev_t dev, uint64_t *bytes)
+{
+	struct unlinked u = { uid, dev, 0 };
+
+	if (procscan(-1, add_unlinked, &u) < 0)
+		return -1;
+	*bytes += u.bytes;
 	return 0;
 }
 
@@ -341,8 +387,9 @@ disk_watch_tick(struct disk_watch *w, int64_t now, const char *state,
 		return 1;
 	}
 	if (w->home_cap && home > w->home_cap) {
-		snprintf(why, whylen, "disk: HOME and TMPDIR hold %llu MiB, "
-		    "over --home-size %llu MiB", (unsigned long long)mib(home),
+		snprintf(why, whylen, "disk: HOME, TMPDIR and the files it "
+		    "holds open unlinked take %llu MiB, over --home-size %llu "
+		    "MiB", (unsigned long long)mib(home),
 		    (unsigned long long)mib(w->home_cap));
 		return 1;
 	}

@@ -32,6 +32,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define DISK_ENTRY_BYTES 4096		/* the least one entry counts */
 #define DISK_ENTRIES_MAX 500000		/* a walk gives up past this */
@@ -50,6 +51,15 @@ struct uidpool;
  * when some of it could not be measured (ENOENT for path itself is 0:
  * nothing there). The caller sets the file-system identity to use. */
 int disk_tree_bytes(const char *path, uint64_t *bytes);
+
+/* Add to *bytes the blocks of regular files on device dev that no
+ * directory names any more but a process of uid still holds open (space
+ * a walk cannot see). Counted per open descriptor: a file open twice
+ * counts twice (over, never under). The caller's file-system identity
+ * must be uid's (/proc/PID/fd is readable to its owner). 0, or -1 when
+ * /proc cannot be read. Not seen: a file only mapped (mmap, then closed)
+ * or only in flight in a unix socket. */
+int disk_unlinked_open(uint32_t uid, dev_t dev, uint64_t *bytes);
 
 /* The bytes an unprivileged user may still write on the volume of path
  * (statvfs f_bavail), into *bytes. 0, or -1 with errno. */

@@ -1207,10 +1207,11 @@ int
 jail_lease_disk_usage(void *ctx, uint64_t *home, uint64_t *cache)
 {
 	const struct jail_lease *l = ctx;
+	struct stat vol;
 	int rc;
 
 	*home = *cache = 0;
-	if (fs_as(l->uid, l->gid) != 0)
+	if (stat(l->j->cfg.state_dir, &vol) != 0 || fs_as(l->uid, l->gid) != 0)
 		return -1;
 	/* the lease's directory is root's (0710): what the lease can fill
 	 * is below it, in its own directories */
@@ -1218,7 +1219,7 @@ jail_lease_disk_usage(void *ctx, uint64_t *home, uint64_t *cache)
 	    disk_tree_bytes(l->host_tmp, home) != 0 ||
 	    (l->host_work[0] && disk_tree_bytes(l->host_work, home) != 0) ||
 	    (l->host_cache[0] && disk_tree_bytes(l->host_cache, cache) !=
-	    0) ? -1 : 0;
+	    0) || disk_unlinked_open(l->uid, vol.st_dev, home) != 0 ? -1 : 0;
 	fs_back();
 	return rc;
 }

@@ -29,10 +29,12 @@
  *                          "forks: K" and the errno that stopped it, sleep
  *   memhog MIB             touch MIB MiB, 1 MiB at a time, printing
  *                          "touched: K" every 16 MiB, then sleep
- *   fill DIR MIB           write up to MIB files of 1 MiB into DIR (made,
+ *   fill DIR MIB [hidden]  write up to MIB files of 1 MiB into DIR (made,
  *                          relative to HOME), printing "filled: K" every
  *                          4 MiB, then "fill: ok" or the errno that stopped
- *                          it; sleep (the lease stays open)
+ *                          it; sleep (the lease stays open). hidden: each
+ *                          file is unlinked once written and kept open, so
+ *                          no directory shows it
  *   echo                   stdin to stdout
  *   sleep                  print "pid: N", sleep
  * Outside a lease (the same-uid scoping test, no runner):
@@ -408,7 +410,7 @@ memhog(long mib)
 }
 
 static void
-fill(const char *dir, long mib)
+fill(const char *dir, long mib, int hidden)
 {
 	static char buf[1 << 20];
 	char path[4096];
@@ -435,7 +437,9 @@ fill(const char *dir, long mib)
 			else
 				off += (size_t)n;
 		}
-		if (fd >= 0)
+		if (fd >= 0 && hidden)
+			(void)unlink(path);	/* the fd keeps its blocks */
+		else if (fd >= 0)
 			close(fd);
 		if (i % 4 == 0) {
 			printf("filled: %ld\n", i);
@@ -542,8 +546,9 @@ main(int argc, char **argv)
 		sleep_forever();
 	} else if (strcmp(argv[1], "forkbomb") == 0 && argc == 3)
 		forkbomb(atoi(argv[2]));
-	else if (strcmp(argv[1], "fill") == 0 && argc == 4)
-		fill(argv[2], atol(argv[3]));
+	else if (strcmp(argv[1], "fill") == 0 && (argc == 4 || (argc == 5 &&
+	    strcmp(argv[4], "hidden") == 0)))
+		fill(argv[2], atol(argv[3]), argc == 5);
 	else if (strcmp(argv[1], "memhog") == 0 && argc == 3)
 		memhog(atol(argv[2]));
 	else if (strcmp(argv[1], "echo") == 0) {

@@ -54,7 +54,8 @@ test_end_labels(void)
 		{ "Exited", ME_ERROR },
 		{ "exited ", ME_ERROR },
 		{ "", ME_ERROR },
-		{ "disk: HOME and TMPDIR hold 9 MiB, over --home-size 8 MiB",
+		{ "disk: HOME, TMPDIR and the files it holds open unlinked "
+		  "take 9 MiB, over --home-size 8 MiB",
 		  ME_DISK },
 		{ "disk", ME_ERROR },
 	};
