@@ -796,7 +796,7 @@ check_main(int argc, char **argv)
 	memset(&cfg, 0, sizeof cfg);
 	sbx_env_jail_config(&jo, &cfg);
 	cfg.limits.disk = sbx_env_disk(jo.disk, 256u << 20, UINT64_MAX);
-	seccomp_policy_program(&prog);
+	seccomp_policy_program(&prog, SECCOMP_PROG_JAIL);
 	cfg.seccomp = &prog;
 	jail_probe(&cfg, &h);
 	jail_host_print(stdout, &cfg, &h, json);

@@ -19,12 +19,21 @@ static int
 usage(FILE *out, int code)
 {
 	fprintf(out,
-	    "usage: airlock seccomp [--no-filter] -- CMD [ARGS...]\n"
-	    "       airlock seccomp --list\n"
-	    "       airlock seccomp --explain NAME\n"
-	    "       airlock seccomp --export docker\n\n"
+	    "usage: airlock seccomp [--program P] [--no-filter] -- CMD "
+	    "[ARGS...]\n"
+	    "       airlock seccomp [--program P] --list\n"
+	    "       airlock seccomp [--program P] --explain NAME\n"
+	    "       airlock seccomp [--program P] --export docker\n\n"
 	    "airlock's system call policy (seccomp/policy.h, docs/SECCOMP.md),"
 	    "\nthe one every jailed child runs under.\n\n"
+	    "  --program P      which of its programs: jail (what leases and\n"
+	    "                   executions run under; the default), jail-allow-"
+	    "bind\n"
+	    "                   (a runner's leases with --allow-bind), "
+	    "container (the\n"
+	    "                   services' own container, which listens; the "
+	    "default\n"
+	    "                   of --export)\n"
 	    "  -- CMD ARGS      set no_new_privs, install the filter and exec "
 	    "CMD\n"
 	    "                   (searched in PATH)\n"
@@ -63,6 +72,8 @@ print_cond(const struct seccomp_cond *c)
 {
 	if (c->cmp == SECCOMP_CMP_EQ)
 		printf("arg%d == %#llx", c->arg, (unsigned long long)c->a);
+	else if (c->cmp == SECCOMP_CMP_NE)
+		printf("arg%d != %#llx", c->arg, (unsigned long long)c->a);
 	else if (c->cmp == SECCOMP_CMP_MASKED_EQ)
 		printf("arg%d & %#llx == %#llx", c->arg,
 		    (unsigned long long)c->a, (unsigned long long)c->b);
@@ -80,11 +91,15 @@ print_conds(const struct seccomp_rule *r)
 	printf(")");
 }
 
+/* The rules of the chosen program (seccomp_policy_select). */
+static struct seccomp_rule *rules;
+static size_t nrules;
+
 static int
 list_policy(void)
 {
-	for (size_t i = 0; i < seccomp_policy_len; i++) {
-		const struct seccomp_rule *r = &seccomp_policy[i];
+	for (size_t i = 0; i < nrules; i++) {
+		const struct seccomp_rule *r = &rules[i];
 
 		switch (r->kind) {
 		case SECCOMP_KIND_ALLOW:
@@ -110,15 +125,40 @@ list_policy(void)
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_IOERR;
 }
 
+/* Do the argument rules rules[first..first+count) answer every call?
+ * An ARG_OTHERS does; so does "arg == v" beside "arg != v", each
+ * alone. */
+static int
+rules_cover_all(size_t first, size_t count)
+{
+	for (size_t i = first; i < first + count; i++) {
+		const struct seccomp_cond *a = &rules[i].cond[0];
+
+		if (rules[i].kind == SECCOMP_KIND_ARG_OTHERS)
+			return 1;
+		if (a->cmp != SECCOMP_CMP_EQ ||
+		    rules[i].cond[1].cmp != SECCOMP_CMP_NONE)
+			continue;
+		for (size_t j = first; j < first + count; j++) {
+			const struct seccomp_cond *b = &rules[j].cond[0];
+
+			if (b->cmp == SECCOMP_CMP_NE && b->arg == a->arg &&
+			    b->a == a->a &&
+			    rules[j].cond[1].cmp == SECCOMP_CMP_NONE)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static int
 explain(const char *name)
 {
 	size_t first = 0, count = 0, i;
-	int by_default = 1;
 	const struct seccomp_rule *r;
 
-	switch (seccomp_policy_explain(seccomp_policy, seccomp_policy_len,
-	    name, &first, &count)) {
+	switch (seccomp_policy_explain(rules, nrules, name, &first,
+	    &count)) {
 	case SECCOMP_UNKNOWN:
 		log_msg(LOG_ERROR, "'%s' is not a syscall libseccomp knows on "
 		    "this architecture (a typo, or a call newer than this "
@@ -133,12 +173,12 @@ explain(const char *name)
 		printf("%s: allowed: in the baseline allowlist\n", name);
 		return EXIT_OK;
 	case SECCOMP_DENIED:
-		r = &seccomp_policy[first];
+		r = &rules[first];
 		printf("%s: denied (%s): %s\n", name, errno_str(r->err),
 		    r->reason);
 		return EXIT_OK;
 	case SECCOMP_OMITTED:
-		r = &seccomp_policy[first];
+		r = &rules[first];
 		printf("%s: not allowed (%s): left out of the baseline "
 		    "although Docker allows it: %s\n", name,
 		    errno_str(SECCOMP_DEFAULT_ERRNO), r->reason);
@@ -148,7 +188,7 @@ explain(const char *name)
 	}
 	printf("%s: decided by its arguments:\n", name);
 	for (i = first; i < first + count; i++) {
-		r = &seccomp_policy[i];
+		r = &rules[i];
 		if (r->kind == SECCOMP_KIND_ARG_ALLOW) {
 			printf("  allowed: %s ", r->what);
 			print_conds(r);
@@ -161,10 +201,9 @@ explain(const char *name)
 		} else if (r->kind == SECCOMP_KIND_ARG_OTHERS) {
 			printf("  allowed: %s (arg%d: any other low 32 bits)\n",
 			    r->what, r->cond[0].arg);
-			by_default = 0;
 		}
 	}
-	if (by_default)
+	if (!rules_cover_all(first, count))
 		printf("  no rule above matches: %s, like any call outside "
 		    "the allowlist\n", errno_str(SECCOMP_DEFAULT_ERRNO));
 	return EXIT_OK;
@@ -175,18 +214,17 @@ export_docker(void)
 {
 	/* the build compiled the same table: the profile never names a
 	 * call the filter cannot */
-	if (seccomp_policy_export_docker(seccomp_policy, seccomp_policy_len,
-	    stdout) != 0)
+	if (seccomp_policy_export_docker(rules, nrules, stdout) != 0)
 		die(EXIT_IOERR, "cannot write the Docker profile");
 	return EXIT_OK;
 }
 
 static int
-run(char **cmd, int filter)
+run(char **cmd, int filter, enum seccomp_program p)
 {
 	struct sock_fprog prog;
 
-	seccomp_policy_program(&prog);
+	seccomp_policy_program(&prog, p);
 	/* set in both modes, so the filter is the only A/B difference */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		die_errno(EXIT_OSERR, "cannot set no_new_privs");
@@ -204,10 +242,12 @@ seccomp_main(int argc, char **argv)
 		{ "explain", required_argument, NULL, 'e' },
 		{ "export", required_argument, NULL, 'x' },
 		{ "no-filter", no_argument, NULL, 'n' },
+		{ "program", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int filter = 1, mode = 0, nopts = 0, dashdash, at, o;
+	int filter = 1, mode = 0, nopts = 0, chosen = 0, dashdash, at, o;
+	enum seccomp_program prog = SECCOMP_PROG_JAIL;
 	const char *arg = NULL;
 
 	if (argc < 2)
@@ -222,6 +262,15 @@ seccomp_main(int argc, char **argv)
 		case 'n':
 			filter = 0;
 			break;
+		case 'p':
+			if (seccomp_program_parse(optarg, &prog) != 0) {
+				log_msg(LOG_ERROR, "unknown program '%s' (known: "
+				    "jail, jail-allow-bind, container)", optarg);
+				return EXIT_USAGE;
+			}
+			chosen = 1;
+			nopts--;	/* goes with any mode */
+			break;
 		case 'l':
 		case 'e':
 		case 'x':
@@ -233,6 +282,13 @@ seccomp_main(int argc, char **argv)
 		}
 	}
 	dashdash = optind == at + 1 && strcmp(argv[at], "--") == 0;
+	/* the services' container listens: its profile is the default
+	 * export */
+	if (mode == 'x' && !chosen)
+		prog = SECCOMP_PROG_CONTAINER;
+	rules = xmalloc(seccomp_policy_len * sizeof *rules);
+	nrules = seccomp_policy_select(seccomp_policy, seccomp_policy_len,
+	    prog, rules);
 	/* --list, --explain and --export stand alone */
 	if (mode && nopts == 1 && !dashdash && optind == argc) {
 		if (mode == 'l')
@@ -251,5 +307,5 @@ seccomp_main(int argc, char **argv)
 		    "seccomp --help'");
 		return EXIT_USAGE;
 	}
-	return run(argv + optind, filter);
+	return run(argv + optind, filter, prog);
 }

@@ -16,6 +16,11 @@
  *                                        Docker's default allows it
  *   SECCOMP_ALLOW(name)                  the baseline: allowed, always
  *
+ * Each entry belongs to the programs SECCOMP_IN names where it stands
+ * (SECCOMP_IN_* bits of common/jail/seccomp_policy.h): every program
+ * unless a group says otherwise. Within one program a name is either
+ * unconditional or argument-ruled, as below.
+ *
  * Anything else gets the default, ENOSYS ("no such syscall"), so that
  * libcs fall back to older calls, which the allowlist governs too.
  * Names are libseccomp's, native x86_64; every one must resolve (checked
@@ -25,6 +30,7 @@
  *
  * Conditions compare one syscall argument (0..5):
  *   ARG_EQ(i, v)      the whole 64-bit argument equals v
+ *   ARG_NE(i, v)      the whole 64-bit argument differs from v
  *   ARG_LOW32(i, v)   its low 32 bits equal v: for arguments the kernel
  *                     reads as int, so high garbage cannot dodge the rule
  *   ARG_CLEAR(i, m)   none of the bits in m is set
@@ -59,8 +65,10 @@
 #ifndef SECCOMP_ALLOW
 #define SECCOMP_ALLOW(name)
 #endif
+#define SECCOMP_IN SECCOMP_IN_ALL
 
 #define ARG_EQ(i, v)	{ (i), SECCOMP_CMP_EQ, (uint64_t)(v), 0 }
+#define ARG_NE(i, v)	{ (i), SECCOMP_CMP_NE, (uint64_t)(v), 0 }
 #define ARG_LOW32(i, v)	{ (i), SECCOMP_CMP_MASKED_EQ, 0xffffffffu, (v) }
 #define ARG_CLEAR(i, m)	{ (i), SECCOMP_CMP_MASKED_EQ, (m), 0 }
 #define ARG_SET(i, b)	{ (i), SECCOMP_CMP_MASKED_EQ, (b), (b) }
@@ -161,6 +169,31 @@ SECCOMP_DENY(iopl, EPERM, "raw I/O port access")
 SECCOMP_DENY(ioperm, EPERM, "raw I/O port access")
 SECCOMP_DENY(vhangup, EPERM, "hangs up the terminal")
 
+/* System V IPC and POSIX message queues: named by a key or a name in
+ * the IPC namespace, which uid-mode leases share with the host and one
+ * another, so a tenant that creates a key first receives what the next
+ * one writes. Node, npm, Python and Java never call them (strace). */
+SECCOMP_DENY(shmget, EPERM, "System V shared memory: keys shared between "
+    "leases of the same IPC namespace, a channel between tenants")
+SECCOMP_DENY(shmat, EPERM, "System V IPC: see shmget")
+SECCOMP_DENY(shmctl, EPERM, "System V IPC: see shmget")
+SECCOMP_DENY(shmdt, EPERM, "System V IPC: see shmget")
+SECCOMP_DENY(semget, EPERM, "System V semaphores: see shmget")
+SECCOMP_DENY(semop, EPERM, "System V IPC: see shmget")
+SECCOMP_DENY(semtimedop, EPERM, "System V IPC: see shmget")
+SECCOMP_DENY(semctl, EPERM, "System V IPC: see shmget")
+SECCOMP_DENY(msgget, EPERM, "System V message queues: see shmget")
+SECCOMP_DENY(msgsnd, EPERM, "System V IPC: see shmget")
+SECCOMP_DENY(msgrcv, EPERM, "System V IPC: see shmget")
+SECCOMP_DENY(msgctl, EPERM, "System V IPC: see shmget")
+SECCOMP_DENY(mq_open, EPERM, "POSIX message queues: names shared between "
+    "leases of the same IPC namespace, see shmget")
+SECCOMP_DENY(mq_unlink, EPERM, "POSIX message queues: see mq_open")
+SECCOMP_DENY(mq_timedsend, EPERM, "POSIX message queues: see mq_open")
+SECCOMP_DENY(mq_timedreceive, EPERM, "POSIX message queues: see mq_open")
+SECCOMP_DENY(mq_notify, EPERM, "POSIX message queues: see mq_open")
+SECCOMP_DENY(mq_getsetattr, EPERM, "POSIX message queues: see mq_open")
+
 /* --- Argument rules. --- */
 
 /* clone(2): threads and forks, never new namespaces. The deny rules
@@ -196,8 +229,22 @@ SECCOMP_ARG_OTHERS(ioctl, 1, "every other request")
  * code reachable by anyone (and a module the kernel may load on first
  * use); these four are what node, python and java need. Netlink only
  * for routing (getifaddrs), not sock_diag, which lists every socket on
- * the host's network namespace, nor netfilter or generic netlink. */
+ * the host's network namespace, nor netfilter or generic netlink. A
+ * jailed child gets no AF_UNIX socket (only socketpair): the services'
+ * container does. */
+#undef SECCOMP_IN
+#define SECCOMP_IN SECCOMP_IN_CONTAINER
 SECCOMP_ARG_ALLOW(socket, ARG_EQ(0, AF_UNIX), ARG_ANY, "family AF_UNIX")
+#undef SECCOMP_IN
+#define SECCOMP_IN (SECCOMP_IN_JAIL | SECCOMP_IN_JAIL_BIND)
+SECCOMP_ARG_DENY(socket, EPERM, ARG_LOW32(0, AF_UNIX), ARG_ANY,
+    "family AF_UNIX", "reaches every unix socket of the host by path (D-Bus, "
+    "/dev/log, a container runtime's, the runner's own) and listens on "
+    "abstract ones; Landlock does not govern connect() to a path socket. "
+    "socketpair stays, and node, npm, python and java only use socket() "
+    "for glibc's nscd, which falls back")
+#undef SECCOMP_IN
+#define SECCOMP_IN SECCOMP_IN_ALL
 SECCOMP_ARG_ALLOW(socket, ARG_EQ(0, AF_INET), ARG_ANY, "family AF_INET")
 SECCOMP_ARG_ALLOW(socket, ARG_EQ(0, AF_INET6), ARG_ANY, "family AF_INET6")
 SECCOMP_ARG_ALLOW(socket, ARG_EQ(0, AF_NETLINK),
@@ -212,6 +259,37 @@ SECCOMP_ARG_DENY(socket, EPERM, ARG_LOW32(0, AF_VSOCK), ARG_ANY,
 /* socketpair(2): only AF_UNIX implements it usefully; other families
  * would only load kernel modules. */
 SECCOMP_ARG_ALLOW(socketpair, ARG_EQ(0, AF_UNIX), ARG_ANY, "family AF_UNIX")
+
+/* Accepting connections and datagrams: no lease or execution accepts
+ * anything from outside itself (docs/SECURITY.md "Between tenants").
+ * listen() is what TCP and stream unix servers need, with or without a
+ * bind() first (without, the kernel picks the port, which Landlock does
+ * not check); bind() is what UDP and unix datagram receivers need. The
+ * services themselves listen (the container program), and
+ * --allow-bind gives both back to leases (jail-allow-bind). */
+#undef SECCOMP_IN
+#define SECCOMP_IN SECCOMP_IN_JAIL
+SECCOMP_DENY(listen, EPERM, "accepts connections: from other tenants' "
+    "leases and the network, even without bind() (the kernel picks the "
+    "port); --allow-bind permits it")
+/* bind(): only with a netlink address's length, 12 (glibc's getifaddrs,
+ * used by npm, binds its NETLINK_ROUTE socket). No other allowed family
+ * takes 12: AF_INET needs 16, AF_INET6 24, and an AF_UNIX socket can
+ * only come from socketpair, already connected, whose name nobody else
+ * can reach. The kernel reads the length as int; any high bit is
+ * refused. */
+SECCOMP_ARG_ALLOW(bind, ARG_EQ(2, 12), ARG_ANY,
+    "address length 12 (struct sockaddr_nl)")
+SECCOMP_ARG_DENY(bind, EPERM, ARG_NE(2, 12), ARG_ANY,
+    "any other address length", "names a port or socket others can send "
+    "to: UDP bind, TCP bind (also Landlock's), unix socket names; "
+    "--allow-bind permits it")
+#undef SECCOMP_IN
+#define SECCOMP_IN (SECCOMP_IN_JAIL_BIND | SECCOMP_IN_CONTAINER)
+SECCOMP_ALLOW(listen)
+SECCOMP_ALLOW(bind)
+#undef SECCOMP_IN
+#define SECCOMP_IN SECCOMP_IN_ALL
 
 /* --- Left out of the baseline although Docker allows them (ENOSYS). --- */
 
@@ -235,7 +313,6 @@ SECCOMP_ALLOW(accept4)
 SECCOMP_ALLOW(access)
 SECCOMP_ALLOW(alarm)
 SECCOMP_ALLOW(arch_prctl)
-SECCOMP_ALLOW(bind)
 SECCOMP_ALLOW(brk)
 SECCOMP_ALLOW(cachestat)
 SECCOMP_ALLOW(capget)
@@ -342,7 +419,6 @@ SECCOMP_ALLOW(lchown)
 SECCOMP_ALLOW(lgetxattr)
 SECCOMP_ALLOW(link)
 SECCOMP_ALLOW(linkat)
-SECCOMP_ALLOW(listen)
 SECCOMP_ALLOW(listxattr)
 SECCOMP_ALLOW(llistxattr)
 SECCOMP_ALLOW(lremovexattr)
@@ -364,17 +440,7 @@ SECCOMP_ALLOW(mlock2)
 SECCOMP_ALLOW(mlockall)
 SECCOMP_ALLOW(mmap)
 SECCOMP_ALLOW(mprotect)
-SECCOMP_ALLOW(mq_getsetattr)
-SECCOMP_ALLOW(mq_notify)
-SECCOMP_ALLOW(mq_open)
-SECCOMP_ALLOW(mq_timedreceive)
-SECCOMP_ALLOW(mq_timedsend)
-SECCOMP_ALLOW(mq_unlink)
 SECCOMP_ALLOW(mremap)
-SECCOMP_ALLOW(msgctl)
-SECCOMP_ALLOW(msgget)
-SECCOMP_ALLOW(msgrcv)
-SECCOMP_ALLOW(msgsnd)
 SECCOMP_ALLOW(msync)
 SECCOMP_ALLOW(munlock)
 SECCOMP_ALLOW(munlockall)
@@ -441,10 +507,6 @@ SECCOMP_ALLOW(sched_setscheduler)
 SECCOMP_ALLOW(sched_yield)
 SECCOMP_ALLOW(seccomp)
 SECCOMP_ALLOW(select)
-SECCOMP_ALLOW(semctl)
-SECCOMP_ALLOW(semget)
-SECCOMP_ALLOW(semop)
-SECCOMP_ALLOW(semtimedop)
 SECCOMP_ALLOW(sendfile)
 SECCOMP_ALLOW(sendmmsg)
 SECCOMP_ALLOW(sendmsg)
@@ -467,10 +529,6 @@ SECCOMP_ALLOW(setsid)
 SECCOMP_ALLOW(setsockopt)
 SECCOMP_ALLOW(setuid)
 SECCOMP_ALLOW(setxattr)
-SECCOMP_ALLOW(shmat)
-SECCOMP_ALLOW(shmctl)
-SECCOMP_ALLOW(shmdt)
-SECCOMP_ALLOW(shmget)
 SECCOMP_ALLOW(shutdown)
 SECCOMP_ALLOW(sigaltstack)
 SECCOMP_ALLOW(signalfd)
@@ -514,6 +572,8 @@ SECCOMP_ALLOW(write)
 SECCOMP_ALLOW(writev)
 
 #undef ARG_EQ
+#undef ARG_NE
+#undef SECCOMP_IN
 #undef ARG_LOW32
 #undef ARG_CLEAR
 #undef ARG_SET

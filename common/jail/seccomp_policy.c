@@ -24,25 +24,64 @@
 /* (policy.h includes errno.h, sched.h, sys/ioctl.h and sys/socket.h;
  * they are included above, so inside the table they are no-ops.) */
 
+/* Each entry takes its programs from SECCOMP_IN where it is expanded:
+ * policy.h sets SECCOMP_IN per group of rules. */
 const struct seccomp_rule seccomp_policy[] = {
 #define SECCOMP_DENY(n, e, r) \
-	{ #n, SECCOMP_KIND_DENY, (e), { NOCOND, NOCOND }, NULL, (r) },
+	{ #n, SECCOMP_KIND_DENY, (e), { NOCOND, NOCOND }, NULL, (r), \
+	  SECCOMP_IN },
 #define SECCOMP_ARG_ALLOW(n, c0, c1, w) \
-	{ #n, SECCOMP_KIND_ARG_ALLOW, 0, { c0, c1 }, (w), NULL },
+	{ #n, SECCOMP_KIND_ARG_ALLOW, 0, { c0, c1 }, (w), NULL, SECCOMP_IN },
 #define SECCOMP_ARG_DENY(n, e, c0, c1, w, r) \
-	{ #n, SECCOMP_KIND_ARG_DENY, (e), { c0, c1 }, (w), (r) },
+	{ #n, SECCOMP_KIND_ARG_DENY, (e), { c0, c1 }, (w), (r), SECCOMP_IN },
 #define SECCOMP_ARG_OTHERS(n, i, w) \
 	{ #n, SECCOMP_KIND_ARG_OTHERS, 0, \
-	  { { (i), SECCOMP_CMP_NONE, 0, 0 }, NOCOND }, (w), NULL },
+	  { { (i), SECCOMP_CMP_NONE, 0, 0 }, NOCOND }, (w), NULL, SECCOMP_IN },
 #define SECCOMP_OMIT(n, r) \
-	{ #n, SECCOMP_KIND_OMIT, 0, { NOCOND, NOCOND }, NULL, (r) },
+	{ #n, SECCOMP_KIND_OMIT, 0, { NOCOND, NOCOND }, NULL, (r), SECCOMP_IN },
 #define SECCOMP_ALLOW(n) \
-	{ #n, SECCOMP_KIND_ALLOW, 0, { NOCOND, NOCOND }, NULL, NULL },
+	{ #n, SECCOMP_KIND_ALLOW, 0, { NOCOND, NOCOND }, NULL, NULL, \
+	  SECCOMP_IN },
 #include "seccomp/policy.h"
 };
 
 const size_t seccomp_policy_len = sizeof seccomp_policy /
     sizeof seccomp_policy[0];
+
+static const char *const program_names[SECCOMP_PROGS] = {
+	[SECCOMP_PROG_JAIL] = "jail",
+	[SECCOMP_PROG_JAIL_BIND] = "jail-allow-bind",
+	[SECCOMP_PROG_CONTAINER] = "container",
+};
+
+const char *
+seccomp_program_name(enum seccomp_program p)
+{
+	return (unsigned)p < SECCOMP_PROGS ? program_names[p] : "?";
+}
+
+int
+seccomp_program_parse(const char *s, enum seccomp_program *p)
+{
+	for (unsigned i = 0; i < SECCOMP_PROGS; i++)
+		if (strcmp(s, program_names[i]) == 0) {
+			*p = (enum seccomp_program)i;
+			return 0;
+		}
+	return -1;
+}
+
+size_t
+seccomp_policy_select(const struct seccomp_rule *rules, size_t n,
+    enum seccomp_program p, struct seccomp_rule *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (rules[i].in & (1u << p))
+			out[k++] = rules[i];
+	return k;
+}
 
 /* An ARG_OTHERS rule allows the complement of at most this many denied
  * values; each costs at most 32 blocks. */
@@ -203,6 +242,8 @@ to_scmp(const struct seccomp_cond *c)
 {
 	struct scmp_arg_cmp s = { (unsigned)c->arg, SCMP_CMP_EQ, c->a, 0 };
 
+	if (c->cmp == SECCOMP_CMP_NE)
+		s.op = SCMP_CMP_NE;
 	if (c->cmp == SECCOMP_CMP_MASKED_EQ) {
 		s.op = SCMP_CMP_MASKED_EQ;
 		s.datum_b = c->b;
@@ -403,7 +444,8 @@ json_arg(FILE *out, int index, enum seccomp_cmp cmp, uint64_t a, uint64_t b,
 	    "\t\t\t\t\t\"valueTwo\": %" PRIu64 ",\n"
 	    "\t\t\t\t\t\"op\": \"%s\"\n\t\t\t\t}%s\n", index, a,
 	    cmp == SECCOMP_CMP_MASKED_EQ ? b : 0,
-	    cmp == SECCOMP_CMP_MASKED_EQ ? "SCMP_CMP_MASKED_EQ" : "SCMP_CMP_EQ",
+	    cmp == SECCOMP_CMP_MASKED_EQ ? "SCMP_CMP_MASKED_EQ" :
+	    cmp == SECCOMP_CMP_NE ? "SCMP_CMP_NE" : "SCMP_CMP_EQ",
 	    last ? "" : ",");
 }
 

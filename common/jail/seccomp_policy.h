@@ -2,9 +2,11 @@
  * compiled by libseccomp into a BPF program, exported as a Docker/OCI
  * profile, and explained name by name.
  *
- * The build compiles it once (seccomp_policy_program); a child installs
- * the program right before execve (seccomp_policy_install), which makes
- * only prctl calls and so is safe between fork and exec. */
+ * One table, three programs (enum seccomp_program): the rules say which
+ * of them they belong to. The build compiles each once
+ * (seccomp_policy_program); a child installs one right before execve
+ * (seccomp_policy_install), which makes only prctl calls and so is safe
+ * between fork and exec. */
 #ifndef AIRLOCK_SECCOMP_POLICY_H
 #define AIRLOCK_SECCOMP_POLICY_H
 
@@ -18,9 +20,27 @@
  * fall back to older calls (which the policy governs in turn). */
 #define SECCOMP_DEFAULT_ERRNO ENOSYS
 
+/* The programs built from the table. A jail installs JAIL, or JAIL_BIND
+ * when the operator lets leases accept connections (--allow-bind); the
+ * Docker export is CONTAINER, the profile of the container the services
+ * run in, which listen and bind themselves. */
+enum seccomp_program {
+	SECCOMP_PROG_JAIL = 0,
+	SECCOMP_PROG_JAIL_BIND = 1,
+	SECCOMP_PROG_CONTAINER = 2,
+	SECCOMP_PROGS = 3
+};
+
+/* A rule's programs, as bits of enum seccomp_program. */
+#define SECCOMP_IN_JAIL (1u << SECCOMP_PROG_JAIL)
+#define SECCOMP_IN_JAIL_BIND (1u << SECCOMP_PROG_JAIL_BIND)
+#define SECCOMP_IN_CONTAINER (1u << SECCOMP_PROG_CONTAINER)
+#define SECCOMP_IN_ALL ((1u << SECCOMP_PROGS) - 1)
+
 enum seccomp_cmp {
 	SECCOMP_CMP_NONE,	/* no condition */
 	SECCOMP_CMP_EQ,		/* arg == a (all 64 bits) */
+	SECCOMP_CMP_NE,		/* arg != a (all 64 bits) */
 	SECCOMP_CMP_MASKED_EQ	/* (arg & a) == b */
 };
 
@@ -47,11 +67,23 @@ struct seccomp_rule {
 	struct seccomp_cond cond[2];
 	const char *what;	/* ARG_*: the condition in words, else NULL */
 	const char *reason;	/* DENY, ARG_DENY, OMIT: why, else NULL */
+	unsigned in;		/* SECCOMP_IN_* bits: its programs */
 };
 
-/* The policy of seccomp/policy.h, in its order. */
+/* The policy of seccomp/policy.h, in its order: every program's rules. */
 extern const struct seccomp_rule seccomp_policy[];
 extern const size_t seccomp_policy_len;
+
+/* "jail", "jail-allow-bind", "container"; parse returns -1 for anything
+ * else. */
+const char *seccomp_program_name(enum seccomp_program p);
+int seccomp_program_parse(const char *s, enum seccomp_program *p);
+
+/* Copy the rules of rules[0..n) that belong to program p, in order, into
+ * out (room for n); their count. Every function below takes one
+ * program's rules (a name's rules in two programs may differ). */
+size_t seccomp_policy_select(const struct seccomp_rule *rules, size_t n,
+    enum seccomp_program p, struct seccomp_rule *out);
 
 /* Compile rules[0..n) into a BPF program for this machine's native
  * architecture (x86_64 only: the names are written for it). The default
@@ -65,18 +97,19 @@ int seccomp_policy_compile(const struct seccomp_rule *rules, size_t n,
     struct sock_fprog *out, char *err, size_t errlen);
 void seccomp_policy_free(struct sock_fprog *prog);
 
-/* seccomp_policy compiled at build time by seccomp/compile.c (a build
- * that cannot compile it fails): the program every jail installs. */
-extern const struct sock_filter *const seccomp_policy_bpf;
-extern const unsigned short seccomp_policy_bpf_len;
+/* Each program of seccomp_policy compiled at build time by
+ * seccomp/compile.c (a build that cannot compile them fails), by enum
+ * seccomp_program. */
+extern const struct sock_filter *const seccomp_policy_bpf[SECCOMP_PROGS];
+extern const unsigned short seccomp_policy_bpf_len[SECCOMP_PROGS];
 
-/* A sock_fprog over that program; never seccomp_policy_free it. The
- * kernel only reads the instructions, hence the cast. */
+/* A sock_fprog over program p; never seccomp_policy_free it. The kernel
+ * only reads the instructions, hence the cast. */
 static inline void
-seccomp_policy_program(struct sock_fprog *out)
+seccomp_policy_program(struct sock_fprog *out, enum seccomp_program p)
 {
-	out->len = seccomp_policy_bpf_len;
-	out->filter = (struct sock_filter *)seccomp_policy_bpf;
+	out->len = seccomp_policy_bpf_len[p];
+	out->filter = (struct sock_filter *)seccomp_policy_bpf[p];
 }
 
 /* Install prog on the calling thread (call it single-threaded, right

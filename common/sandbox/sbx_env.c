@@ -163,7 +163,7 @@ sbx_env_init(struct sbx_env *e, const struct sbx_jail_opts *o,
 		return SBX_ENV_SYSTEM;
 	}
 	e->self[n] = '\0';
-	seccomp_policy_program(&e->seccomp);
+	seccomp_policy_program(&e->seccomp, SECCOMP_PROG_JAIL);
 	if ((st = read_denylist(e, o->denylist, err, errlen)) != SBX_ENV_OK)
 		return st;
 	if (o->java_home) {

@@ -31,10 +31,12 @@
 #define SAY(...) (snprintf(err, errlen, __VA_ARGS__), -1)
 #define ACCEPT_BURST 64		/* accepts per listener per wake-up */
 
-#define ALLOW(n) { #n, SECCOMP_KIND_ALLOW, 0, { NOCOND, NOCOND }, NULL, NULL }
+#define ALLOW(n) { #n, SECCOMP_KIND_ALLOW, 0, { NOCOND, NOCOND }, NULL, NULL, \
+	SECCOMP_IN_ALL }
 #define NOCOND { -1, SECCOMP_CMP_NONE, 0, 0 }
 #define NO_EXEC(n, arg) { #n, SECCOMP_KIND_ARG_ALLOW, 0, { { (arg), \
-	SECCOMP_CMP_MASKED_EQ, PROT_EXEC, 0 }, NOCOND }, "not PROT_EXEC", NULL }
+	SECCOMP_CMP_MASKED_EQ, PROT_EXEC, 0 }, NOCOND }, "not PROT_EXEC", NULL, \
+	SECCOMP_IN_ALL }
 
 /* What the loop and musl's malloc and stdio need; everything else (open,
  * socket, connect, fork, exec, ptrace, ...) fails with ENOSYS. */

@@ -319,7 +319,10 @@ runner_service_jail_config(struct runner_service *r, const char *path,
 		    j->landlock_abi_cap, j->landlock_abi_cap);
 	}
 	if (j->mode != JAIL_NONE || r->cfg.preflight) {
-		seccomp_policy_program(&r->seccomp);
+		/* --allow-bind lets leases listen and bind (Landlock and
+		 * seccomp alike) */
+		seccomp_policy_program(&r->seccomp, j->allow_bind ?
+		    SECCOMP_PROG_JAIL_BIND : SECCOMP_PROG_JAIL);
 		j->seccomp = &r->seccomp;
 	}
 	return 0;

@@ -155,7 +155,7 @@ main(int argc, char **argv)
 	if (!raw) {
 		if (mkdir(cfg.state_dir, 0711) != 0 && errno != EEXIST)
 			return 71;
-		seccomp_policy_program(&prog);
+		seccomp_policy_program(&prog, SECCOMP_PROG_JAIL);
 		cfg.seccomp = &prog;
 		cfg.path = path + 5;
 		if (jail_init(&j, &cfg, err, sizeof err) != 0) {

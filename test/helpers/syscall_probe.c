@@ -16,8 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <linux/netlink.h>
+#include <mqueue.h>
 #include <sys/ioctl.h>
+#include <sys/ipc.h>
 #include <sys/mount.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/timex.h>
@@ -215,6 +222,114 @@ p_socketpair_unix(void)
 	return result(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
 }
 
+/* The channels between leases: accepting connections and datagrams, and
+ * System V and POSIX IPC. Each object made is removed again. */
+static long
+p_listen_noport(void)	/* no bind(): the kernel picks the port */
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	long r;
+
+	if (fd < 0)
+		return -errno;
+	r = result(listen(fd, 1));
+	close(fd);
+	return r;
+}
+
+static long
+bind_loopback(int type, long len_high)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, type, 0);
+	long r;
+
+	if (fd < 0)
+		return -errno;
+	/* the kernel reads the length as int: high bits must not pass */
+	r = result(syscall(SYS_bind, (long)fd, &a, len_high | (long)sizeof a));
+	close(fd);
+	return r;
+}
+
+static long
+p_bind_udp(void)
+{
+	return bind_loopback(SOCK_DGRAM, 0);
+}
+
+static long
+p_bind_tcp(void)
+{
+	return bind_loopback(SOCK_STREAM, 0);
+}
+
+static long
+p_bind_udp_hibits(void)
+{
+	return bind_loopback(SOCK_DGRAM, 0x100000000L);
+}
+
+static long
+p_bind_netlink(void)	/* what glibc's getifaddrs does */
+{
+	struct sockaddr_nl a = { .nl_family = AF_NETLINK };
+	int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+	long r;
+
+	if (fd < 0)
+		return -errno;
+	r = result(bind(fd, (struct sockaddr *)&a, sizeof a));
+	close(fd);
+	return r;
+}
+
+static long
+p_shmget(void)
+{
+	long id = result(shmget(IPC_PRIVATE, 4096, 0600));
+
+	if (id >= 0)
+		shmctl((int)id, IPC_RMID, NULL);
+	return id;
+}
+
+static long
+p_semget(void)
+{
+	long id = result(semget(IPC_PRIVATE, 1, 0600));
+
+	if (id >= 0)
+		semctl((int)id, 0, IPC_RMID);
+	return id;
+}
+
+static long
+p_msgget(void)
+{
+	long id = result(msgget(IPC_PRIVATE, 0600));
+
+	if (id >= 0)
+		msgctl((int)id, IPC_RMID, NULL);
+	return id;
+}
+
+static long
+p_mq_open(void)
+{
+	char name[64];
+	mqd_t q;
+
+	snprintf(name, sizeof name, "/airlock-probe-%d", (int)getpid());
+	q = mq_open(name, O_RDWR | O_CREAT | O_EXCL, 0600, NULL);
+	if (q == (mqd_t)-1)
+		return -errno;
+	mq_close(q);
+	mq_unlink(name);
+	return 0;
+}
+
 /* A terminal of our own: a new session whose controlling terminal is a
  * fresh pty, so TIOCSTI works unfiltered without privileges too. Runs in
  * a child (a process group leader cannot start a session), which exits
@@ -352,6 +467,10 @@ static const struct probe {
 	probe_fn fn;
 } probes[] = {
 	{ "adjtimex", p_adjtimex },
+	{ "bind_netlink", p_bind_netlink },
+	{ "bind_tcp", p_bind_tcp },
+	{ "bind_udp", p_bind_udp },
+	{ "bind_udp_hibits", p_bind_udp_hibits },
 	{ "bpf", p_bpf },
 	{ "clone3", p_clone3 },
 	{ "clone_newns", p_clone_newns },
@@ -361,14 +480,19 @@ static const struct probe {
 	{ "int80", p_int80 },
 	{ "io_uring_setup", p_io_uring_setup },
 	{ "keyctl", p_keyctl },
+	{ "listen_noport", p_listen_noport },
 	{ "mount", p_mount },
+	{ "mq_open", p_mq_open },
+	{ "msgget", p_msgget },
 	{ "name_to_handle_at", p_name_to_handle_at },
 	{ "perf_event_open", p_perf_event_open },
 	{ "personality", p_personality },
 	{ "process_vm_readv", p_process_vm_readv },
 	{ "pthread", p_pthread },
 	{ "ptrace_traceme", p_ptrace_traceme },
+	{ "semget", p_semget },
 	{ "setns", p_setns },
+	{ "shmget", p_shmget },
 	{ "socketpair_unix", p_socketpair_unix },
 	{ "tcgets", p_tcgets },
 	{ "tiocsti", p_tiocsti },

@@ -23,6 +23,23 @@
 #define NCOND { -1, SECCOMP_CMP_NONE, 0, 0 }
 #define BLOCK_CAP 512
 
+/* The rules of the program under test (use_program): the checks below
+ * hold for each program on its own. */
+static struct seccomp_rule pol[1024];
+static size_t npol;
+static enum seccomp_program cur;
+
+static void
+use_program(enum seccomp_program p)
+{
+	if (seccomp_policy_len > sizeof pol / sizeof pol[0])
+		abort();
+	npol = seccomp_policy_select(seccomp_policy, seccomp_policy_len, p,
+	    pol);
+	cur = p;
+	printf("# program %s: %zu rules\n", seccomp_program_name(p), npol);
+}
+
 /* The deny set of the issue: name and errno (socket, clone and ioctl are
  * checked as argument rules below). */
 static const struct {
@@ -61,6 +78,8 @@ cond_matches(const struct seccomp_cond *c, const uint64_t *args)
 		return 1;
 	case SECCOMP_CMP_EQ:
 		return args[c->arg] == c->a;
+	case SECCOMP_CMP_NE:
+		return args[c->arg] != c->a;
 	case SECCOMP_CMP_MASKED_EQ:
 		return (args[c->arg] & c->a) == c->b;
 	}
@@ -76,8 +95,8 @@ evaluate(const char *name, const uint64_t *args, int *conflict)
 	int out = 0;
 
 	*conflict = 0;
-	for (size_t i = 0; i < seccomp_policy_len; i++) {
-		const struct seccomp_rule *r = &seccomp_policy[i];
+	for (size_t i = 0; i < npol; i++) {
+		const struct seccomp_rule *r = &pol[i];
 		int v = 0;
 
 		if (strcmp(r->name, name) != 0)
@@ -91,8 +110,8 @@ evaluate(const char *name, const uint64_t *args, int *conflict)
 		    cond_matches(&r->cond[1], args))
 			v = -r->err;
 		if (r->kind == SECCOMP_KIND_ARG_OTHERS) {
-			long nb = seccomp_policy_others(seccomp_policy,
-			    seccomp_policy_len, name, r->cond[0].arg, blocks,
+			long nb = seccomp_policy_others(pol,
+			    npol, name, r->cond[0].arg, blocks,
 			    BLOCK_CAP);
 			uint32_t low = (uint32_t)args[r->cond[0].arg];
 
@@ -120,14 +139,15 @@ samples(const char *name, int arg, uint64_t *out, size_t cap)
 #define PUT(v) do { if (n < cap) out[n++] = (v); } while (0)
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		PUT(fixed[i]);
-	for (size_t i = 0; i < seccomp_policy_len; i++) {
-		const struct seccomp_rule *r = &seccomp_policy[i];
+	for (size_t i = 0; i < npol; i++) {
+		const struct seccomp_rule *r = &pol[i];
 
 		if (strcmp(r->name, name) != 0)
 			continue;
 		for (int k = 0; k < 2; k++) {
 			const struct seccomp_cond *c = &r->cond[k];
-			uint64_t base = c->cmp == SECCOMP_CMP_EQ ? c->a : c->b;
+			uint64_t base = c->cmp == SECCOMP_CMP_MASKED_EQ ? c->b :
+			    c->a;
 
 			if (c->arg != arg || c->cmp == SECCOMP_CMP_NONE)
 				continue;
@@ -183,13 +203,19 @@ test_names_resolve(void)
 		int nr = seccomp_syscall_resolve_name(seccomp_policy[i].name);
 
 		if (nr < 0) {
-			printf("# '%s' does not resolve (%d)\n",
-			    seccomp_policy[i].name, nr);
+			printf("# '%s' does not resolve (%d)\n", seccomp_policy[i].name,
+			    nr);
+			bad++;
+		}
+		if ((seccomp_policy[i].in & SECCOMP_IN_ALL) == 0 ||
+		    (seccomp_policy[i].in & ~SECCOMP_IN_ALL) != 0) {
+			printf("# '%s': rule %zu is in no program or an "
+			    "unknown one\n", seccomp_policy[i].name, i);
 			bad++;
 		}
 	}
-	ok(bad == 0, "all %zu policy names resolve to native syscalls",
-	    seccomp_policy_len);
+	ok(bad == 0, "all %zu policy names resolve to native syscalls, each "
+	    "rule in a known program", seccomp_policy_len);
 }
 
 static void
@@ -198,20 +224,22 @@ test_classes(void)
 	size_t mixed = 0, apart = 0, allow = 0, unsorted = 0;
 	const char *last_allow = "";
 
-	for (size_t i = 0; i < seccomp_policy_len; i++) {
-		const struct seccomp_rule *r = &seccomp_policy[i];
+	for (size_t i = 0; i < npol; i++) {
+		const struct seccomp_rule *r = &pol[i];
 		int arg = r->kind == SECCOMP_KIND_ARG_ALLOW ||
 		    r->kind == SECCOMP_KIND_ARG_DENY ||
 		    r->kind == SECCOMP_KIND_ARG_OTHERS;
 
-		if (r->kind == SECCOMP_KIND_ALLOW) {
+		if (r->kind == SECCOMP_KIND_ALLOW)
 			allow++;
+		/* the baseline, every program's: one sorted list */
+		if (r->kind == SECCOMP_KIND_ALLOW && r->in == SECCOMP_IN_ALL) {
 			if (strcmp(last_allow, r->name) >= 0)
 				unsorted++;
 			last_allow = r->name;
 		}
 		for (size_t j = 0; j < i; j++) {
-			const struct seccomp_rule *q = &seccomp_policy[j];
+			const struct seccomp_rule *q = &pol[j];
 			int qarg = q->kind == SECCOMP_KIND_ARG_ALLOW ||
 			    q->kind == SECCOMP_KIND_ARG_DENY ||
 			    q->kind == SECCOMP_KIND_ARG_OTHERS;
@@ -222,14 +250,15 @@ test_classes(void)
 				printf("# '%s' is in two classes\n", r->name);
 				mixed++;
 			}
-			if (strcmp(seccomp_policy[i - 1].name, r->name) != 0)
+			if (strcmp(pol[i - 1].name, r->name) != 0)
 				apart++;
 		}
 	}
 	ok(mixed == 0, "no name is both allowed and denied/omitted, or both "
 	    "unconditional and argument-ruled");
 	ok(apart == 0, "the rules of each name are adjacent");
-	ok(unsorted == 0, "the allowlist is sorted without duplicates");
+	ok(unsorted == 0, "the baseline allowlist is sorted without "
+	    "duplicates");
 	ok(allow > 250 && allow < 300, "the allowlist has %zu names", allow);
 }
 
@@ -239,11 +268,11 @@ test_required(void)
 	size_t first, count, missing = 0;
 
 	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
-		enum seccomp_verdict v = seccomp_policy_explain(seccomp_policy,
-		    seccomp_policy_len, required[i].name, &first, &count);
+		enum seccomp_verdict v = seccomp_policy_explain(pol,
+		    npol, required[i].name, &first, &count);
 
 		if (v != SECCOMP_DENIED ||
-		    seccomp_policy[first].err != required[i].err) {
+		    pol[first].err != required[i].err) {
 			printf("# %s is not denied with errno %d\n",
 			    required[i].name, required[i].err);
 			missing++;
@@ -302,8 +331,8 @@ test_clone_covered(void)
 {
 	uint64_t allow_mask = 0, deny_bits = 0;
 
-	for (size_t i = 0; i < seccomp_policy_len; i++) {
-		const struct seccomp_rule *r = &seccomp_policy[i];
+	for (size_t i = 0; i < npol; i++) {
+		const struct seccomp_rule *r = &pol[i];
 
 		if (strcmp(r->name, "clone") != 0)
 			continue;
@@ -321,7 +350,7 @@ static void
 test_others(void)
 {
 	struct seccomp_block b[BLOCK_CAP];
-	long n = seccomp_policy_others(seccomp_policy, seccomp_policy_len,
+	long n = seccomp_policy_others(pol, npol,
 	    "ioctl", 1, b, BLOCK_CAP);
 	uint32_t x = 0x12345678;
 	long wrong = 0, order = 0;
@@ -347,12 +376,12 @@ test_others(void)
 	}
 	ok(wrong == 0, "ioctl: each sampled request lies in exactly one block "
 	    "unless denied (%ld wrong)", wrong);
-	ok(seccomp_policy_others(seccomp_policy, seccomp_policy_len, "ioctl",
+	ok(seccomp_policy_others(pol, npol, "ioctl",
 	    1, b, 4) == -1, "too small a block array is an error");
-	ok(seccomp_policy_others(seccomp_policy, seccomp_policy_len, "clone",
+	ok(seccomp_policy_others(pol, npol, "clone",
 	    0, b, BLOCK_CAP) == -1, "clone's deny rules (bit tests, not "
 	    "ARG_LOW32) have no complement blocks");
-	ok(seccomp_policy_others(seccomp_policy, seccomp_policy_len,
+	ok(seccomp_policy_others(pol, npol,
 	    "socketpair", 0, b, BLOCK_CAP) == -1, "a name without deny rules "
 	    "has no complement blocks");
 }
@@ -364,21 +393,22 @@ test_compile(void)
 	char err[256];
 	int rc1, rc2;
 
-	rc1 = seccomp_policy_compile(seccomp_policy, seccomp_policy_len, &p1,
+	rc1 = seccomp_policy_compile(pol, npol, &p1,
 	    err, sizeof err);
 	if (!ok(rc1 == 0, "the policy compiles"))
 		printf("# %s\n", err);
-	rc2 = seccomp_policy_compile(seccomp_policy, seccomp_policy_len, &p2,
+	rc2 = seccomp_policy_compile(pol, npol, &p2,
 	    err, sizeof err);
 	ok(rc1 == 0 && p1.len > 100 && p1.len <= BPF_MAXINSNS,
 	    "the BPF program has %u instructions", rc1 == 0 ? p1.len : 0);
 	ok(rc1 == 0 && rc2 == 0 && p1.len == p2.len &&
 	    memcmp(p1.filter, p2.filter, p1.len * sizeof *p1.filter) == 0,
 	    "two compilations give the same bytes");
-	ok(rc1 == 0 && p1.len == seccomp_policy_bpf_len &&
-	    memcmp(p1.filter, seccomp_policy_bpf,
-	    p1.len * sizeof *p1.filter) == 0, "the program compiled at build "
-	    "time is the same bytes as a fresh compile of the table");
+	ok(rc1 == 0 && p1.len == seccomp_policy_bpf_len[cur] &&
+	    memcmp(p1.filter, seccomp_policy_bpf[cur],
+	    p1.len * sizeof *p1.filter) == 0, "%s: the program compiled at "
+	    "build time is the same bytes as a fresh compile of the table",
+	    seccomp_program_name(cur));
 	if (rc1 == 0)
 		seccomp_policy_free(&p1);
 	if (rc2 == 0)
@@ -390,28 +420,29 @@ static void
 test_compile_errors(void)
 {
 	static const struct seccomp_rule unknown[] = {
-		{ "read", SECCOMP_KIND_ALLOW, 0, { NCOND, NCOND }, NULL, NULL },
+		{ "read", SECCOMP_KIND_ALLOW, 0, { NCOND, NCOND }, NULL, NULL, SECCOMP_IN_ALL },
 		{ "no_such_syscall", SECCOMP_KIND_ALLOW, 0, { NCOND, NCOND },
-		  NULL, NULL },
+		  NULL, NULL, SECCOMP_IN_ALL },
 	};
 	static const struct seccomp_rule foreign[] = {
 		{ "chown32", SECCOMP_KIND_DENY, EPERM, { NCOND, NCOND }, NULL,
-		  "x86 only" },
+		  "x86 only", SECCOMP_IN_ALL },
 	};
 	static const struct seccomp_rule omitted[] = {
 		{ "no_such_syscall", SECCOMP_KIND_OMIT, 0, { NCOND, NCOND },
-		  NULL, "never" },
+		  NULL, "never", SECCOMP_IN_ALL },
 	};
 	static const struct seccomp_rule mixed[] = {
 		{ "socket", SECCOMP_KIND_ALLOW, 0, { NCOND, NCOND }, NULL,
-		  NULL },
+		  NULL, SECCOMP_IN_ALL },
 		{ "socket", SECCOMP_KIND_ARG_DENY, EPERM,
-		  { { 0, SECCOMP_CMP_EQ, 17, 0 }, NCOND }, "AF_PACKET", "x" },
+		  { { 0, SECCOMP_CMP_EQ, 17, 0 }, NCOND }, "AF_PACKET", "x",
+		  SECCOMP_IN_ALL },
 	};
 	static const struct seccomp_rule sameargs[] = {
 		{ "socket", SECCOMP_KIND_ARG_ALLOW, 0,
 		  { { 0, SECCOMP_CMP_EQ, 1, 0 }, { 0, SECCOMP_CMP_EQ, 2, 0 } },
-		  "1 and 2", NULL },
+		  "1 and 2", NULL, SECCOMP_IN_ALL },
 	};
 	struct sock_fprog p;
 	char err[256];
@@ -441,7 +472,7 @@ in_child(int as_nobody, int set_nnp, long (*call)(void))
 	pid_t pid;
 	int st;
 
-	seccomp_policy_program(&p);	/* what the jails install */
+	seccomp_policy_program(&p, cur);	/* what the jails install */
 	fflush(stdout);
 	if ((pid = fork()) < 0)
 		return -2001;
@@ -520,10 +551,10 @@ test_explain(void)
 	size_t first, count;
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-		ok(seccomp_policy_explain(seccomp_policy, seccomp_policy_len,
+		ok(seccomp_policy_explain(pol, npol,
 		    cases[i].name, &first, &count) == cases[i].v,
 		    "explain %s", cases[i].name);
-	ok(seccomp_policy_explain(seccomp_policy, seccomp_policy_len, "clone",
+	ok(seccomp_policy_explain(pol, npol, "clone",
 	    &first, &count) == SECCOMP_BY_ARGS && count == 8,
 	    "explain clone gives its 8 rules");
 }
@@ -535,8 +566,8 @@ test_export(void)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	ok(f && seccomp_policy_export_docker(seccomp_policy,
-	    seccomp_policy_len, f) == 0, "the Docker export writes");
+	ok(f && seccomp_policy_export_docker(pol,
+	    npol, f) == 0, "the Docker export writes");
 	if (f)
 		fclose(f);
 	ok(buf && len > 1000 && buf[0] == '{' && buf[len - 2] == '}' &&
@@ -545,10 +576,81 @@ test_export(void)
 	free(buf);
 }
 
+/* What a program answers for name: +1 allowed, -err denied, 0 the
+ * default; unconditional rules and argument rules alike. */
+static int
+answer(const char *name, const uint64_t *args)
+{
+	size_t first, count;
+	int c;
+
+	switch (seccomp_policy_explain(pol, npol, name, &first, &count)) {
+	case SECCOMP_ALLOWED:
+		return 1;
+	case SECCOMP_DENIED:
+		return -pol[first].err;
+	case SECCOMP_BY_ARGS:
+		return evaluate(name, args, &c);
+	default:
+		return 0;
+	}
+}
+
+/* The channels between leases (docs/SECURITY.md): what each program says
+ * to listen, bind, socket(AF_UNIX), socketpair, SysV IPC and mqueues. */
+static void
+test_channels(void)
+{
+	static const char *const ipc[] = { "shmget", "shmat", "shmctl",
+		"shmdt", "semget", "semop", "semtimedop", "semctl", "msgget",
+		"msgsnd", "msgrcv", "msgctl", "mq_open", "mq_unlink",
+		"mq_timedsend", "mq_timedreceive", "mq_notify",
+		"mq_getsetattr" };
+	const char *p = seccomp_program_name(cur);
+	int jail = cur != SECCOMP_PROG_CONTAINER;
+	int bind_ok = cur != SECCOMP_PROG_JAIL;
+	uint64_t a[6] = { 0 };
+	size_t bad = 0;
+
+	for (size_t i = 0; i < sizeof ipc / sizeof ipc[0]; i++)
+		if (answer(ipc[i], a) != -EPERM) {
+			printf("# %s: %s is not EPERM\n", p, ipc[i]);
+			bad++;
+		}
+	ok(bad == 0, "%s: System V IPC and POSIX mqueues are EPERM", p);
+	ok(answer("listen", a) == (bind_ok ? 1 : -EPERM), "%s: listen is %s",
+	    p, bind_ok ? "allowed" : "EPERM");
+	a[2] = 12;
+	ok(answer("bind", a) == 1, "%s: bind with a netlink address length "
+	    "is allowed", p);
+	for (int k = 0; k < 4; k++) {
+		static const uint64_t len[] = { 16, 28, 110,
+			(uint64_t)1 << 32 | 12 };
+
+		a[2] = len[k];
+		ok(answer("bind", a) == (bind_ok ? 1 : -EPERM), "%s: bind with "
+		    "length %#llx is %s", p, (unsigned long long)len[k],
+		    bind_ok ? "allowed" : "EPERM");
+	}
+	a[2] = 0;
+	a[0] = AF_UNIX;
+	ok(answer("socket", a) == (jail ? -EPERM : 1), "%s: socket(AF_UNIX) "
+	    "is %s", p, jail ? "EPERM" : "allowed");
+	a[0] = (uint64_t)1 << 32 | AF_UNIX;
+	ok(answer("socket", a) != 1, "%s: socket(AF_UNIX with high bits) is "
+	    "refused", p);
+	a[0] = AF_UNIX;
+	ok(answer("socketpair", a) == 1, "%s: socketpair(AF_UNIX) is "
+	    "allowed", p);
+	if (cur == SECCOMP_PROG_JAIL)
+		test_no_overlap("bind", 2, -1);
+}
+
 int
 main(void)
 {
 	test_names_resolve();
+	use_program(SECCOMP_PROG_JAIL);
 	test_classes();
 	test_required();
 	test_arg_rules();
@@ -559,5 +661,15 @@ main(void)
 	test_install();
 	test_explain();
 	test_export();
+	for (int p = 0; p < SECCOMP_PROGS; p++) {
+		use_program((enum seccomp_program)p);
+		test_channels();
+		if (p == SECCOMP_PROG_JAIL)
+			continue;
+		test_classes();
+		test_required();
+		test_no_overlap("socket", 0, 2);
+		test_compile();
+	}
 	return tap_done();
 }
