@@ -39,8 +39,9 @@
  *   sleep                  print "pid: N", sleep
  * Outside a lease (the same-uid scoping test, no runner):
  *   listen NAME            listen on @NAME, print "ready", accept forever
- *   scoped on|off PID NAME apply only Landlock's scoping (on) or nothing,
- *                          then try kill(PID, 0) and connect @NAME */
+ *   scoped on|off PID NAME apply only Landlock's scoping and TCP bind
+ *                          rule (on) or nothing, then try kill(PID, 0),
+ *                          connect @NAME and a TCP bind */
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -482,7 +483,7 @@ scoped(const char *on, const char *pid, const char *name)
 		memset(&s, 0, sizeof s);
 		s.abi = landlock_abi(NULL);
 		s.features = LANDLOCK_FEAT_SCOPE_SIGNAL |
-		    LANDLOCK_FEAT_SCOPE_ABSTRACT;
+		    LANDLOCK_FEAT_SCOPE_ABSTRACT | LANDLOCK_FEAT_BIND;
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
 		    landlock_apply(&s, &step) != 0) {
 			say("landlock", errno);
@@ -491,6 +492,7 @@ scoped(const char *on, const char *pid, const char *name)
 	}
 	say("signal", kill((pid_t)atoi(pid), 0) == 0 ? 0 : errno);
 	say("abstract", try_abstract(name));
+	say("bind", try_tcp(0, 1));
 }
 
 int
