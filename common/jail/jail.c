@@ -367,11 +367,13 @@ mount_proc(const char *at)
 }
 
 /* uid mode: a mount namespace of the lease's own with that /proc over the
- * host's. Needs CAP_SYS_ADMIN (procfs of the host's pid namespace). */
+ * host's, and an IPC namespace of its own, so /proc/sysvipc lists nothing
+ * of anyone else (seccomp refuses SysV IPC and mqueues besides). Needs
+ * CAP_SYS_ADMIN (procfs of the host's pid namespace). */
 static int
 private_proc(void)
 {
-	if (unshare(CLONE_NEWNS) != 0 ||
+	if (unshare(CLONE_NEWNS | CLONE_NEWIPC) != 0 ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
 		return -1;
 	return mount_proc("/proc");

@@ -20,7 +20,7 @@
  *         CAP_SETPCAP), no_new_privs, rlimits, Landlock, seccomp. Needs
  *         only CAP_SETUID, CAP_SETGID and CAP_KILL; with CAP_SYS_ADMIN a
  *         mount namespace whose /proc (hidepid=invisible) shows only the
- *         lease's own processes;
+ *         lease's own processes, and an IPC namespace of its own;
  *   ns    uid mode inside new user, pid, mount, ipc, uts and cgroup
  *         namespaces (and net with new_net): a tiny init as pid 1, and a
  *         pivot_root into a minimal read-only view (common/jail/jailview.h),
