@@ -5,7 +5,8 @@ usage: seccomp_check.py OURS.json DOCKER.json LIST.txt
 
 OURS.json    `airlock seccomp --export docker`
 DOCKER.json  Docker's default profile (test/data/seccomp/)
-LIST.txt     `airlock seccomp --list` (tab-separated rules)
+LIST.txt     `airlock seccomp --program container --list` (tab-separated
+             rules of the program the export is)
 
 Prints one line per problem and exits 1, or prints "ok" and exits 0
 (statistics go to stderr). Checks:
