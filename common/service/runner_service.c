@@ -323,6 +323,11 @@ runner_service_jail_config(struct runner_service *r, const char *path,
 		 * seccomp alike) */
 		seccomp_policy_program(&r->seccomp, j->allow_bind ?
 		    SECCOMP_PROG_JAIL_BIND : SECCOMP_PROG_JAIL);
+		if (j->allow_bind)
+			log_msg(LOG_WARN, "--allow-bind: leases may listen and "
+			    "bind, so other tenants' leases and the network "
+			    "can reach them (docs/SECURITY.md, \"Between "
+			    "tenants\")");
 		j->seccomp = &r->seccomp;
 	}
 	return 0;
