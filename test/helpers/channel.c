@@ -45,46 +45,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "test/helpers/attempt_say.h"
+
 #define WAIT_MS 120000	/* never hang: the test ends it long before */
 #define GRACE_MS 1000	/* after stdin ends: loopback delivery is done */
 #define SHM_SIZE 4096
-
-static const char *
-errname(int e)
-{
-	switch (e) {
-	case 0: return "ok";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case ENOENT: return "ENOENT";
-	case ESRCH: return "ESRCH";
-	case ENOSYS: return "ENOSYS";
-	case EEXIST: return "EEXIST";
-	case ECONNREFUSED: return "ECONNREFUSED";
-	case ETIMEDOUT: return "ETIMEDOUT";
-	default: return "EOTHER";
-	}
-}
-
-static void
-say(const char *what, int err)
-{
-	printf("%s: %s\n", what, errname(err));
-	fflush(stdout);
-}
 
 static _Noreturn void
 fail(const char *what)
 {
 	say(what, errno);
 	exit(1);
-}
-
-static _Noreturn void
-sleep_forever(void)
-{
-	for (;;)
-		pause();
 }
 
 static struct sockaddr_in
@@ -148,11 +119,26 @@ print_got(int fd)
 	fflush(stdout);
 }
 
+/* Accept one connection on the listening fd and print what it sends. */
+static void
+accept_got(int fd)
+{
+	int c;
+
+	if (!wait_readable(fd)) {
+		printf("got: nothing\n");
+		return;
+	}
+	if ((c = accept(fd, NULL, NULL)) < 0)
+		fail("accept");
+	print_got(c);
+}
+
 static void
 tcp_listen(int do_bind)
 {
 	struct sockaddr_in a = loopback(0);
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), c;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0)
 		fail("socket");
@@ -161,13 +147,7 @@ tcp_listen(int do_bind)
 	if (listen(fd, 4) != 0)
 		fail("listen");
 	print_port(fd);
-	if (!wait_readable(fd)) {
-		printf("got: nothing\n");
-		return;
-	}
-	if ((c = accept(fd, NULL, NULL)) < 0)
-		fail("accept");
-	print_got(c);
+	accept_got(fd);
 }
 
 static void
@@ -240,7 +220,7 @@ abstract_listen(const char *name)
 {
 	struct sockaddr_un a;
 	socklen_t len = unix_addr(&a, name, 1);
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), c;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0)
 		fail("socket");
@@ -250,13 +230,7 @@ abstract_listen(const char *name)
 		fail("listen");
 	printf("ready\n");
 	fflush(stdout);
-	if (!wait_readable(fd)) {
-		printf("got: nothing\n");
-		return;
-	}
-	if ((c = accept(fd, NULL, NULL)) < 0)
-		fail("accept");
-	print_got(c);
+	accept_got(fd);
 }
 
 static void

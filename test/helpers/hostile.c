@@ -61,43 +61,7 @@
 #include <unistd.h>
 
 #include "common/jail/landlock.h"
-
-static const char *
-errname(int e)
-{
-	switch (e) {
-	case 0: return "ok";
-	case EACCES: return "EACCES";
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case ESRCH: return "ESRCH";
-	case EAGAIN: return "EAGAIN";
-	case EINVAL: return "EINVAL";
-	case ENOSYS: return "ENOSYS";
-	case EROFS: return "EROFS";
-	case ECONNREFUSED: return "ECONNREFUSED";
-	case ENOMEM: return "ENOMEM";
-	case EFBIG: return "EFBIG";
-	case ENOSPC: return "ENOSPC";
-	case EEXIST: return "EEXIST";
-	case ENOTDIR: return "ENOTDIR";
-	default: return "EOTHER";
-	}
-}
-
-static void
-say(const char *what, int err)
-{
-	printf("%s: %s\n", what, errname(err));
-	fflush(stdout);
-}
-
-static _Noreturn void
-sleep_forever(void)
-{
-	for (;;)
-		pause();
-}
+#include "test/helpers/attempt_say.h"
 
 /* The outcome of an attempt on fd that failed or not: 0, or the errno
  * of the failure; fd is closed either way. */
