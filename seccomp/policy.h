@@ -227,11 +227,10 @@ SECCOMP_ARG_OTHERS(ioctl, 1, "every other request")
 
 /* socket(2): an allowlist of address families. Each family is kernel
  * code reachable by anyone (and a module the kernel may load on first
- * use); these four are what node, python and java need. Netlink only
- * for routing (getifaddrs), not sock_diag, which lists every socket on
- * the host's network namespace, nor netfilter or generic netlink. A
- * jailed child gets no AF_UNIX socket (only socketpair): the services'
- * container does. */
+ * use); these three are what node, python and java need (and netlink's
+ * routing protocol for the services' own container). A jailed child
+ * gets no AF_UNIX socket (only socketpair): the services' container
+ * does. */
 #undef SECCOMP_IN
 #define SECCOMP_IN SECCOMP_IN_CONTAINER
 SECCOMP_ARG_ALLOW(socket, ARG_EQ(0, AF_UNIX), ARG_ANY, "family AF_UNIX")
@@ -247,14 +246,31 @@ SECCOMP_ARG_DENY(socket, EPERM, ARG_LOW32(0, AF_UNIX), ARG_ANY,
 #define SECCOMP_IN SECCOMP_IN_ALL
 SECCOMP_ARG_ALLOW(socket, ARG_EQ(0, AF_INET), ARG_ANY, "family AF_INET")
 SECCOMP_ARG_ALLOW(socket, ARG_EQ(0, AF_INET6), ARG_ANY, "family AF_INET6")
-SECCOMP_ARG_ALLOW(socket, ARG_EQ(0, AF_NETLINK),
-    ARG_EQ(2, NETLINK_ROUTE_PROTOCOL),
-    "family AF_NETLINK with protocol NETLINK_ROUTE")
 SECCOMP_ARG_DENY(socket, EPERM, ARG_LOW32(0, AF_PACKET), ARG_ANY,
     "family AF_PACKET", "raw link-layer packets: sniffing and spoofing on "
     "the host's network, and a history of kernel bugs")
 SECCOMP_ARG_DENY(socket, EPERM, ARG_LOW32(0, AF_VSOCK), ARG_ANY,
     "family AF_VSOCK", "VM sockets: a path from a guest to its hypervisor")
+/* Netlink, in a jailed child: kernel memory no memory cgroup is charged
+ * for (a reply the reader never reads stays queued, up to 2 x rmem_max a
+ * socket), and the host's links, addresses and routes in a shared
+ * network namespace. What node, npm and glibc do with it (getifaddrs,
+ * getaddrinfo's AI_ADDRCONFIG) falls back when the family is
+ * unsupported (docs/SECCOMP.md has the figures). The services keep the
+ * routing protocol. */
+#undef SECCOMP_IN
+#define SECCOMP_IN (SECCOMP_IN_JAIL | SECCOMP_IN_JAIL_BIND)
+SECCOMP_ARG_DENY(socket, EAFNOSUPPORT, ARG_LOW32(0, AF_NETLINK), ARG_ANY,
+    "family AF_NETLINK", "unaccounted kernel memory (replies left unread) "
+    "and the host's network configuration; every use measured falls back "
+    "without it")
+#undef SECCOMP_IN
+#define SECCOMP_IN SECCOMP_IN_CONTAINER
+SECCOMP_ARG_ALLOW(socket, ARG_EQ(0, AF_NETLINK),
+    ARG_EQ(2, NETLINK_ROUTE_PROTOCOL),
+    "family AF_NETLINK with protocol NETLINK_ROUTE")
+#undef SECCOMP_IN
+#define SECCOMP_IN SECCOMP_IN_ALL
 
 /* socketpair(2): only AF_UNIX implements it usefully; other families
  * would only load kernel modules. */

@@ -299,9 +299,14 @@ test_arg_rules(void)
 	ok(evaluate("socket", a, &c) == 1, "socket(AF_INET) is allowed");
 	a[0] = AF_NETLINK;
 	a[2] = 4;	/* NETLINK_SOCK_DIAG */
-	ok(evaluate("socket", a, &c) == 0, "socket(AF_NETLINK, "
-	    "NETLINK_SOCK_DIAG) gets the default");
-	a[2] = 0;
+	ok(evaluate("socket", a, &c) == -EAFNOSUPPORT, "socket(AF_NETLINK, "
+	    "NETLINK_SOCK_DIAG) is EAFNOSUPPORT");
+	a[2] = 0;	/* NETLINK_ROUTE */
+	ok(evaluate("socket", a, &c) == -EAFNOSUPPORT, "socket(AF_NETLINK, "
+	    "NETLINK_ROUTE) is EAFNOSUPPORT");
+	a[0] = (uint64_t)1 << 32 | AF_NETLINK;
+	ok(evaluate("socket", a, &c) == -EAFNOSUPPORT, "socket(AF_NETLINK "
+	    "with high bits) is EAFNOSUPPORT");
 	a[0] = CLONE_NEWUSER | SIGCHLD;
 	ok(evaluate("clone", a, &c) == -EPERM, "clone(CLONE_NEWUSER) is EPERM");
 	a[0] = 0x3d0f00;	/* glibc's pthread_create flags */
