@@ -525,6 +525,8 @@ setup_v1(struct cgroup_service *s, const struct cgroup_probe *p, int lean,
 	}
 	s->memsw = s->use[CG_MEMORY] &&
 	    exists_at(s->dir[CG_MEMORY], "memory.memsw.limit_in_bytes");
+	s->tcpmem = s->use[CG_MEMORY] &&
+	    exists_at(s->dir[CG_MEMORY], "memory.kmem.tcp.limit_in_bytes");
 	return 0;
 }
 
@@ -673,6 +675,16 @@ cgroup_lease_create(const struct cgroup_service *s, const char *name,
 			if (s->memsw && set_limit(l, i,
 			    "memory.memsw.limit_in_bytes", m->memory, err,
 			    errlen) != 0)
+				goto fail;
+			/* v1 charges no socket buffer to the memory counter
+			 * (v2 charges TCP and UDP to memory.current): this
+			 * limit turns on v1's own TCP and UDP counter, so
+			 * unread datagrams and segments stop at a quarter of
+			 * --memory, beside it (docs/JAIL.md, "Kernel
+			 * memory") */
+			if (s->tcpmem && set_limit(l, i,
+			    "memory.kmem.tcp.limit_in_bytes", m->memory /
+			    CGROUP_V1_SOCKET_SHARE, err, errlen) != 0)
 				goto fail;
 		}
 		if (c == CG_PIDS && m->pids && set_limit(l, i, "pids.max",

@@ -40,6 +40,11 @@ struct cgroup_probe {
 	char v2_why[256];		/* why not, when !v2_ok */
 };
 
+/* v1: TCP and UDP buffers get memory / this, on their own counter (v1
+ * keeps them out of the memory counter), so a lease holds at most 1.25 x
+ * its memory limit in all. */
+#define CGROUP_V1_SOCKET_SHARE 4
+
 struct cgroup_service {
 	enum cgroup_kind kind;
 	struct cgroup_limits lim;
@@ -48,6 +53,7 @@ struct cgroup_service {
 	int made_self;			/* v2: we made DIR/airlock-<pidns>-<pid> */
 	char self_dir[PATH_MAX];
 	int memsw;			/* v1: memory.memsw.* exists */
+	int tcpmem;			/* v1: memory.kmem.tcp.* exists */
 };
 
 struct cgroup_lease {
