@@ -171,14 +171,15 @@ sweep_table(const char *path, enum ipc_table t, uint32_t uid)
 	return -1;	/* more keep coming: something of the uid still runs */
 }
 
-/* POSIX message queues: files of the mqueue mount, owned by the uid. */
+/* POSIX message queues: files of the mqueue mount, owned by the uid.
+ * How many there were (each unlinked when remove), or -1. */
 static int
-sweep_mqueues(uint32_t uid)
+mqueues(uint32_t uid, int remove)
 {
 	struct statfs fs;
 	struct dirent *e;
 	DIR *d;
-	int rc = 0;
+	int n = 0, rc = 0;
 
 	if (statfs("/dev/mqueue", &fs) != 0 || fs.f_type != MQUEUE_MAGIC)
 		return 0;	/* not mounted: queues exist, unlisted */
@@ -191,12 +192,46 @@ sweep_mqueues(uint32_t uid)
 		if (e->d_name[0] == '.' || fstatat(dirfd(d), e->d_name, &st,
 		    AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != uid)
 			continue;
+		n++;
 		snprintf(name, sizeof name, "/%s", e->d_name);
-		if (mq_unlink(name) != 0 && errno != ENOENT)
+		if (remove && mq_unlink(name) != 0 && errno != ENOENT)
 			rc = -1;
 	}
 	closedir(d);
-	return rc;
+	return rc == 0 ? n : -1;
+}
+
+/* 1 when one table lists an object of uid, 0 when none, -1 */
+static int
+table_has(const char *path, enum ipc_table t, uint32_t uid)
+{
+	int id;
+	char *buf;
+	size_t len, n;
+	int rc;
+
+	if (read_proc(path, &buf, &len) != 0)
+		return errno == ENOENT ? 0 : -1;
+	rc = ipcsweep_parse(buf, len, t, uid, &id, 1, &n);
+	free(buf);
+	return rc != 0 ? -1 : n > 0;
+}
+
+int
+ipcsweep_any(uint32_t uid)
+{
+	static const struct { const char *path; enum ipc_table t; } tab[] = {
+		{ "/proc/sysvipc/shm", IPC_TABLE_SHM },
+		{ "/proc/sysvipc/msg", IPC_TABLE_MSG },
+		{ "/proc/sysvipc/sem", IPC_TABLE_SEM },
+	};
+	int rc;
+
+	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+		if ((rc = table_has(tab[i].path, tab[i].t, uid)) != 0)
+			return rc;
+	rc = mqueues(uid, 0);
+	return rc < 0 ? -1 : rc > 0;
 }
 
 int
@@ -208,7 +243,7 @@ ipcsweep_remove(uint32_t uid)
 	    sweep_table("/proc/sysvipc/msg", IPC_TABLE_MSG, uid) != 0 ||
 	    sweep_table("/proc/sysvipc/sem", IPC_TABLE_SEM, uid) != 0)
 		rc = -1;
-	if (sweep_mqueues(uid) != 0)
+	if (mqueues(uid, 1) < 0)
 		rc = -1;
 	return rc;
 }

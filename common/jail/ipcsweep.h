@@ -28,4 +28,9 @@ int ipcsweep_parse(const char *buf, size_t len, enum ipc_table t,
  * A kernel without System V IPC has no tables and nothing to remove. */
 int ipcsweep_remove(uint32_t uid);
 
+/* 1 when uid owns or created an IPC object ipcsweep_remove would remove,
+ * 0 when none, -1 when a table is unreadable: read as anyone, so a
+ * caller forks the uid's sweep only when there is something to remove. */
+int ipcsweep_any(uint32_t uid);
+
 #endif

@@ -2285,11 +2285,12 @@ jail_lease_kill(struct jail_lease *l, pid_t watch, int *status, int *found)
 	/* the cgroup holds exactly the lease's processes, and none can
 	 * leave it (its cgroup.procs files are root's): empty means done */
 	if (l->cg_made && l->cg.n > 0 && cgroup_lease_kill(&l->cg) == 0)
-		l->swept = 1;
+		l->swept = l->j->cfg.mode == JAIL_NS ? UID_SWEPT :
+		    UID_PROCS_GONE;
 	if (l->j->cfg.mode != JAIL_NONE && l->hold.fd >= 0 && !l->swept &&
 	    (!l->hold.shared || flock(l->hold.fd, LOCK_EX | LOCK_NB) == 0))
 		l->swept = uid_kill_all(l->uid, l->gid, watch, status,
-		    found) == 0;
+		    found) == 0 ? UID_SWEPT : UID_NOT_SWEPT;
 	while ((w = waitpid(-1, &st, WNOHANG)) > 0)
 		if (w == watch && status && found) {
 			*status = st;
@@ -2366,12 +2367,15 @@ jail_lease_close(struct jail_lease *l, pid_t watch, int *status, int *found,
 		}
 	}
 	l->dirs_made = 0;
+	/* uid mode: IPC objects outlive the processes the cgroup killed,
+	 * holding memory no cgroup limits any more: UID_PROCS_GONE has them
+	 * removed too */
 	if (l->hold.fd >= 0 && uidpool_release(&l->j->uids, &l->hold,
 	    l->swept, watch, status, found) != 0) {
 		rc = -1;
 		if (err)
-			snprintf(err, errlen, "processes of uid %u survived; "
-			    "the uid stays out of use", l->uid);
+			snprintf(err, errlen, "processes or IPC objects of uid "
+			    "%u survived; the uid stays out of use", l->uid);
 	}
 	return rc;
 }

@@ -241,7 +241,7 @@ struct jail_lease {
 	int disk_sock[2];		/* limits.disk: the child sends its
 					 * tmpfs on [1]; -1 otherwise */
 	int disk_fd;			/* that tmpfs's root (O_PATH), -1 */
-	int swept;			/* every process of the uid killed */
+	enum uid_swept swept;		/* what of the uid is gone already */
 };
 
 struct jail_stats {

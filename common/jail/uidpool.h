@@ -88,14 +88,29 @@ int uidpool_idle_key(const struct uidpool *p, const char *key,
 int uidpool_evict_lru(const struct uidpool *p, const char *keep,
     char key[UIDPOOL_KEY_MAX + 1], uint32_t *uid);
 
+/* What the caller of uidpool_release already did to the uid's leftovers. */
+enum uid_swept {
+	UID_NOT_SWEPT = 0,	/* nothing */
+	UID_SWEPT = 1,		/* uid_kill_all succeeded, or the processes
+				 * are gone and nothing of theirs outlives
+				 * them (ns mode: the lease's own IPC
+				 * namespace) */
+	UID_PROCS_GONE = 2	/* no process is left (its cgroup killed
+				 * them), but IPC objects in the host's IPC
+				 * namespace may be */
+};
+
 /* Give the uid back. When no other lease holds it, every process still
- * running as it is killed first (uid_kill_all); a lease-unit uid is only
- * marked free once none is left. While waiting, exited children of the
- * caller are reaped; watch's status is stored as spawn_reap() does.
- * swept: the caller already ran uid_kill_all successfully (nothing of
- * the uid can have started since). Returns 0, or -1 if processes of the
- * uid survived (the entry then stays stale, swept again before reuse). */
-int uidpool_release(const struct uidpool *p, struct uid_hold *h, int swept,
+ * running as it is killed first and its IPC objects removed
+ * (uid_kill_all), or with UID_PROCS_GONE only the IPC objects; a
+ * lease-unit uid is only marked free once none is left. While waiting,
+ * exited children of the caller are reaped; watch's status is stored as
+ * spawn_reap() does. swept: what the caller did (nothing of the uid can
+ * have started since). Returns 0, or -1 if processes or IPC objects of
+ * the uid survived (the entry then stays stale, swept again before
+ * reuse). */
+int uidpool_release(const struct uidpool *p, struct uid_hold *h,
+    enum uid_swept swept,
     pid_t watch, int *status, int *found);
 
 /* At start-up: the range must be this table's alone. Refused (-1 and a

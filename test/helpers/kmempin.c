@@ -22,7 +22,8 @@
  * dgram (datagram socketpairs), inflight (filled socketpairs sent by
  * SCM_RIGHTS and closed), udp (loopback datagrams never read), pipe,
  * inotify (queued events), epoll (watches), timerfd, mqueue (POSIX),
- * msg (SysV queues), shm (SysV segments, touched and detached),
+ * msg (SysV queues), shm (SysV segments, touched and detached), sem
+ * (SysV semaphore sets),
  * shmfile (/dev/shm), tmpfile ($TMPDIR or /tmp). */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +42,7 @@
 #include <sys/ioctl.h>
 #include <sys/ipc.h>
 #include <sys/msg.h>
+#include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -459,15 +461,37 @@ shm(void)
 	return rc;
 }
 
-/* msg: the message queues, else the shared memory segments */
+/* semaphore sets of the largest size the kernel takes (SEMMSL) */
+static int
+sem(void)
+{
+	int rc = 0;
+
+	while (more() && objects < IDS_MAX) {
+		int id = semget(IPC_PRIVATE, 32000, IPC_CREAT | 0600);
+
+		if (id < 0)
+			id = semget(IPC_PRIVATE, 250, IPC_CREAT | 0600);
+		if (id < 0) {
+			rc = failed("semget");
+			break;
+		}
+		ids[objects++] = id;
+		held += 32000 * 64;	/* a struct sem each, about */
+	}
+	return rc;
+}
+
 static void
-ipc_remove(int msg)
+ipc_remove(const char *route)
 {
 	for (unsigned long i = 0; i < objects; i++)
-		if (msg)
+		if (strcmp(route, "msg") == 0)
 			msgctl(ids[i], IPC_RMID, NULL);
-		else
+		else if (strcmp(route, "shm") == 0)
 			shmctl(ids[i], IPC_RMID, NULL);
+		else
+			semctl(ids[i], 0, IPC_RMID);
 }
 
 static int
@@ -529,6 +553,8 @@ main(int argc, char **argv)
 		msgq();
 	else if (strcmp(route, "shm") == 0)
 		shm();
+	else if (strcmp(route, "sem") == 0)
+		sem();
 	else if (strcmp(route, "shmfile") == 0)
 		file("/dev/shm", path, sizeof path);
 	else if (strcmp(route, "tmpfile") == 0)
@@ -544,8 +570,9 @@ main(int argc, char **argv)
 	    route, objects, (unsigned long long)(held / KIB),
 	    (long long)sunreclaim() - (long long)before, stop);
 	fflush(stdout);
-	if (strcmp(route, "msg") == 0 || strcmp(route, "shm") == 0)
-		ipc_remove(strcmp(route, "msg") == 0);
+	if (strcmp(route, "msg") == 0 || strcmp(route, "shm") == 0 ||
+	    strcmp(route, "sem") == 0)
+		ipc_remove(route);
 	if (strcmp(route, "shmfile") == 0 || strcmp(route, "tmpfile") == 0)
 		unlink(path);
 	return 0;
