@@ -106,6 +106,11 @@ images: airlock
 deploy-check: airlock
 	sh test/check.sh test/deploy.test
 
+# The guest cases (test/vm/) under qemu on Debian 12's own kernel, a cgroup
+# v2 host; the kernel and the root image are cached in build/vm.
+vm-check: airlock $(HELPER_BIN)
+	sh test/check.sh test/vm.test
+
 # Two clean builds in separate trees must give the same bytes.
 repro:
 	sh scripts/repro.sh
@@ -129,6 +134,6 @@ clean:
 distclean:
 	rm -rf build airlock
 
-.PHONY: all check repro fuzz bench demo images deploy-check clean distclean
+.PHONY: all check repro fuzz bench demo images deploy-check vm-check clean distclean
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 .SECONDARY:

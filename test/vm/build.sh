@@ -1,0 +1,47 @@
+#!/bin/sh
+# build.sh - the parts of the test VM that come from Debian, cached under
+# build/vm (rebuilt only when missing, or when ROOT_PACKAGES changes):
+#   vmlinuz, modules/*.ko  Debian 12's own cloud kernel, from its package
+#                          (the package linux-image-cloud-amd64 names),
+#                          and the virtio block modules the root disk needs
+#   root.img               an ext4 image of a Debian root made by mmdebstrap
+#   busybox                the initramfs's shell (busybox-static)
+# Needs apt-get, dpkg-deb, mmdebstrap and mke2fs, and the Debian mirror.
+set -eu
+VM=${VM:-build/vm}
+ROOT_PACKAGES="busybox-static python3-minimal nodejs"
+MODULES="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev
+virtio_pci virtio_blk"
+mkdir -p "$VM"
+VM=$(cd "$VM" && pwd)
+
+if [ ! -f "$VM/vmlinuz" ]; then
+	pkg=$(apt-cache depends linux-image-cloud-amd64 |
+		sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1)
+	[ -n "$pkg" ] || { echo "build.sh: apt-cache names no cloud kernel" >&2; exit 1; }
+	rm -rf "$VM/kernel" && mkdir -p "$VM/kernel"
+	(cd "$VM/kernel" && apt-get -q download "$pkg" >/dev/null && dpkg-deb -x ./*.deb x)
+	mkdir -p "$VM/modules"
+	for m in $MODULES; do
+		find "$VM/kernel/x/lib/modules" -name "$m.ko" -exec cp {} "$VM/modules/" \;
+		[ -f "$VM/modules/$m.ko" ] || { echo "build.sh: $pkg has no $m.ko" >&2; exit 1; }
+	done
+	echo "$MODULES" >"$VM/modules/order"
+	cp "$VM/kernel/x/boot/vmlinuz-"* "$VM/vmlinuz.new"
+	rm -rf "$VM/kernel/x"
+	mv "$VM/vmlinuz.new" "$VM/vmlinuz"
+fi
+
+if [ ! -f "$VM/root.img" ] || [ "$(cat "$VM/root.stamp" 2>/dev/null)" != "$ROOT_PACKAGES" ]; then
+	rm -rf "$VM/root" "$VM/root.img"
+	mmdebstrap --quiet --variant=essential --include="$(echo $ROOT_PACKAGES | tr ' ' ,)" \
+		--dpkgopt='path-exclude=/usr/share/doc/*' \
+		--dpkgopt='path-exclude=/usr/share/man/*' \
+		--dpkgopt='path-exclude=/usr/share/locale/*' \
+		bookworm "$VM/root" http://deb.debian.org/debian
+	cp "$VM/root/bin/busybox" "$VM/busybox"
+	mke2fs -q -t ext4 -d "$VM/root" "$VM/root.img.new" 768M
+	rm -rf "$VM/root"
+	mv "$VM/root.img.new" "$VM/root.img"
+	echo "$ROOT_PACKAGES" >"$VM/root.stamp"
+fi
