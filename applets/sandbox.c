@@ -94,7 +94,8 @@ static const char usage_main[] =
 "                    --uids is its old name)\n" \
 "  --state-dir DIR   per-execution state (default /tmp/airlock-sandbox)\n" \
 "  --cgroup DIR      a delegated cgroup v2 directory (default: cgroup v1\n" \
-"                    hierarchies when writable)\n" \
+"                    hierarchies when writable, else the v2 group it\n" \
+"                    was started in when delegated)\n" \
 "  --landlock auto|require|off  (default auto)\n" \
 "  --disk SIZE       the tool's writable space: HOME, work dir, /tmp and\n" \
 "                    /dev/shm together, on one tmpfs that counts against\n" \

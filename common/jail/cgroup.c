@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -293,11 +294,65 @@ probe_mkdir(const char *dir)
 	return 0;
 }
 
-void
-cgroup_probe(const char *v2_dir, struct cgroup_probe *p)
+/* Is dir delegated to us? For root: the root of our cgroup namespace
+ * is (a container's own group, or a host's root), and so is a group
+ * systemd delegated (Delegate=yes marks it with the xattr
+ * trusted.delegate=1); any other group belongs to whoever made it, even
+ * though root may write to it. Another user can write only where it was
+ * delegated to (probe_v2 tries). */
+static int
+delegated(const char *dir, const char *own_path)
+{
+	char v[8];
+	ssize_t n;
+
+	if (geteuid() != 0)	/* a user writes only where delegated to */
+		return 1;
+	if (strcmp(own_path, "/") == 0)
+		return 1;
+	n = getxattr(dir, "trusted.delegate", v, sizeof v);
+	return n == 1 && v[0] == '1';
+}
+
+/* Fill p's v2 fields for dir (the --cgroup DIR, or our own group). */
+static void
+probe_v2(const char *dir, struct cgroup_probe *p)
 {
 	char buf[512];
 	struct statfs sf;
+
+	snprintf(p->v2_dir, sizeof p->v2_dir, "%s", dir);
+	if (statfs(dir, &sf) != 0) {
+		snprintf(p->v2_why, sizeof p->v2_why, "%s: %s", dir,
+		    strerror(errno));
+		return;
+	}
+	if ((unsigned long)sf.f_type != CGROUP2_MAGIC) {
+		snprintf(p->v2_why, sizeof p->v2_why, "%s is not on a cgroup2 "
+		    "file system", dir);
+		return;
+	}
+	if (probe_mkdir(dir) != 0) {
+		snprintf(p->v2_why, sizeof p->v2_why, "cannot make groups in "
+		    "%s: %s (is it delegated to this user?)", dir,
+		    strerror(errno));
+		return;
+	}
+	p->v2_ok = 1;
+	snprintf(buf, sizeof buf, "%s/cgroup.controllers", dir);
+	if (file_read_small(buf, buf, sizeof buf) >= 0) {
+		for (char *w = strtok(buf, " \n"); w; w = strtok(NULL, " \n"))
+			for (int c = 0; c < CG_NCTL; c++)
+				if (strcmp(w, ctl_names[c]) == 0)
+					p->v2_has[c] = 1;
+	}
+	p->v2_has[CG_CPUACCT] = 1;	/* v2: cpu.stat is always there */
+}
+
+void
+cgroup_probe(const char *v2_dir, struct cgroup_probe *p)
+{
+	char own[PATH_MAX], path[PATH_MAX];
 
 	memset(p, 0, sizeof *p);
 	for (int c = 0; c < CG_NCTL; c++) {
@@ -306,34 +361,24 @@ cgroup_probe(const char *v2_dir, struct cgroup_probe *p)
 		p->v1_mounted[c] = 1;
 		p->v1_writable[c] = probe_mkdir(p->v1_dir[c]) == 0;
 	}
-	if (!v2_dir)
-		return;
-	p->v2_given = 1;
-	if (statfs(v2_dir, &sf) != 0) {
-		snprintf(p->v2_why, sizeof p->v2_why, "%s: %s", v2_dir,
-		    strerror(errno));
+	if (v2_dir) {
+		p->v2_given = 1;
+		probe_v2(v2_dir, p);
 		return;
 	}
-	if ((unsigned long)sf.f_type != CGROUP2_MAGIC) {
-		snprintf(p->v2_why, sizeof p->v2_why, "%s is not on a cgroup2 "
-		    "file system", v2_dir);
+	/* no --cgroup: the group we were started in, on a host with v2 */
+	if (own_dir(NULL, own, sizeof own) != 0 ||
+	    own_path(NULL, path, sizeof path) != 0)
+		return;
+	p->v2_own = 1;
+	if (!delegated(own, path)) {
+		snprintf(p->v2_dir, sizeof p->v2_dir, "%s", own);
+		snprintf(p->v2_why, sizeof p->v2_why, "%s is not delegated "
+		    "to this process (not its cgroup namespace's root, no "
+		    "trusted.delegate=1)", own);
 		return;
 	}
-	if (probe_mkdir(v2_dir) != 0) {
-		snprintf(p->v2_why, sizeof p->v2_why, "cannot make groups in "
-		    "%s: %s (is it delegated to this user?)", v2_dir,
-		    strerror(errno));
-		return;
-	}
-	p->v2_ok = 1;
-	snprintf(buf, sizeof buf, "%s/cgroup.controllers", v2_dir);
-	if (file_read_small(buf, buf, sizeof buf) >= 0) {
-		for (char *w = strtok(buf, " \n"); w; w = strtok(NULL, " \n"))
-			for (int c = 0; c < CG_NCTL; c++)
-				if (strcmp(w, ctl_names[c]) == 0)
-					p->v2_has[c] = 1;
-	}
-	p->v2_has[CG_CPUACCT] = 1;	/* v2: cpu.stat is always there */
+	probe_v2(own, p);
 }
 
 /* "msg: arg" into err; -1. */
@@ -360,49 +405,94 @@ service_dir(char *out, size_t cap, const char *parent, uint64_t *ns)
 	    (unsigned long long)*ns, (long)getpid()) >= cap ? -1 : 0;
 }
 
+/* Is word one of the space-separated words of the file dir/file? */
 static int
-setup_v2(struct cgroup_service *s, const char *dir, const struct cgroup_probe *p,
+file_has_word(const char *dir, const char *file, const char *word)
+{
+	char path[PATH_MAX + 64], buf[512];
+
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	if (file_read_small(path, buf, sizeof buf) < 0)
+		return 0;
+	for (char *w = strtok(buf, " \n"); w; w = strtok(NULL, " \n"))
+		if (strcmp(w, word) == 0)
+			return 1;
+	return 0;
+}
+
+static void remove_stale(const char *parent, uint64_t our_ns);
+
+/* The refusal for a v2 group that cannot hold the limits: --cgroup DIR,
+ * or the group we were started in (p->v2_own), which names the ways to
+ * delegate one. */
+static int
+v2_refusal(const struct cgroup_probe *p, const char *what, const char *why,
+    const char *flags, char *err, size_t errlen)
+{
+	if (p->v2_given)
+		snprintf(err, errlen, "--cgroup%s%s: %s", why == p->v2_why ?
+		    "" : " ", why == p->v2_why ? "" : p->v2_dir, why);
+	else
+		snprintf(err, errlen, "the limits need the %s controller(s), "
+		    "and cgroup v1 has none writable here; cgroup v2: %s; "
+		    "start airlock in a delegated cgroup (systemd: "
+		    "Delegate=yes; a container: a cgroup namespace of its "
+		    "own with /sys/fs/cgroup writable, docs/DEPLOY.md), give "
+		    "--cgroup DIR (a delegated cgroup v2 directory), or lift "
+		    "the limit (%s)", what, why, flags);
+	return -1;
+}
+
+static int
+setup_v2(struct cgroup_service *s, const struct cgroup_probe *p,
     char *err, size_t errlen)
 {
 	const int need[CG_NCTL] = { s->lim.memory > 0, s->lim.pids > 0,
 		s->lim.cpu_millicpus > 0, 0 };
-	char own[PATH_MAX], real[PATH_MAX], ctl[64] = "";
-	char missing[64] = "";
+	const char *dir = p->v2_dir;
+	char own[PATH_MAX], real[PATH_MAX], why[PATH_MAX + 256];
+	char ctl[64] = "", wanted[64] = "", missing[64] = "", flags[64] = "";
+	uint64_t ns;
 
-	if (!p->v2_ok)
-		return fail(err, errlen, "--cgroup: ", p->v2_why);
 	for (int c = 0; c < CG_NCTL; c++) {
 		if (!need[c])
 			continue;
+		strcat(wanted, wanted[0] ? ", " : "");
+		strcat(wanted, ctl_names[c]);
+		strcat(flags, flags[0] ? ", " : "");
+		strcat(flags, ctl_flags[c]);
 		if (!p->v2_has[c]) {
 			strcat(missing, missing[0] ? ", " : "");
 			strcat(missing, ctl_names[c]);
-		} else {
+		} else if (!file_has_word(dir, "cgroup.subtree_control",
+		    ctl_names[c])) {
 			strcat(ctl, ctl[0] ? " +" : "+");
 			strcat(ctl, ctl_names[c]);
 		}
 	}
+	if (!p->v2_ok)
+		return v2_refusal(p, wanted, p->v2_why, flags, err, errlen);
 	if (missing[0]) {
-		snprintf(err, errlen, "--cgroup %s: the limits need the %s "
-		    "controller(s), which are not enabled for it (its parent's "
-		    "cgroup.subtree_control); delegate them, or set the limit "
-		    "to 0", dir, missing);
-		return -1;
+		snprintf(why, sizeof why, "the limits need the %s "
+		    "controller(s), which are not enabled for %s (its "
+		    "parent's cgroup.subtree_control); delegate them, or set "
+		    "the limit to 0", missing, dir);
+		return v2_refusal(p, wanted, why, flags, err, errlen);
 	}
 	if (!realpath(dir, real))
-		return fail(err, errlen, "--cgroup: cannot resolve ", dir);
+		return fail(err, errlen, "cgroup v2: cannot resolve ", dir);
 	s->kind = CGROUP_V2;
 	snprintf(s->dir[0], sizeof s->dir[0], "%s", real);
+	if (service_dir(s->self_dir, sizeof s->self_dir, real, &ns))
+		return fail(err, errlen, "cannot name our group (path "
+		    "too long, or no /proc/self/ns/pid) below ", real);
+	remove_stale(real, ns);
 	/* a group with processes cannot enable controllers for children: if
 	 * we live in DIR ourselves, step into a leaf of our own first */
 	if (ctl[0] && own_dir(NULL, own, sizeof own) == 0 &&
 	    strcmp(own, real) == 0) {
 		char pid[24];
-		uint64_t ns;
 
-		if (service_dir(s->self_dir, sizeof s->self_dir, real, &ns))
-			return fail(err, errlen, "cannot name our group (path "
-			    "too long, or no /proc/self/ns/pid) below ", real);
 		snprintf(pid, sizeof pid, "%ld", (long)getpid());
 		if (mkdir(s->self_dir, 0755) != 0)
 			return fail(err, errlen, "cannot make ", s->self_dir);
@@ -412,11 +502,12 @@ setup_v2(struct cgroup_service *s, const char *dir, const struct cgroup_probe *p
 			    s->self_dir);
 	}
 	if (ctl[0] && write_at(real, "cgroup.subtree_control", ctl) != 0) {
-		snprintf(err, errlen, "--cgroup %s: cannot enable %s in its "
-		    "cgroup.subtree_control: %s (another process lives in it?)",
-		    dir, ctl, strerror(errno));
-		return -1;
+		snprintf(why, sizeof why, "cannot enable %s in %s/"
+		    "cgroup.subtree_control: %s (another process lives in "
+		    "it?)", ctl, real, strerror(errno));
+		return v2_refusal(p, wanted, why, flags, err, errlen);
 	}
+	snprintf(s->enabled, sizeof s->enabled, "%s", ctl);
 	return 0;
 }
 
@@ -530,6 +621,15 @@ setup_v1(struct cgroup_service *s, const struct cgroup_probe *p, int lean,
 	return 0;
 }
 
+/* Does v1 have a writable hierarchy for every controller lim needs? */
+static int
+v1_covers(const struct cgroup_probe *p, const struct cgroup_limits *lim)
+{
+	return (!lim->memory || p->v1_writable[CG_MEMORY]) &&
+	    (!lim->pids || p->v1_writable[CG_PIDS]) &&
+	    (!lim->cpu_millicpus || p->v1_writable[CG_CPU]);
+}
+
 int
 cgroup_setup(struct cgroup_service *s, const char *v2_dir,
     const struct cgroup_probe *p, const struct cgroup_limits *lim, int lean,
@@ -539,8 +639,10 @@ cgroup_setup(struct cgroup_service *s, const char *v2_dir,
 
 	memset(s, 0, sizeof *s);
 	s->lim = *lim;
-	rc = v2_dir ? setup_v2(s, v2_dir, p, err, errlen) :
-	    setup_v1(s, p, lean, err, errlen);
+	if (v2_dir || (p->v2_own && !v1_covers(p, lim)))
+		rc = setup_v2(s, p, err, errlen);
+	else
+		rc = setup_v1(s, p, lean, err, errlen);
 	if (rc != 0)
 		cgroup_teardown(s);
 	return rc;
@@ -553,8 +655,22 @@ cgroup_teardown(struct cgroup_service *s)
 		for (int c = 0; c < CG_NCTL; c++)
 			if (s->use[c])
 				rmdir(s->dir[c]);
-	/* v2: the runner's own leaf goes with the runner's process; an
-	 * empty one left behind is harmless and named after our pid */
+	/* v2: what we changed in DIR, undone in reverse; each step only
+	 * when the one before it held (the controllers go off once no lease
+	 * group is left, and only then may a process live in DIR again) */
+	if (s->made_self) {
+		char off[sizeof s->enabled], pid[24];
+
+		/* "+memory +pids" -> "-memory -pids" */
+		memcpy(off, s->enabled, sizeof off);
+		for (char *c = off; (c = strchr(c, '+')); )
+			*c = '-';
+		snprintf(pid, sizeof pid, "%ld", (long)getpid());
+		if ((!off[0] || write_at(s->dir[0], "cgroup.subtree_control",
+		    off) == 0) && write_at(s->dir[0], "cgroup.procs", pid) == 0)
+			rmdir(s->self_dir);
+		s->made_self = 0;
+	}
 	s->kind = CGROUP_NONE;
 }
 

@@ -5,10 +5,14 @@
  *       /proc/self/mountinfo; a service directory airlock-<pidns>-<pid> is made
  *       beneath this process's own cgroup in each (so the container's own
  *       limits still hold above it), and lease-<id> beneath that;
- *   v2: a delegated directory given by the operator (--cgroup DIR): the
- *       service enables the controllers in DIR's subtree and makes
- *       DIR/lease-<id>; when this process itself lives in DIR it first
- *       moves into DIR/airlock-<pidns>-<pid> (the "no internal processes" rule).
+ *   v2: a delegated directory DIR: the one given by the operator
+ *       (--cgroup DIR), or else, on a host where v1 lacks a controller
+ *       the limits need, the group this process was started in when it
+ *       is delegated to it (its cgroup namespace's root, or systemd's
+ *       Delegate=yes). The service enables the controllers in DIR's
+ *       subtree and makes DIR/lease-<id>; when this process itself lives
+ *       in DIR it first moves into DIR/airlock-<pidns>-<pid> (the "no
+ *       internal processes" rule), and moves back at teardown.
  * Only directories this code made are ever written to or removed. */
 #ifndef AIRLOCK_CGROUP_H
 #define AIRLOCK_CGROUP_H
@@ -35,9 +39,13 @@ struct cgroup_probe {
 	int v1_writable[CG_NCTL];	/* ... and we may make groups in it */
 	char v1_dir[CG_NCTL][PATH_MAX];	/* our own group in it */
 	int v2_given;			/* a --cgroup DIR was given */
-	int v2_ok;			/* DIR is a writable cgroup2 group */
+	int v2_own;			/* none given: v2 is mounted, and the
+					 * group we were started in is DIR */
+	char v2_dir[PATH_MAX];		/* DIR, when v2_given or v2_own */
+	int v2_ok;			/* DIR is a writable cgroup2 group
+					 * (v2_own: and delegated to us) */
 	int v2_has[CG_NCTL];		/* controllers DIR can enable */
-	char v2_why[256];		/* why not, when !v2_ok */
+	char v2_why[PATH_MAX + 160];	/* why not, when !v2_ok */
 };
 
 /* v1: TCP and UDP buffers get memory / this, on their own counter (v1
@@ -52,6 +60,7 @@ struct cgroup_service {
 	char dir[CG_NCTL][PATH_MAX];	/* v1: service dirs; v2: dir[0] */
 	int made_self;			/* v2: we made DIR/airlock-<pidns>-<pid> */
 	char self_dir[PATH_MAX];
+	char enabled[64];		/* v2: controllers we enabled in DIR */
 	int memsw;			/* v1: memory.memsw.* exists */
 	int tcpmem;			/* v1: memory.kmem.tcp.* exists */
 };
@@ -79,7 +88,9 @@ struct cgroup_stats {
 /* Look at the host: v1 hierarchies, and v2_dir (NULL: none given). */
 void cgroup_probe(const char *v2_dir, struct cgroup_probe *p);
 
-/* Choose the back end (v2 when v2_dir is given, else v1, else none) and
+/* Choose the back end (v2 when v2_dir is given; else v1 when it has
+ * every controller the limits need; else our own v2 group when v2 is
+ * mounted; else none, refused when a limit needs a cgroup) and
  * make the service directories; p is cgroup_probe's look at the host. A limit in lim whose controller is not
  * available is an error naming it (fail closed); with no limit and no
  * usable cgroup the kind is CGROUP_NONE. v1: every writable hierarchy is
@@ -90,7 +101,8 @@ int cgroup_setup(struct cgroup_service *s, const char *v2_dir,
     const struct cgroup_probe *p, const struct cgroup_limits *lim, int lean,
     char *err, size_t errlen);
 
-/* Remove the service directories (after every lease is gone). */
+/* Remove the service directories (after every lease is gone); v2: turn
+ * off the controllers it enabled and move this process back into DIR. */
 void cgroup_teardown(struct cgroup_service *s);
 
 /* 0 when s has every controller the limits m need (a service set up

@@ -750,9 +750,12 @@ jail_host_print(FILE *out, const struct jail_config *c,
 			fprintf(out, "%s\"%s\":\"%s\"", i ? "," : "",
 			    cgroup_ctl_name(i), !h->cg.v1_mounted[i] ? "absent"
 			    : h->cg.v1_writable[i] ? "writable" : "read-only");
-		fprintf(out, "},\"cgroup_v2\":{\"given\":%s,\"ok\":%s,\"why\":",
-		    h->cg.v2_given ? "true" : "false",
+		fprintf(out, "},\"cgroup_v2\":{\"given\":%s,\"own\":%s,"
+		    "\"ok\":%s,\"dir\":", h->cg.v2_given ? "true" : "false",
+		    h->cg.v2_own ? "true" : "false",
 		    h->cg.v2_ok ? "true" : "false");
+		json_write_cstr(out, h->cg.v2_dir);
+		fprintf(out, ",\"why\":");
 		json_write_cstr(out, h->cg.v2_why);
 		fprintf(out, ",\"controllers\":[");
 		for (int i = 0, n = 0; i < CG_CPUACCT; i++)
@@ -805,9 +808,11 @@ jail_host_print(FILE *out, const struct jail_config *c,
 		    ? "absent" : h->cg.v1_writable[i] ? "writable" :
 		    "read-only");
 	fputc('\n', out);
-	if (h->cg.v2_given) {
-		fprintf(out, "cgroup v2 (--cgroup): %s%s; controllers:",
-		    h->cg.v2_ok ? "usable" : "no: ", h->cg.v2_why);
+	if (h->cg.v2_given || h->cg.v2_own) {
+		fprintf(out, "cgroup v2 (%s%s): %s%s; controllers:",
+		    h->cg.v2_given ? "--cgroup" : "the group it runs in, ",
+		    h->cg.v2_given ? "" : h->cg.v2_dir, h->cg.v2_ok ?
+		    "usable" : "no: ", h->cg.v2_why);
 		for (int i = 0; i < CG_CPUACCT; i++)
 			if (h->cg.v2_has[i])
 				fprintf(out, " %s", cgroup_ctl_name(i));
