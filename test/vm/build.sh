@@ -9,7 +9,7 @@
 # Needs apt-get, dpkg-deb, mmdebstrap and mke2fs, and the Debian mirror.
 set -eu
 VM=${VM:-build/vm}
-ROOT_PACKAGES="busybox-static python3-minimal nodejs"
+ROOT_PACKAGES="busybox-static python3 nodejs"
 MODULES="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev
 virtio_pci virtio_blk"
 mkdir -p "$VM"
