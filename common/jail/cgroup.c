@@ -667,8 +667,15 @@ cgroup_teardown(struct cgroup_service *s)
 			*c = '-';
 		snprintf(pid, sizeof pid, "%ld", (long)getpid());
 		if ((!off[0] || write_at(s->dir[0], "cgroup.subtree_control",
-		    off) == 0) && write_at(s->dir[0], "cgroup.procs", pid) == 0)
-			rmdir(s->self_dir);
+		    off) == 0) && write_at(s->dir[0], "cgroup.procs", pid) == 0) {
+			struct settle w = { 0, 0 };
+
+			/* a child of ours that is still exiting (the pre-auth
+			 * process) keeps the leaf busy for a moment */
+			while (rmdir(s->self_dir) != 0 && errno == EBUSY &&
+			    settle_wait(&w, 5000))
+				;
+		}
 		s->made_self = 0;
 	}
 	s->kind = CGROUP_NONE;

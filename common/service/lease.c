@@ -301,9 +301,14 @@ send_exit(struct lease *l, unsigned reason)
 		x.status = (uint8_t)WEXITSTATUS(l->wait_status);
 	}
 	/* a server the memory limit killed, or one that failed after the
-	 * pids limit refused a fork, ended because of its limits */
+	 * pids limit refused a fork, ended because of its limits. In ns
+	 * mode the status is the proxy's mirror of the server's end, and
+	 * after a memcg OOM kill on Linux 6.1 (cgroup v2, make vm-check) it
+	 * arrives as the exit code 128 + SIGKILL, mirror()'s fallback */
 	if (reason == EXIT_REASON_EXITED && l->stats.oom_kills > 0 &&
-	    WIFSIGNALED(l->wait_status) && WTERMSIG(l->wait_status) == SIGKILL)
+	    ((WIFSIGNALED(l->wait_status) && WTERMSIG(l->wait_status) ==
+	    SIGKILL) || (WIFEXITED(l->wait_status) &&
+	    WEXITSTATUS(l->wait_status) == 128 + SIGKILL)))
 		reason = EXIT_REASON_OOM;
 	else if (reason == EXIT_REASON_EXITED && l->stats.pids_max_hits > 0 &&
 	    !(WIFEXITED(l->wait_status) && WEXITSTATUS(l->wait_status) == 0))
