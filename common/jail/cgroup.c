@@ -648,6 +648,24 @@ cgroup_setup(struct cgroup_service *s, const char *v2_dir,
 	return rc;
 }
 
+/* Is leaf (a path below dir) the only group in dir? */
+static int
+sole_child(const char *dir, const char *leaf)
+{
+	const char *name = strrchr(leaf, '/') + 1;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int sole = d != NULL;
+
+	while (d && (e = readdir(d)))
+		if (e->d_type == DT_DIR && strcmp(e->d_name, ".") != 0 &&
+		    strcmp(e->d_name, "..") != 0 && strcmp(e->d_name, name) != 0)
+			sole = 0;
+	if (d)
+		closedir(d);
+	return sole;
+}
+
 void
 cgroup_teardown(struct cgroup_service *s)
 {
@@ -655,10 +673,11 @@ cgroup_teardown(struct cgroup_service *s)
 		for (int c = 0; c < CG_NCTL; c++)
 			if (s->use[c])
 				rmdir(s->dir[c]);
-	/* v2: what we changed in DIR, undone in reverse; each step only
-	 * when the one before it held (the controllers go off once no lease
-	 * group is left, and only then may a process live in DIR again) */
-	if (s->made_self) {
+	/* v2: what we changed in DIR, undone in reverse, while our leaf is
+	 * DIR's only group (turning a controller off would take its files
+	 * from another's group); each step only when the one before it held
+	 * (only with the controllers off may a process live in DIR again) */
+	if (s->made_self && sole_child(s->dir[0], s->self_dir)) {
 		char off[sizeof s->enabled], pid[24];
 
 		/* "+memory +pids" -> "-memory -pids" */

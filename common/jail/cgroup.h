@@ -12,7 +12,8 @@
  *       Delegate=yes). The service enables the controllers in DIR's
  *       subtree and makes DIR/lease-<id>; when this process itself lives
  *       in DIR it first moves into DIR/airlock-<pidns>-<pid> (the "no
- *       internal processes" rule), and moves back at teardown.
+ *       internal processes" rule), and at teardown, when its leaf is
+ *       the only group left in DIR, turns them off and moves back.
  * Only directories this code made are ever written to or removed. */
 #ifndef AIRLOCK_CGROUP_H
 #define AIRLOCK_CGROUP_H
