@@ -26,36 +26,63 @@
 # environment to the runner, which refuses keys its policy forbids
 # (NODE_*, npm_config_*, ...), and all paths should see the same python3.
 #
+# Every path runs the same copies of the scripts (cat.py, server-everything)
+# from a private scratch directory (scripts/scratch.sh): the runner runs a
+# script only below a --script-dir, never from a package directory nor
+# below a directory others can write.
+#
 # Knobs (environment): BENCH_ROUNDS (3; rows are interleaved, medians over
 # rounds reported), BENCH_CALLS (2000), BENCH_BIG_RUNS (5), BENCH_PINGS
 # (20000), BENCH_BULK (67108864), BENCH_FIRST (50), BENCH_LEASES (100);
+# BENCH_SMOKE=1 makes every default tiny (one round: does each row run?);
 # AIRLOCK (the binary, default ./airlock). Raw lines go to
 # build/bench/raw.txt, the report (markdown) to stdout and
-# build/bench/report.md.
+# build/bench/report.md. A row whose run fails is reported as an error,
+# with no figure, and the script exits 1.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 AIRLOCK=${AIRLOCK:-$top/airlock}
-ROUNDS=${BENCH_ROUNDS:-3}
-CALLS=${BENCH_CALLS:-2000}
-BIG_RUNS=${BENCH_BIG_RUNS:-5}
-PINGS=${BENCH_PINGS:-20000}
-BULK=${BENCH_BULK:-67108864}
-FIRST=${BENCH_FIRST:-50}
-LEASES=${BENCH_LEASES:-100}
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+	set -- 1 20 1 200 1048576 3 3
+else
+	set -- 3 2000 5 20000 67108864 50 100
+fi
+ROUNDS=${BENCH_ROUNDS:-$1}
+CALLS=${BENCH_CALLS:-$2}
+BIG_RUNS=${BENCH_BIG_RUNS:-$3}
+PINGS=${BENCH_PINGS:-$4}
+BULK=${BENCH_BULK:-$5}
+FIRST=${BENCH_FIRST:-$6}
+LEASES=${BENCH_LEASES:-$7}
 PINGPONG=$top/build/test/helpers/pingpong
 export PATH="/usr/local/bin:/usr/bin:/bin:$PATH"
-CAT="python3 $top/bench/cat.py"
 AIRLOCK_RUNNER='' AIRLOCK_SECRET_FILE=''
 out=$top/build/bench
 mkdir -p "$out"
 raw=$out/raw.txt
+errors=$out/errors.txt
 : >"$raw"
-work=$(mktemp -d /tmp/airlock-bench.XXXXXX)
+: >"$errors"
+. "$top/scripts/scratch.sh"
+scratch_root airlock-bench || exit 1
+work=$(mktemp -d "$SCRATCH_ROOT/airlock-bench.XXXXXX") || exit 1
+chmod 711 "$work"
+scripts=$work/scripts
+mkdir "$scripts"
+cp bench/cat.py "$scripts/"
+CAT="python3 $scripts/cat.py"
 socat_pids=
 
 note() {
 	echo "bench: $*" >&2
+}
+
+# error GROUP LABEL WHY: a row that did not run; in the report, exit 1
+error() {
+	note "$1/$2 failed: $3"
+	echo "$1 $2 failed=1" >>"$raw"
+	echo "- $1/$2: $3" >>"$errors"
 }
 
 cleanup() {
@@ -101,22 +128,24 @@ socat_serve() {
 }
 
 # row GROUP LABEL CMD...: runs CMD (clean) and appends "GROUP LABEL" and
-# the last line it printed (key=value pairs) to the raw file.
+# the last line it printed (key=value pairs) to the raw file; an error when
+# CMD fails or its last line is not such pairs.
 row() {
 	g=$1 l=$2
 	shift 2
-	if res=$(clean "$@" 2>>"$work/stderr.log" | tail -n 1) && [ -n "$res" ]; then
+	clean "$@" >"$work/row.out" 2>"$work/row.err"
+	rc=$?
+	res=$(tail -n 1 "$work/row.out")
+	if [ "$rc" = 0 ] && printf '%s\n' "$res" | grep -Eq '^([a-z_0-9]+=[^ ]+ ?)+$'; then
 		echo "$g $l $res" >>"$raw"
 	else
-		note "$g/$l failed: $(tail -n 3 "$work/stderr.log" | tr '\n' ' ')"
-		echo "$g $l failed=1" >>"$raw"
+		error "$g" "$l" "exit $rc: $(cat "$work/row.out" "$work/row.err" |
+			tail -n 3 | tr '\n' ' ')"
 	fi
 }
 
 # --- what is available --------------------------------------------------
-have_node=0 have_airlock=0 have_socat=0 have_hyperfine=0
-# shellcheck disable=SC2034 # read through eval in the lease loop
-have_direct=1
+have_node=0 have_socat=0 have_hyperfine=0
 command -v socat >/dev/null 2>&1 && have_socat=1
 command -v hyperfine >/dev/null 2>&1 && have_hyperfine=1
 command -v python3 >/dev/null 2>&1 || note "python3 not found: the cat rows will fail"
@@ -133,24 +162,22 @@ fi
 if [ ! -x "$PINGPONG" ]; then
 	make -s build/test/helpers/pingpong >&2 || note "could not build $PINGPONG"
 fi
-list=$("$AIRLOCK" --list 2>/dev/null)
-if printf '%s\n' "$list" | grep -q '^relay ' && printf '%s\n' "$list" | grep -q '^runner '; then
-	have_airlock=1
-else
-	note "airlock has no relay/runner applet yet (airlock --list): skipping the airlock rows"
-fi
 
-server=$top/build/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js
-if [ "$have_airlock" = 1 ]; then
-	. "$top/test/e2e/runner.sh"
-	# The runner's own environment is clean too: its PATH is the lease's.
-	if runner_start "$AIRLOCK" "$work"; then
-		AIRLOCK_RUNNER="tcp://127.0.0.1:$RUNNER_PORT"
-		AIRLOCK_SECRET_FILE=$RUNNER_SECRET
-	else
-		note "runner did not start: $(tail -n 3 "$RUNNER_LOG" | tr '\n' ' ')"
-		have_airlock=0
-	fi
+server=
+if [ "$have_node" = 1 ]; then
+	# a copy below the --script-dir, finding its dependencies through a link
+	pkg=$top/build/node/node_modules/@modelcontextprotocol/server-everything
+	cp -R "$pkg" "$scripts/server-everything"
+	ln -s "$top/build/node/node_modules" "$scripts/node_modules"
+	server=$scripts/server-everything/dist/index.js
+fi
+. "$top/test/e2e/runner.sh"
+if runner_start "$AIRLOCK" "$work" --script-dir "$scripts"; then
+	AIRLOCK_RUNNER="tcp://127.0.0.1:$RUNNER_PORT"
+	AIRLOCK_SECRET_FILE=$RUNNER_SECRET
+else
+	# every airlock row then fails, each an error of its own
+	error runner start "$(tail -n 3 "$RUNNER_LOG" | tr '\n' ' ')"
 fi
 if [ "$have_socat" = 1 ]; then
 	if [ "$have_node" = 1 ]; then
@@ -165,10 +192,10 @@ fi
 {
 	echo "## Machine"
 	echo
-	echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
+	echo "- date: $(date -u +%Y-%m-%dT%H:%MZ); load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "- cpu: $(nproc) x $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 	echo "- kernel: $(uname -sr)"
-	echo "- airlock: $("$AIRLOCK" --version 2>/dev/null | head -n 1) (relay/runner: $([ "$have_airlock" = 1 ] && echo yes || echo no); runner --jail none)"
+	echo "- airlock: $("$AIRLOCK" --version 2>/dev/null | head -n 1) (runner --jail none)"
 	echo "- node: $(node --version 2>/dev/null || echo none); python3: $(python3 -c 'import sys; print(sys.version.split()[0])' 2>/dev/null || echo none) ($(command -v python3)); socat: $(socat -V 2>/dev/null | sed -n 's/^socat version \([^ ]*\).*/\1/p'); hyperfine: $(hyperfine --version 2>/dev/null | cut -d' ' -f2)"
 	[ "$have_node" = 1 ] && echo "- MCP: $(node -p 'const d = require(process.argv[1]).dependencies; Object.entries(d).map(([k, v]) => k + "@" + v).join(", ")' "$top/test/e2e/package.json")"
 	echo "- rounds: $ROUNDS (medians over rounds); MCP calls: $CALLS, 1 MiB runs: $BIG_RUNS; pings: $PINGS; stream: $BULK bytes; first-byte runs: $FIRST; leases: $LEASES"
@@ -188,7 +215,7 @@ if [ "$have_node" = 1 ]; then
 		[ "$have_socat" = 1 ] && row mcp socat $mcp --bench socat -- \
 			socat STDIO "TCP:127.0.0.1:$mcp_port"
 		# shellcheck disable=SC2086
-		[ "$have_airlock" = 1 ] && row mcp airlock $mcp --bench airlock -- \
+		row mcp airlock $mcp --bench airlock -- \
 			"$AIRLOCK" relay -- node "$server" stdio
 		r=$((r + 1))
 	done
@@ -204,14 +231,14 @@ if [ -x "$PINGPONG" ]; then
 		[ "$have_socat" = 1 ] && row rtt socat "$PINGPONG" rtt -n "$PINGS" -- \
 			socat STDIO "TCP:127.0.0.1:$cat_port"
 		# shellcheck disable=SC2086
-		[ "$have_airlock" = 1 ] && row rtt airlock "$PINGPONG" rtt -n "$PINGS" -- \
+		row rtt airlock "$PINGPONG" rtt -n "$PINGS" -- \
 			"$AIRLOCK" relay -- $CAT
 		# shellcheck disable=SC2086
 		row bulk direct "$PINGPONG" bulk -b "$BULK" -- $CAT
 		[ "$have_socat" = 1 ] && row bulk socat "$PINGPONG" bulk -b "$BULK" -- \
 			socat STDIO "TCP:127.0.0.1:$cat_port"
 		# shellcheck disable=SC2086
-		[ "$have_airlock" = 1 ] && row bulk airlock "$PINGPONG" bulk -b "$BULK" -- \
+		row bulk airlock "$PINGPONG" bulk -b "$BULK" -- \
 			"$AIRLOCK" relay -- $CAT
 		r=$((r + 1))
 	done
@@ -225,48 +252,64 @@ if [ -x "$PINGPONG" ]; then
 	[ "$have_socat" = 1 ] && row first socat "$PINGPONG" firstbyte -n "$FIRST" -- \
 		socat STDIO TCP:@ADDR@
 	# shellcheck disable=SC2086
-	[ "$have_airlock" = 1 ] && row first airlock "$PINGPONG" firstbyte -n "$FIRST" \
+	row first airlock "$PINGPONG" firstbyte -n "$FIRST" \
 		-e AIRLOCK_RUNNER -- "$AIRLOCK" relay -- $CAT
 fi
 note "(c) one whole lease of cat.py with stdin at EOF, $LEASES times"
 lease_direct=$CAT
 lease_socat="socat /dev/null TCP:127.0.0.1:${cat_port:-0}"
 lease_airlock="$AIRLOCK relay -- $CAT"
-if [ "$have_hyperfine" = 1 ]; then
-	set -- -n direct "$lease_direct"
-	[ "$have_socat" = 1 ] && set -- "$@" -n socat "$lease_socat"
-	[ "$have_airlock" = 1 ] && set -- "$@" -n airlock "$lease_airlock"
-	if clean hyperfine -N --style none --warmup 5 --runs "$LEASES" \
-	    --export-json "$work/lease.json" "$@" </dev/null >"$work/hyperfine.txt" 2>&1; then
-		# shellcheck disable=SC2016 # JavaScript template literals
-		node -e 'for (const r of require(process.argv[1]).results)
-			console.log(`lease ${r.command} tool=hyperfine mean_ms=${(r.mean * 1e3).toFixed(3)} median_ms=${(r.median * 1e3).toFixed(3)} stddev_ms=${(r.stddev * 1e3).toFixed(3)}`);' \
-			"$work/lease.json" >>"$raw" 2>/dev/null ||
-			note "could not read hyperfine's JSON"
-	else
-		note "hyperfine failed: $(tail -n 3 "$work/hyperfine.txt" | tr '\n' ' ')"
-	fi
-else
+[ "$have_hyperfine" = 1 ] ||
 	note "hyperfine not installed (apt-get install hyperfine): timing a shell loop"
-	for l in direct socat airlock; do
-		eval "[ \"\$have_$l\" = 1 ]" || continue
-		cmd=
-		eval "cmd=\$lease_$l"
-		t0=$(date +%s%N)
-		i=0
-		while [ "$i" -lt "$LEASES" ]; do
-			# shellcheck disable=SC2086
-			clean $cmd >/dev/null 2>&1 </dev/null
-			i=$((i + 1))
-		done
-		t1=$(date +%s%N)
-		echo "lease $l tool=loop mean_ms=$(awk -v a="$t0" -v b="$t1" -v n="$LEASES" \
-			'BEGIN { printf "%.3f", (b - a) / n / 1e6 }')" >>"$raw"
+for l in direct socat airlock; do
+	[ "$l" = socat ] && [ "$have_socat" != 1 ] && continue
+	eval "cmd=\$lease_$l"
+	if [ "$have_hyperfine" = 1 ]; then
+		# one hyperfine per path: a failing path is its own error
+		if clean hyperfine -N --style none --warmup 5 --runs "$LEASES" \
+		    --export-json "$work/lease.json" -n "$l" "$cmd" \
+		    </dev/null >"$work/hyperfine.txt" 2>&1; then
+			python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    print("lease %s tool=hyperfine mean_ms=%.3f median_ms=%.3f stddev_ms=%.3f"
+          % (r["command"], r["mean"] * 1e3, r["median"] * 1e3, r["stddev"] * 1e3))' \
+				"$work/lease.json" >>"$raw" ||
+				error lease "$l" "could not read hyperfine's JSON"
+		else
+			error lease "$l" "hyperfine: $(tail -n 3 "$work/hyperfine.txt" | tr '\n' ' ')"
+		fi
+		continue
+	fi
+	t0=$(date +%s%N)
+	i=0
+	while [ "$i" -lt "$LEASES" ]; do
+		# shellcheck disable=SC2086
+		clean $cmd >/dev/null 2>"$work/lease.err" </dev/null || break
+		i=$((i + 1))
 	done
-fi
+	t1=$(date +%s%N)
+	if [ "$i" -lt "$LEASES" ]; then
+		error lease "$l" "run $((i + 1)) failed: $(tail -n 3 "$work/lease.err" | tr '\n' ' ')"
+		continue
+	fi
+	echo "lease $l tool=loop mean_ms=$(awk -v a="$t0" -v b="$t1" -v n="$LEASES" \
+		'BEGIN { printf "%.3f", (b - a) / n / 1e6 }')" >>"$raw"
+done
 
-awk -f bench/summary.awk "$raw" >"$out/results.md"
+awk -f bench/summary.awk "$raw" >"$out/results.md" || exit 1
+if [ -s "$errors" ]; then
+	{
+		echo "## Errors"
+		echo
+		echo "These rows did not run, so they have no figures:"
+		echo
+		cat "$errors"
+		echo
+	} >>"$out/results.md"
+fi
+echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)." >>"$out/results.md"
 cat "$out/machine.md" "$out/results.md" >"$out/report.md"
 cat "$out/report.md"
 echo
 echo "raw: $raw; report: $out/report.md"
+[ ! -s "$errors" ]

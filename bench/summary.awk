@@ -1,7 +1,9 @@
 # summary.awk - turns bench/run.sh's raw lines ("GROUP LABEL key=value ...",
 # one per measured run) into the markdown report: the median over rounds of
 # every figure, what each hop adds over direct stdio, and airlock's ratios
-# against socat. POSIX awk (mawk): no asort.
+# against socat. A row with a failed run ("failed=1") shows as an error,
+# with no figure, and every ratio using it as not measured. POSIX awk
+# (mawk): no asort.
 
 function median(g, l, k,    n, i, j, v, t) {
 	n = cnt[g, l, k]
@@ -21,12 +23,34 @@ function fmt(x, d) {
 function diff(a, b) {
 	return (a == "" || b == "") ? "" : a - b
 }
+# a / b; "" when either is missing, "noise" when either is below zero (an
+# added time under the run-to-run noise: no meaningful ratio)
 function ratio(a, b) {
-	return (a == "" || b == "" || b <= 0) ? "" : a / b
+	if (a == "" || b == "")
+		return ""
+	return (a < 0 || b <= 0) ? "noise" : a / b
 }
-function verdict(r, target) {
+function show(r) {
 	if (r == "")
 		return "(not measured)"
+	if (r == "noise")
+		return "(no ratio: an added figure is at or below zero, under the noise)"
+	return sprintf("%.2f", r)
+}
+# error_row(GROUP, LABEL, NAME, COLUMNS): 1 after printing NAME's row as an
+# error when a run of GROUP/LABEL failed, else 0
+function error_row(g, l, name, cols,    i, line) {
+	if (!failed[g, l])
+		return 0
+	line = "| " name " | **error**: " failed[g, l] " run(s) failed (see Errors)"
+	for (i = 2; i < cols; i++)
+		line = line " | -"
+	print line " |"
+	return 1
+}
+function verdict(r, target) {
+	if (r == "" || r == "noise")
+		return show(r)
 	return sprintf("%.2f (target <= %s: %s)", r, target, r <= target ? "met" : "NOT met")
 }
 
@@ -56,16 +80,18 @@ END {
 	print ""
 	print "| path | p50 | p90 | p99 | calls/s | 1 MiB echo (ms) | added p50 | added 1 MiB (ms) | connect (ms) |"
 	print "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-	d50 = median("mcp", "direct", "p50_us"); dbig = median("mcp", "direct", "big_ms")
+	d50 = dbig = ""
+	if (!failed["mcp", "direct"]) {
+		d50 = median("mcp", "direct", "p50_us"); dbig = median("mcp", "direct", "big_ms")
+	}
 	for (i = 1; i <= n_labels; i++) {
 		l = labels[i]
 		p50 = median("mcp", l, "p50_us"); big = median("mcp", l, "big_ms")
-		if (p50 == "" && !failed["mcp", l])
+		if (error_row("mcp", l, l, 9) || p50 == "")
 			continue
 		add50[l] = l == "direct" ? "" : diff(p50, d50)
 		addbig[l] = l == "direct" ? "" : diff(big, dbig)
-		printf "| %s%s | %s | %s | %s | %s | %s | %s | %s | %s |\n", l,
-		    failed["mcp", l] ? " (" failed["mcp", l] " failed)" : "",
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", l,
 		    fmt(p50, 1), fmt(median("mcp", l, "p90_us"), 1),
 		    fmt(median("mcp", l, "p99_us"), 1), fmt(median("mcp", l, "calls_per_s"), 0),
 		    fmt(big, 2), fmt(add50[l], 1), fmt(addbig[l], 2),
@@ -82,24 +108,26 @@ END {
 	print ""
 	print "| path | p50 | p90 | p99 | round trips/s | added p50 | stream MiB/s |"
 	print "|---|---:|---:|---:|---:|---:|---:|"
-	d50 = median("rtt", "direct", "p50_us")
+	d50 = failed["rtt", "direct"] ? "" : median("rtt", "direct", "p50_us")
 	for (i = 1; i <= n_labels; i++) {
 		l = labels[i]
 		p50 = median("rtt", l, "p50_us")
-		if (p50 == "" && !failed["rtt", l] && median("bulk", l, "mib_per_s") == "")
+		failed["rb", l] = failed["rtt", l] + failed["bulk", l]
+		if (error_row("rb", l, l, 7) || p50 == "")
 			continue
 		radd[l] = l == "direct" ? "" : diff(p50, d50)
-		printf "| %s%s | %s | %s | %s | %s | %s | %s |\n", l,
-		    (failed["rtt", l] + failed["bulk", l]) ? " (failures)" : "",
+		printf "| %s | %s | %s | %s | %s | %s | %s |\n", l,
 		    fmt(p50, 1), fmt(median("rtt", l, "p90_us"), 1),
 		    fmt(median("rtt", l, "p99_us"), 1), fmt(median("rtt", l, "rt_per_s"), 0),
 		    fmt(radd[l], 1), fmt(median("bulk", l, "mib_per_s"), 1)
 	}
 	print ""
 	r = ratio(radd["airlock"], radd["socat"])
-	print "- airlock_added_p50 / socat_added_p50 = " (r == "" ? "(not measured)" : sprintf("%.2f", r))
+	print "- airlock_added_p50 / socat_added_p50 = " show(r)
 	r = ratio(median("bulk", "airlock", "mib_per_s"), median("bulk", "socat", "mib_per_s"))
-	print "- airlock_stream / socat_stream = " (r == "" ? "(not measured)" : sprintf("%.2f", r))
+	if (failed["rb", "airlock"] || failed["rb", "socat"])
+		r = ""
+	print "- airlock_stream / socat_stream = " show(r)
 	print ""
 
 	print "## (c) Start-up"
@@ -110,10 +138,10 @@ END {
 	print "|---|---:|---:|---:|---:|"
 	for (i = 2; i <= n_labels; i++) {
 		l = labels[i]
-		if (cnt["first", l, "first_p50_us"] == 0 && !failed["first", l])
+		name = l == "airlock" ? "airlock relay" : "socat"
+		if (error_row("first", l, name, 5) || cnt["first", l, "first_p50_us"] == 0)
 			continue
-		printf "| %s%s | %s | %s | %s | %s |\n", l == "airlock" ? "airlock relay" : "socat",
-		    failed["first", l] ? " (failed)" : "",
+		printf "| %s | %s | %s | %s | %s |\n", name,
 		    fmt(median("first", l, "accept_p50_us"), 1), fmt(median("first", l, "first_p50_us"), 1),
 		    fmt(median("first", l, "first_p90_us"), 1), fmt(median("first", l, "first_min_us"), 1)
 	}
@@ -125,9 +153,11 @@ END {
 	dl = median("lease", "direct", "median_ms")
 	if (dl == "")
 		dl = median("lease", "direct", "mean_ms")
+	if (failed["lease", "direct"])
+		dl = ""
 	for (i = 1; i <= n_labels; i++) {
 		l = labels[i]
-		if (cnt["lease", l, "mean_ms"] == 0)
+		if (error_row("lease", l, l, 5) || cnt["lease", l, "mean_ms"] == 0)
 			continue
 		m = median("lease", l, "median_ms")
 		if (m == "")
@@ -139,7 +169,9 @@ END {
 	}
 	print ""
 	r = ratio(ladd["airlock"], ladd["socat"])
-	print "- airlock_added_lease / socat_added_lease = " (r == "" ? "(not measured)" : sprintf("%.2f", r))
+	print "- airlock_added_lease / socat_added_lease = " show(r)
 	r = ratio(median("first", "airlock", "first_p50_us"), median("first", "socat", "first_p50_us"))
-	print "- airlock_first_byte / socat_first_byte (p50) = " (r == "" ? "(not measured)" : sprintf("%.2f", r))
+	if (failed["first", "airlock"] || failed["first", "socat"])
+		r = ""
+	print "- airlock_first_byte / socat_first_byte (p50) = " show(r)
 }

@@ -10,18 +10,11 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 AIRLOCK=$top/airlock
-# TESTROOT: where tests make their scratch directories. A uid-mode runner
-# refuses a state directory below one that others can write (a sticky /tmp
-# too), so as root it is a directory only root can change (not below
-# /var/lib or /run: the guard refuses a --script-dir in system directories),
-# and otherwise HOME.
-if [ "$(id -u)" = 0 ]; then
-	TESTROOT=/srv/airlock-check
-	mkdir -p "$TESTROOT" && chown 0:0 "$TESTROOT" && chmod 711 "$TESTROOT" ||
-		exit 1
-else
-	TESTROOT=${HOME:-/tmp}
-fi
+# TESTROOT: where tests make their scratch directories, one the runner and
+# the jail accept (scripts/scratch.sh).
+. "$top/scripts/scratch.sh"
+scratch_root airlock-check || exit 1
+TESTROOT=$SCRATCH_ROOT
 TESTDIR=$(mktemp -d "$TESTROOT/airlock-check.XXXXXX")
 RESULTS=$TESTDIR/results
 : >"$RESULTS"

@@ -13,7 +13,8 @@
  *   MODE runs=N median_us=M p90_us=P start_us=S open_us=O close_us=C
  * median/p90: the whole cycle; start: from jail_lease_open until the
  * command is exec'd (spawn_start returned); open, close: those steps. The command's
- * output goes to /dev/null; a run that does not exit 0 is an error. */
+ * output goes to /dev/null; a run that does not exit 0 is an error. CMD is
+ * the jail's one launcher, as node or python3 is the runner's. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -158,6 +159,10 @@ main(int argc, char **argv)
 		seccomp_policy_program(&prog, SECCOMP_PROG_JAIL);
 		cfg.seccomp = &prog;
 		cfg.path = path + 5;
+		/* as the runner names node or python3: the command's own
+		 * files (an interpreter's libraries) join the jail's view */
+		cfg.launchers = (const char *const *)&argv[optind];
+		cfg.nlaunchers = 1;
 		if (jail_init(&j, &cfg, err, sizeof err) != 0) {
 			fprintf(stderr, "jailrun: %s\n", err);
 			return 78;
