@@ -12,7 +12,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-A=$top/airlock
+A=${AIRLOCK:-$top/airlock}
 HS=$top/build/test/helpers/handshaker
 SECS=${BENCH_HS_SECS:-5}
 LEASES=${BENCH_LEASES:-20}

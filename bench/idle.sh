@@ -11,7 +11,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-A=$top/airlock
+A=${AIRLOCK:-$top/airlock}
 N=${BENCH_IDLE_N:-1000}
 MODE=${BENCH_IDLE_JAIL:-none}
 TOOL=$top/build/test/helpers/lease_tool

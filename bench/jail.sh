@@ -5,29 +5,42 @@
 # namespaces in the same run; lease connect time through relay -> runner
 # with each mode; and `npx -y` first vs repeat connect time per uid unit.
 # Ratios are printed, never asserted. Needs root; bwrap and npm (with the
-# registry reachable) are optional: their rows are skipped, saying so.
+# registry reachable) are optional: their rows are skipped, saying so. A row
+# whose runs fail prints "error:" and why, and the script exits 1.
 #
 #   sh bench/jail.sh                 (make airlock and the helpers first)
 #   BENCH_JAIL_N=500 BENCH_PY_N=100 BENCH_LEASES=50 BENCH_NPX=0 sh bench/jail.sh
+#   BENCH_SMOKE=1 sh bench/jail.sh   (tiny defaults, no npx: does each row run?)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-A=$top/airlock
+A=${AIRLOCK:-$top/airlock}
 J=$top/build/test/helpers/jailrun
-HOSTILE=$top/build/test/helpers/hostile
-N=${BENCH_JAIL_N:-300}
-PN=${BENCH_PY_N:-50}
-LEASES=${BENCH_LEASES:-30}
-NPX=${BENCH_NPX:-1}
+TOOL=$top/build/test/helpers/lease_tool
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+	set -- 3 2 2 0
+else
+	set -- 300 50 30 1
+fi
+N=${BENCH_JAIL_N:-$1}
+PN=${BENCH_PY_N:-$2}
+LEASES=${BENCH_LEASES:-$3}
+NPX=${BENCH_NPX:-$4}
 PKG=${BENCH_NPX_PKG:-@modelcontextprotocol/server-everything@2026.8.31}
 PY=/usr/bin/python3
 
 [ "$(id -u)" -eq 0 ] || { echo "jail.sh: needs root (uids, namespaces, cgroups)"; exit 1; }
-[ -x "$J" ] && [ -x "$A" ] && [ -x "$HOSTILE" ] ||
-	make airlock build/test/helpers/jailrun build/test/helpers/hostile >/dev/null || exit 1
-W=$(mktemp -d /tmp/airlock-bench-jail.XXXXXX)
+[ -x "$J" ] && [ -x "$A" ] && [ -x "$TOOL" ] ||
+	make airlock build/test/helpers/jailrun build/test/helpers/lease_tool >/dev/null || exit 1
+# a uid-mode runner refuses a state directory below one others can write
+. "$top/scripts/scratch.sh"
+scratch_root airlock-bench || exit 1
+W=$(mktemp -d "$SCRATCH_ROOT/airlock-bench-jail.XXXXXX") || exit 1
 chmod 711 "$W"
-trap 'rm -rf "$W"' EXIT INT TERM
+RPID=
+trap '[ -n "$RPID" ] && kill "$RPID" 2>/dev/null; rm -rf "$W"' EXIT
+trap 'exit 130' INT TERM
+errors=0
 BASE=$((5000000 + ($$ % 4000) * 1000))
 RANGE=$((BASE + 100))-$((BASE + 999))
 mkdir -p "$W/bwh"
@@ -40,6 +53,7 @@ row() {	# LABEL MODE N [jailrun options] -- CMD...
 	shift
 	out=$("$J" --uid-range "$JRANGE" --state-dir "$W/st" "$@" 2>&1) || {
 		printf '%-34s error: %s\n' "$label" "$out"
+		errors=$((errors + 1))
 		return
 	}
 	med=$(echo "$out" | sed -n 's/.*median_us=\([0-9]*\).*/\1/p')
@@ -81,9 +95,12 @@ matrix() {	# RUNS CMD...
 ratio() {	# A B: A/B and A-B of two labelled medians
 	a=$(awk -F'|' -v l="$1" '$1 == l { v = $2 } END { print v }' "$W/results")
 	b=$(awk -F'|' -v l="$2" '$1 == l { v = $2 } END { print v }' "$W/results")
-	[ -n "$a" ] && [ -n "$b" ] &&
+	if [ -n "$a" ] && [ -n "$b" ]; then
 		awk -v a="$a" -v b="$b" -v la="$1" -v lb="$2" 'BEGIN {
 			printf "  %-30s / %-26s = %.2fx (%+d us)\n", la, lb, a / b, a - b }'
+	else
+		printf '  %-30s / %-26s = not measured (a row above did not run)\n' "$1" "$2"
+	fi
 }
 
 echo "== jail start + teardown, /bin/true ($N runs)"
@@ -106,10 +123,13 @@ ratio "airlock ns" "bwrap (same namespaces)"
 echo
 
 # --- lease connect time through relay -> runner -----------------------------
+# the server: lease_tool as node, `node SCRIPTS/echo` echoing a line (the
+# runner runs a script only below a --script-dir)
 BIN=$W/bin
-mkdir -p "$BIN"
-chmod 755 "$BIN"
-ln -s "$HOSTILE" "$BIN/node"
+mkdir -p "$BIN" "$W/scripts"
+chmod 755 "$BIN" "$W/scripts"
+ln -s "$TOOL" "$BIN/node"
+touch "$W/scripts/echo"
 head -c 48 /dev/urandom >"$W/secret"
 chmod 600 "$W/secret"
 
@@ -119,13 +139,45 @@ runner() {	# MODE [OPTIONS]: background runner on $W/r.sock
 	rm -f "$W/r.sock"
 	PATH=${RUNNER_PATH:-$BIN:/usr/bin:/bin} "$A" runner --listen "unix:$W/r.sock" \
 		--secret-file "$W/secret" --jail "$m" --state-dir "$W/rs-$m" \
+		--script-dir "$W/scripts" \
 		$([ "$m" != none ] && echo --uid-range "$RANGE") "$@" \
-		2>>"$W/runner.log" &
+		2>"$W/runner.log" &
 	RPID=$!
 	i=0
-	while [ ! -S "$W/r.sock" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	while [ ! -S "$W/r.sock" ] && [ $i -lt 200 ] && kill -0 "$RPID" 2>/dev/null; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ -S "$W/r.sock" ]
 }
-stop() { kill "$RPID" 2>/dev/null; wait "$RPID" 2>/dev/null; }
+stop() { kill "$RPID" 2>/dev/null; wait "$RPID" 2>/dev/null; RPID=; }
+
+# lease_row LABEL RUNNER_ARGS -- CONNECT_ARGS: one line, the figure or the
+# error (the runner's refusal, or the relay's answer missing)
+lease_row() {
+	label=$1
+	shift
+	set -- "$@" --
+	spec=
+	while [ "$1" != -- ]; do spec="$spec $1"; shift; done
+	shift
+	# shellcheck disable=SC2086
+	if ! runner $spec; then
+		printf '  %-40s error: the runner did not start: %s\n' "$label" \
+			"$(tail -n 2 "$W/runner.log" | tr '\n' ' ')"
+		errors=$((errors + 1))
+		stop
+		return
+	fi
+	if ms=$(connect "$@" 2>"$W/connect.err"); then
+		printf '  %-40s %s\n' "$label" "$ms"
+	else
+		printf '  %-40s error: %s; runner: %s\n' "$label" "$ms" \
+			"$(tail -n 2 "$W/runner.log" | tr '\n' ' ')"
+		errors=$((errors + 1))
+	fi
+	stop
+}
 
 # connect TENANT REG COUNT LINE ARGS...: median ms from starting the relay
 # to the first line of the server's answer to LINE
@@ -142,13 +194,16 @@ for i in range(count):
     t0 = time.monotonic()
     p = subprocess.Popen([os.environ["A"], "relay", "--"] + args, env=env,
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL)
+                         stderr=subprocess.PIPE)
     p.stdin.write((line + "\n").encode()); p.stdin.flush()
     got = p.stdout.readline()
     times.append((time.monotonic() - t0) * 1000)
-    p.stdin.close(); p.terminate(); p.wait()
+    p.stdin.close(); p.terminate()
+    err = p.stderr.read().decode(errors="replace").strip()
+    p.wait()
     if not got:
-        print("no answer"); sys.exit(1)
+        print("no answer from lease %d (relay: %s)" % (i + 1, err[-300:] or "nothing"))
+        sys.exit(1)
 print(" ".join("%.1f" % t for t in times) if count <= 5 else
       "%.2f" % statistics.median(times))
 EOF
@@ -158,10 +213,7 @@ export W A
 echo "== lease connect time: relay -> runner -> first echoed line ($LEASES leases, median ms)"
 for spec in "none" "uid --memory 0 --pids 0" "uid" "ns --memory 0 --pids 0" "ns"; do
 	# shellcheck disable=SC2086
-	runner $spec
-	ms=$(connect t1 bench "$LEASES" hello node echo)
-	printf '  %-32s %s ms\n' "--jail $spec" "$ms"
-	stop
+	lease_row "--jail $spec (ms)" $spec -- t1 bench "$LEASES" hello node "$W/scripts/echo"
 done
 echo
 
@@ -171,32 +223,30 @@ if [ "$NPX" = 1 ] && command -v npx >/dev/null 2>&1 &&
 	echo "== npx -y $PKG: connect time to the initialize reply, ms (leases in a row)"
 	RUNNER_PATH=/usr/local/bin:/usr/bin:/bin
 	export RUNNER_PATH
-	runner uid --uid-unit registration
-	printf '  %-40s %s\n' "uid, unit registration (cache kept):" \
-		"$(connect t1 npxreg 4 "$INIT" npx -y "$PKG" stdio)"
+	lease_row "uid, unit registration (cache kept):" uid --uid-unit registration -- \
+		t1 npxreg 4 "$INIT" npx -y "$PKG" stdio
+	# what a uid change of that cache costs (the runner has stopped)
 	cache=$(ls -d "$W"/rs-uid/cache/t1+npxreg/data 2>/dev/null)
 	if [ -n "$cache" ]; then
 		files=$(find "$cache" | wc -l)
 		size=$(du -sh "$cache" | cut -f1)
+		owner=$(stat -c %u:%g "$cache")
 		t0=$(date +%s%N)
-		chown -R 0:0 "$cache" && chown -R "$(stat -c %u "$cache"):$(stat -c %g "$cache")" "$cache"
+		chown -R 0:0 "$cache" && chown -R "$owner" "$cache"
 		t1=$(date +%s%N)
 		printf '  %-40s %s files, %s; chown -R twice: %d ms\n' \
 			"the registration's cache:" "$files" "$size" $(((t1 - t0) / 2000000))
 	fi
-	stop
-	runner uid --uid-unit lease
-	printf '  %-40s %s\n' "uid, unit lease (fresh uid, no cache):" \
-		"$(connect t1 npxlease 2 "$INIT" npx -y "$PKG" stdio)"
-	stop
-	runner ns --uid-unit registration
-	printf '  %-40s %s\n' "ns, unit registration (cache kept):" \
-		"$(connect t1 npxreg 3 "$INIT" npx -y "$PKG" stdio)"
-	stop
-	runner none
-	printf '  %-40s %s\n' "none (HOME per lease: no cache):" \
-		"$(connect t1 npxnone 2 "$INIT" npx -y "$PKG" stdio)"
-	stop
+	lease_row "uid, unit lease (fresh uid, no cache):" uid --uid-unit lease -- \
+		t1 npxlease 2 "$INIT" npx -y "$PKG" stdio
+	lease_row "ns, unit registration (cache kept):" ns --uid-unit registration -- \
+		t1 npxreg 3 "$INIT" npx -y "$PKG" stdio
+	lease_row "none (HOME per lease: no cache):" none -- \
+		t1 npxnone 2 "$INIT" npx -y "$PKG" stdio
 else
 	echo "== npx first vs repeat: skipped (BENCH_NPX=0, no npx, or the npm registry is unreachable)"
+fi
+if [ "$errors" -gt 0 ]; then
+	echo "jail.sh: $errors row(s) did not run (error: above); their figures are missing"
+	exit 1
 fi
