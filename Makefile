@@ -123,10 +123,9 @@ fuzz:
 demo: airlock
 	sh scripts/demo.sh
 
+# Every bench/*.sh; non-zero when a row did not run (BENCHMARKS.md).
 bench: airlock $(HELPER_BIN)
-	sh bench/run.sh
-	sh bench/jail.sh
-	sh bench/sandbox.sh
+	sh bench/all.sh
 
 clean:
 	rm -rf $(OBJ) build/test build/fuzz build/gen build/seccomp-compile airlock

@@ -8,12 +8,19 @@
 #
 #   sh bench/egress.sh             (make build/test/helpers/egress_serve)
 #   BENCH_EGRESS_N=1000 BENCH_EGRESS_MIB=256 sh bench/egress.sh
+#   BENCH_SMOKE=1 sh bench/egress.sh      (20 connections, 4 MiB)
+# A failed connection or short download stops it with exit 1.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 S=$top/build/test/helpers/egress_serve
-N=${BENCH_EGRESS_N:-300}
-MIB=${BENCH_EGRESS_MIB:-64}
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+	set -- 20 4
+else
+	set -- 300 64
+fi
+N=${BENCH_EGRESS_N:-$1}
+MIB=${BENCH_EGRESS_MIB:-$2}
 [ -x "$S" ] || make build/test/helpers/egress_serve >/dev/null || exit 1
 W=$(mktemp -d /tmp/airlock-bench-egress.XXXXXX)
 trap 'kill $UP_PID $PX_PID 2>/dev/null; rm -rf "$W"' EXIT INT TERM
@@ -44,12 +51,17 @@ while True:
 UP_PID=$!
 "$S" "$PX" "127.0.0.1:$UP" >"$W/ready" &
 PX_PID=$!
+# listening PORT: 127.0.0.1:PORT is in LISTEN state (no probe connection)
+listening() {
+	awk -v a="0100007F:$(printf '%04X' "$1")" '$2 == a && $4 == "0A" { f = 1 }
+		END { exit !f }' /proc/net/tcp
+}
 i=0
-until grep -q ready "$W/ready" 2>/dev/null; do
-	i=$((i + 1)); [ $i -gt 100 ] && { echo "egress_serve did not start"; exit 1; }
+until grep -q ready "$W/ready" 2>/dev/null && listening "$UP"; do
+	i=$((i + 1))
+	[ $i -gt 200 ] && { echo "egress: error: the proxy or the upstream did not start"; exit 1; }
 	sleep 0.05
 done
-sleep 0.2
 python3 - "$UP" "$PX" "$N" "$MIB" <<'PY'
 import socket, sys, time
 up, px, n, mib = (int(a) for a in sys.argv[1:])

@@ -36,8 +36,8 @@
 # (20000), BENCH_BULK (67108864), BENCH_FIRST (50), BENCH_LEASES (100);
 # BENCH_SMOKE=1 makes every default tiny (one round: does each row run?);
 # AIRLOCK (the binary, default ./airlock). Raw lines go to
-# build/bench/raw.txt, the report (markdown) to stdout and
-# build/bench/report.md. A row whose run fails is reported as an error,
+# build/bench/raw.txt (BENCH_OUT: another directory), the report (markdown)
+# to stdout and build/bench/report.md. A row whose run fails is reported as an error,
 # with no figure, and the script exits 1.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,7 +58,7 @@ LEASES=${BENCH_LEASES:-$7}
 PINGPONG=$top/build/test/helpers/pingpong
 export PATH="/usr/local/bin:/usr/bin:/bin:$PATH"
 AIRLOCK_RUNNER='' AIRLOCK_SECRET_FILE=''
-out=$top/build/bench
+out=${BENCH_OUT:-$top/build/bench}
 mkdir -p "$out"
 raw=$out/raw.txt
 errors=$out/errors.txt

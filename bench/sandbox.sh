@@ -28,30 +28,49 @@
 #              flags; the sandbox uses serial GC and C1 only)
 #     airlock  airlock sandbox run --lang java (javac in the jail, every
 #              class file checked, java)
-# Overhead = run - plain; the ratio airlock/bwrap compares the overheads
-# (target: <= 1). Knobs: BENCH_RUNS (30), BENCH_JAVA_RUNS (5), AIRLOCK.
+# Java runs get --timeout 60s: the default 5 s is a tool's limit, and javac
+# on a loaded machine takes longer. Overhead = run - plain; the ratio airlock/bwrap compares the overheads
+# (target: <= 1). Knobs: BENCH_RUNS (30), BENCH_JAVA_RUNS (5), AIRLOCK;
+# BENCH_SMOKE=1 (one run each: does every row run?). A mode whose run
+# fails is an error row, with why, and the script exits 1.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 AIRLOCK=${AIRLOCK:-$top/airlock}
 CGRUN=$top/build/test/helpers/cgrun
-RUNS=${BENCH_RUNS:-30}
-JRUNS=${BENCH_JAVA_RUNS:-5}
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+	set -- 1 1
+else
+	set -- 30 5
+fi
+RUNS=${BENCH_RUNS:-$1}
+JRUNS=${BENCH_JAVA_RUNS:-$2}
 PY=/usr/bin/python3
-W=$(mktemp -d /tmp/airlock-sbx-bench.XXXXXX)
+# the sandbox refuses a state directory below one others can write
+. "$top/scripts/scratch.sh"
+scratch_root airlock-bench || exit 1
+W=$(mktemp -d "$SCRATCH_ROOT/airlock-sbx-bench.XXXXXX") || exit 1
 chmod 711 "$W"
-trap 'rm -rf "$W"' EXIT INT TERM
+SERVE=
+trap '[ -n "$SERVE" ] && kill "$SERVE" 2>/dev/null; rm -rf "$W"' EXIT
+trap 'exit 130' INT TERM
+# uid ranges of our own: another service's executions (serve's below, or
+# another checkout's tests) may hold uids of the default one
+BASE=$((7000000 + ($$ % 4000) * 1000))
+RUN_UIDS=$BASE-$((BASE + 399))
+SERVE_UIDS=$((BASE + 400))-$((BASE + 999))
 cp test/java/py/hello.py "$W/"
 echo '{"a": 1, "b": [1, 2, 3]}' >"$W/in.json"
 ST=$W/state
 
 now_ns() { date +%s%N; }
 
-# one_py MODE: one execution; its wall time in microseconds on stdout
+# one_py MODE: one execution; its wall time in microseconds on stdout, or
+# its exit status and stderr's tail in $W/err.MODE and status 1
 one_py() {
 	t0=$(now_ns)
 	case $1 in
-	plain) $PY -I "$W/hello.py" <"$W/in.json" >/dev/null ;;
+	plain) $PY -I "$W/hello.py" <"$W/in.json" >/dev/null 2>"$W/stderr" ;;
 	bwrap | bwrapcg)
 		wrap=
 		[ "$1" = bwrapcg ] && wrap=$CGRUN
@@ -62,32 +81,52 @@ one_py() {
 		--bind "$W" /work --chdir /work --clearenv \
 		--setenv PATH /usr/bin:/bin --setenv HOME /tmp \
 		--setenv LANG C.UTF-8 --uid 65534 --gid 65534 \
-		$PY -I hello.py <"$W/in.json" >"$W/bwrap.out" ;;
-	airlock) "$AIRLOCK" sandbox run --state-dir "$ST" --lang python \
-		--input "$W/in.json" -- "$W/hello.py" >/dev/null 2>&1 ;;
-	nolandlock) "$AIRLOCK" sandbox run --state-dir "$ST" --landlock off \
+		$PY -I hello.py <"$W/in.json" >"$W/bwrap.out" 2>"$W/stderr" ;;
+	airlock) "$AIRLOCK" sandbox run --state-dir "$ST" --uid-range "$RUN_UIDS" --lang python \
+		--input "$W/in.json" -- "$W/hello.py" >/dev/null 2>"$W/stderr" ;;
+	nolandlock) "$AIRLOCK" sandbox run --state-dir "$ST" --uid-range "$RUN_UIDS" --landlock off \
 		--lang python --input "$W/in.json" -- "$W/hello.py" \
-		>/dev/null 2>&1 ;;
+		>/dev/null 2>"$W/stderr" ;;
 	serve) "$AIRLOCK" sandbox call --connect "unix:$W/sbx.sock" \
 		--secret-file "$W/secret" --tenant bench --lang python \
-		--input "$W/in.json" -- "$W/hello.py" >/dev/null 2>&1 ;;
+		--input "$W/in.json" -- "$W/hello.py" >/dev/null 2>"$W/stderr" ;;
 	esac
+	timed $? "$t0" "$1"
+}
+
+# timed STATUS T0 MODE: the time since T0, or the failure noted for MODE
+timed() {
 	t1=$(now_ns)
-	echo $(((t1 - t0) / 1000))
+	if [ "$1" != 0 ]; then
+		echo "exit $1: $(tail -n 2 "$W/stderr" | tr '\n' ' ')" >"$W/err.$3"
+		return 1
+	fi
+	echo $(((t1 - $2) / 1000))
 }
 
 one_java() {
 	t0=$(now_ns)
 	case $1 in
 	plain) rm -rf "$W/jc" && mkdir "$W/jc" &&
-		javac -d "$W/jc" test/java/benign/Tool.java &&
-		java -cp "$W/jc" Tool <"$W/in.json" >/dev/null ;;
-	airlock) "$AIRLOCK" sandbox run --state-dir "$ST" --lang java \
+		javac -d "$W/jc" test/java/benign/Tool.java 2>"$W/stderr" &&
+		java -cp "$W/jc" Tool <"$W/in.json" >/dev/null 2>"$W/stderr" ;;
+	airlock) "$AIRLOCK" sandbox run --state-dir "$ST" --uid-range "$RUN_UIDS" \
+		--timeout 60s --lang java \
 		--input "$W/in.json" -- test/java/benign/Tool.java \
-		>/dev/null 2>&1 ;;
+		>/dev/null 2>"$W/stderr" ;;
 	esac
-	t1=$(now_ns)
-	echo $(((t1 - t0) / 1000))
+	timed $? "$t0" "java$1"
+}
+
+# sample KIND MODE: one run into $W/KIND.MODE; a failure is kept once, in
+# $W/err.(java)MODE, and that mode gets no figure
+sample() {
+	[ -f "$W/err.${1#py}$2" ] && return 0
+	if t=$("one_$1" "$2"); then
+		echo "$t" >>"$W/$1.$2"
+	else
+		rm -f "$W/$1.$2"
+	fi
 }
 
 median() {
@@ -96,11 +135,11 @@ median() {
 	    else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
 
-modes="plain airlock"
-if command -v bwrap >/dev/null 2>&1 && BWRAP_PROBE=1 one_py bwrap >/dev/null &&
+modes="plain airlock nolandlock"
+if command -v bwrap >/dev/null 2>&1 && one_py bwrap >/dev/null &&
     [ -s "$W/bwrap.out" ]; then
-	modes="plain bwrap airlock nolandlock"
-	if [ -x "$CGRUN" ] && BWRAP_PROBE=1 one_py bwrapcg >/dev/null &&
+	modes="$modes bwrap"
+	if [ -x "$CGRUN" ] && one_py bwrapcg >/dev/null &&
 	    [ -s "$W/bwrap.out" ]; then
 		modes="$modes bwrapcg"
 	else
@@ -109,56 +148,73 @@ if command -v bwrap >/dev/null 2>&1 && BWRAP_PROBE=1 one_py bwrap >/dev/null &&
 else
 	echo "(bwrap missing or unable to make namespaces here: no bwrap row)"
 fi
+rm -f "$W"/err.*	# the probes' failures only chose the rows
 # the service: its jail is set up once, each call pays one execution
 head -c 48 /dev/urandom >"$W/secret"
 chmod 600 "$W/secret"
 "$AIRLOCK" sandbox serve --listen "unix:$W/sbx.sock" --secret-file "$W/secret" \
-	--state-dir "$W/state-serve" --tenant-concurrency 64 2>/dev/null &
+	--state-dir "$W/state-serve" --uid-range "$SERVE_UIDS" --tenant-concurrency 64 2>"$W/serve.log" &
 SERVE=$!
-trap 'kill $SERVE 2>/dev/null; wait $SERVE 2>/dev/null; rm -rf "$W"' EXIT INT TERM
 i=0
-while [ ! -S "$W/sbx.sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+while [ ! -S "$W/sbx.sock" ] && [ $i -lt 200 ] && kill -0 "$SERVE" 2>/dev/null; do
+	sleep 0.05
+	i=$((i + 1))
+done
+[ -S "$W/sbx.sock" ] ||
+	echo "sandbox serve did not start: $(tail -n 2 "$W/serve.log" | tr '\n' ' ')" >"$W/err.serve"
 modes="$modes serve"
 # warm the page cache once
-for m in $modes; do one_py "$m" >/dev/null; done
+for m in $modes; do sample py "$m"; done
+rm -f "$W"/py.*
 i=0
 while [ $i -lt "$RUNS" ]; do
-	for m in $modes; do echo "$(one_py "$m")" >>"$W/py.$m"; done
+	for m in $modes; do sample py "$m"; done
 	i=$((i + 1))
 done
 have_java=
 command -v javac >/dev/null 2>&1 && have_java=1
 if [ -n "$have_java" ]; then
-	for m in plain airlock; do one_java "$m" >/dev/null; done
+	for m in plain airlock; do sample java "$m"; done
+	rm -f "$W"/java.*
 	i=0
 	while [ $i -lt "$JRUNS" ]; do
-		for m in plain airlock; do
-			echo "$(one_java "$m")" >>"$W/java.$m"
-		done
+		for m in plain airlock; do sample java "$m"; done
 		i=$((i + 1))
 	done
 fi
 
-p_plain=$(median <"$W/py.plain")
+# figure MODE: the median of MODE's runs; nothing when it failed
+figure() {
+	[ -f "$W/err.$1" ] || [ ! -s "$W/$1" ] || median <"$W/$1"
+}
+p_plain=$(figure py.plain)
 echo "## airlock sandbox: per-execution cost ($RUNS python runs, $JRUNS java runs; medians)"
 echo
-echo "python3 hello.py alone: $(awk -v p="$p_plain" 'BEGIN { printf "%.1f ms", p / 1000 }')."
+if [ -n "$p_plain" ]; then
+	echo "python3 hello.py alone: $(awk -v p="$p_plain" 'BEGIN { printf "%.1f ms", p / 1000 }')."
+else
+	echo "python3 hello.py alone: **error**: $(cat "$W/err.plain")"
+fi
 echo
 echo "| python hello.py | time | overhead | ratio to bwrap's overhead | ratio to bwrap+cgroups' overhead |"
 echo "|---|---|---|---|---|"
-p_bw=0
-p_bwcg=0
-[ -f "$W/py.bwrap" ] && p_bw=$(median <"$W/py.bwrap")
-[ -f "$W/py.bwrapcg" ] && p_bwcg=$(median <"$W/py.bwrapcg")
-# row LABEL MODE: the mode's median, its overhead and both ratios
+p_bw=$(figure py.bwrap)
+p_bwcg=$(figure py.bwrapcg)
+# row LABEL MODE: the mode's median, its overhead and both ratios, or its
+# error
 row() {
-	[ -f "$W/py.$2" ] || return 0
-	awk -v l="$1" -v p="$p_plain" -v t="$(median <"$W/py.$2")" \
+	case " $modes " in *" $2 "*) ;; *) return 0 ;; esac
+	if [ -f "$W/err.$2" ]; then
+		echo "| $1 | **error**: $(cat "$W/err.$2") | - | - | - |"
+		return
+	fi
+	awk -v l="$1" -v p="$p_plain" -v t="$(figure "py.$2")" \
 	    -v b="$p_bw" -v c="$p_bwcg" 'BEGIN {
 	    o = t - p
-	    printf "| %s | %.1f ms | %.1f ms | %s | %s |\n", l, t / 1000, o / 1000,
-	        (b > p ? sprintf("%.2f", o / (b - p)) : "-"),
-	        (c > p ? sprintf("%.2f", o / (c - p)) : "-") }'
+	    printf "| %s | %.1f ms | %s | %s | %s |\n", l, t / 1000,
+	        (p != "" ? sprintf("%.1f ms", o / 1000) : "-"),
+	        (p != "" && b > p ? sprintf("%.2f", o / (b - p)) : "-"),
+	        (p != "" && c > p ? sprintf("%.2f", o / (c - p)) : "-") }'
 }
 row "bwrap, same namespaces" bwrap
 row "bwrap, same namespaces, in fresh cgroups" bwrapcg
@@ -166,12 +222,27 @@ row "airlock sandbox run" airlock
 row "airlock sandbox run --landlock off" nolandlock
 row "airlock sandbox call -> serve" serve
 if [ -n "$have_java" ]; then
-	j_plain=$(median <"$W/java.plain")
-	j_air=$(median <"$W/java.airlock")
 	echo
-	awk -v p="$j_plain" -v a="$j_air" 'BEGIN {
-	    printf "Java Tool.java: plain javac + java %.1f ms; airlock sandbox run (javac in the jail, every class checked, java) %.1f ms: ratio %.2f\n",
-	    p / 1000, a / 1000, a / p }'
+	j_plain=$(figure java.plain)
+	j_air=$(figure java.airlock)
+	if [ -n "$j_plain" ] && [ -n "$j_air" ]; then
+		awk -v p="$j_plain" -v a="$j_air" 'BEGIN {
+		    printf "Java Tool.java: plain javac + java %.1f ms; airlock sandbox run (javac in the jail, every class checked, java) %.1f ms: ratio %.2f\n",
+		    p / 1000, a / 1000, a / p }'
+	else
+		for m in plain airlock; do
+			[ -f "$W/err.java$m" ] &&
+				echo "Java Tool.java, $m: **error**: $(cat "$W/err.java$m")"
+		done
+	fi
+else
+	echo
+	echo "Java: skipped, no javac (apt-get install openjdk-17-jdk-headless)."
 fi
 echo
-echo "Machine: $(nproc) CPUs, $(uname -sr), python $($PY -c 'import sys; print(sys.version.split()[0])')$( [ -n "$have_java" ] && printf ', %s' "$(javac -version 2>&1)")."
+echo "Machine: $(nproc) CPUs, $(uname -sr), python $($PY -c 'import sys; print(sys.version.split()[0])')$( [ -n "$have_java" ] && printf ', %s' "$(javac -version 2>&1)"); load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
+if ls "$W"/err.* >/dev/null 2>&1; then
+	echo
+	echo "sandbox.sh: $(ls "$W"/err.* | wc -l) mode(s) failed (**error** above): no figure for them"
+	exit 1
+fi
