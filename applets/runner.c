@@ -134,8 +134,9 @@ static const char usage[] =
 "                            the service makes at start (secret, state\n"
 "                            dir, uid range, cgroup limits, Landlock,\n"
 "                            listen addresses, review key, revocations),\n"
-"                            failing with the service's own message; it\n"
-"                            sweeps and removes nothing\n"
+"                            every problem found named at once, each with\n"
+"                            the service's own message; exit 78 if any.\n"
+"                            It sweeps and removes nothing\n"
 "  --help\n"
 "\n"
 "Refusals reach the relay as ERROR frames with stable codes (see\n"
@@ -225,7 +226,8 @@ child_path(void)
 
 /* --check: the report, and whether the asked mode (uid by default) runs;
  * with a service configuration, then the service's own start-up checks,
- * which fail with the service's message. */
+ * every one of them: each problem is logged with the service's own
+ * message, and any makes the exit status EXIT_CONFIG. */
 static int
 check(const struct runner_cli *cli, struct runner_service *r)
 {
@@ -245,12 +247,16 @@ check(const struct runner_cli *cli, struct runner_service *r)
 	if (r->cfg.metrics)
 		xmetrics_listen_start(r->cfg.metrics, METRICS_RUNNER,
 		    r->cfg.max_leases, 1);
-	if ((rc = runner_service_setup(r, err, sizeof err)) != 0)
-		die(rc, "%s", err);
+	rc = runner_service_setup(r, err, sizeof err);	/* logs each problem */
 	runner_service_end_preflight(r);
-	if (!cli->check_json)
+	if (cli->check_json)
+		return rc;
+	if (rc)
+		printf("preflight: %u problem(s) above: this configuration "
+		    "does not start here\n", r->problems.n);
+	else
 		printf("preflight: this configuration starts here\n");
-	return EXIT_OK;
+	return rc;
 }
 
 int

@@ -24,6 +24,7 @@
 #include "common/sandbox/javacheck.h"
 #include "common/service/metrics.h"
 #include "common/service/metrics_http.h"
+#include "common/service/problems.h"
 #include "common/jail/jail.h"
 #include "common/base/json.h"
 #include "common/base/log.h"
@@ -187,8 +188,9 @@ JAIL_HELP
 "  --check                   the preflight: every start-up check of this\n"
 "                            configuration (secret, state dir, uid range,\n"
 "                            cgroup limits, Landlock, listen addresses),\n"
-"                            the host report, then exit 0; or the\n"
-"                            service's own message and status. Sweeps and\n"
+"                            the host report, then exit 0; or every\n"
+"                            problem found, each with the service's own\n"
+"                            message, and exit 78. Sweeps and\n"
 "                            removes nothing (also: sandbox check with\n"
 "                            --listen or --secret-file)\n"
 "\n"
@@ -308,23 +310,29 @@ jail_opt(const struct option *opts, int idx, const char *v,
 }
 
 /* The jail and the rest every execution shares (sbx_env_init), or exit
- * naming what is wrong. */
-static void
+ * naming what is wrong; a preflight's pb notes it and goes on. 0 when
+ * the jail is set up. */
+static int
 env_setup(struct sbx_env *e, const struct sbx_jail_opts *o,
     const struct sbx_limits *max, uint64_t max_disk, int sigfd,
-    int one_shot, int check_only, const char *exec_cmd)
+    int one_shot, int check_only, const char *exec_cmd, struct problems *pb)
 {
 	char err[1024];
+	int rc = EXIT_OSERR;
 
 	switch (sbx_env_init(e, o, max, max_disk, sigfd, one_shot, check_only,
 	    exec_cmd, err, sizeof err)) {
 	case SBX_ENV_OK:
-		return;
+		return 0;
 	case SBX_ENV_BAD_SETUP:
-		die(EXIT_CONFIG, "%s", err);
+		rc = EXIT_CONFIG;
+		break;
 	case SBX_ENV_SYSTEM:
-		die(EXIT_OSERR, "%s", err);
+		break;
 	}
+	if ((rc = problems_note(pb, rc, err)) != 0)
+		die(rc, "%s", err);
+	return -1;
 }
 
 /* --- what a tool gives back: kept for run and call --------------------- */
@@ -631,7 +639,8 @@ run_main(int argc, char **argv)
 	if (spawn_become_subreaper() != 0)
 		die_errno(EXIT_OSERR, "cannot become a subreaper");
 	env_setup(&sb, &jo, &lim, UINT64_MAX, sigfd, 1, 0,
-	    lang == SBX_LANG_EXEC ? argv[optind] : NULL);
+	    lang == SBX_LANG_EXEC ? argv[optind] : NULL,
+	    &(struct problems){ 0 });
 	sb.exec.java_unconfined = unconfined;
 	if (unconfined)
 		log_msg(LOG_WARN, "--java-unconfined: the JVM loads "
@@ -904,7 +913,9 @@ serve_main(int argc, char **argv)
 		[SBX_SERVER_BAD_SETUP] = EXIT_CONFIG,
 		[SBX_SERVER_SYSTEM] = EXIT_OSERR };
 	enum sbx_server_status st;
-	char err[640];
+	struct problems pb = { 0 };
+	char err[640], why[700];
+	int rc, jail_ok;
 
 	serve_args(&cli, &base, argc, argv);
 	c = base;
@@ -921,23 +932,37 @@ serve_main(int argc, char **argv)
 		    cli.check);
 	if (!c.jo.java_home)
 		c.jo.java_home = sbx_env_java_home();
+	/* a preflight (--check) notes every problem and goes on */
+	pb.preflight = cli.check;
 	st = sbx_server_init(&s, &c.sc, signals_fd(sigs, sizeof sigs /
 	    sizeof sigs[0]), err, sizeof err);
-	if (st != SBX_SERVER_OK)
-		die(exit_for[st], "%s", err);
+	if (st != SBX_SERVER_OK && (rc = problems_note(&pb, exit_for[st],
+	    err)) != 0)
+		die(rc, "%s", err);
 	sbx_server_reload_from(&s, &base, &c);
-	env_setup(&sb, &c.jo, &c.sc.max, c.sc.max_disk, -1, 0, cli.check,
-	    c.sc.exec_interpreter);
+	jail_ok = env_setup(&sb, &c.jo, &c.sc.max, c.sc.max_disk, -1, 0,
+	    cli.check, c.sc.exec_interpreter, &pb) == 0;
 	for (size_t i = 0; i < c.nlisten; i++)
 		if ((st = sbx_server_listen(&s, c.listen[i], err, sizeof err))
-		    != SBX_SERVER_OK)
-			die(exit_for[st], st == SBX_SERVER_BAD_OPTIONS ?
-			    "--listen: %s" : "%s", err);
+		    != SBX_SERVER_OK) {
+			if (st == SBX_SERVER_BAD_OPTIONS)
+				snprintf(why, sizeof why, "--listen: %s", err);
+			else
+				snprintf(why, sizeof why, "%s", err);
+			if ((rc = problems_note(&pb, exit_for[st], why)) != 0)
+				die(rc, "%s", why);
+		}
 	if (cli.check) {
 		/* the preflight, past every start-up step: report, undo */
-		jail_host_print(stdout, &sb.jail.cfg, &sb.jail.host, 0);
+		if (jail_ok)
+			jail_host_print(stdout, &sb.jail.cfg, &sb.jail.host, 0);
 		sbx_server_stop_listening(&s);
 		jail_fini(&sb.jail);
+		if (pb.n) {
+			printf("preflight: %u problem(s) above: this "
+			    "configuration does not start here\n", pb.n);
+			return problems_status(&pb);
+		}
 		printf("preflight: this configuration starts here\n");
 		return EXIT_OK;
 	}

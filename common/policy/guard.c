@@ -1585,11 +1585,20 @@ guard_policy_default(struct guard_policy *p)
 static const char *
 script_dir_refusal(const char *dir)
 {
-	static const char *const system_dirs[] = {
-		"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-		"/etc", "/proc", "/sys", "/dev", "/boot", "/run", "/opt",
-		"/snap", "/nix", "/var/lib",
+	/* each with its own refusal, naming it (no buffer to format into) */
+#define SYSTEM_DIR(d) { d, "in, above or at the system directory " d \
+	    ", which holds code runners a script must never be" }
+	static const struct {
+		const char *dir, *why;
+	} system_dirs[] = {
+		SYSTEM_DIR("/usr"), SYSTEM_DIR("/bin"), SYSTEM_DIR("/sbin"),
+		SYSTEM_DIR("/lib"), SYSTEM_DIR("/lib32"), SYSTEM_DIR("/lib64"),
+		SYSTEM_DIR("/libx32"), SYSTEM_DIR("/etc"), SYSTEM_DIR("/proc"),
+		SYSTEM_DIR("/sys"), SYSTEM_DIR("/dev"), SYSTEM_DIR("/boot"),
+		SYSTEM_DIR("/run"), SYSTEM_DIR("/opt"), SYSTEM_DIR("/snap"),
+		SYSTEM_DIR("/nix"), SYSTEM_DIR("/var/lib"),
 	};
+#undef SYSTEM_DIR
 	static const char *const library_names[] = {
 		"node_modules", "site-packages", "dist-packages", ".npm",
 		".cache", ".local", ".pyenv", ".nvm", ".volta", ".cargo",
@@ -1601,9 +1610,9 @@ script_dir_refusal(const char *dir)
 	if ((why = canonical_refusal(dir)))
 		return why;
 	for (k = 0; k < sizeof system_dirs / sizeof system_dirs[0]; k++)
-		if (path_within(dir, system_dirs[k]) ||
-		    path_within(system_dirs[k], dir))
-			return "a system directory, inside one or above one";
+		if (path_within(dir, system_dirs[k].dir) ||
+		    path_within(system_dirs[k].dir, dir))
+			return system_dirs[k].why;
 	for (s = dir; *s; s += n) {
 		s++;
 		n = strcspn(s, "/");

@@ -246,7 +246,9 @@ test_versions(uint32_t *mask)
 }
 
 /* Approval enforcement: the key and the revocation list must both load
- * now; a runner told to enforce never starts without them. */
+ * now; a runner told to enforce never starts without them. 0, or the
+ * exit code that stops start-up, with err (a preflight notes the
+ * problem; the list, signed with the key, is read only with the key). */
 static int
 load_review(struct runner_service *r, char *err, size_t errlen)
 {
@@ -257,15 +259,19 @@ load_review(struct runner_service *r, char *err, size_t errlen)
 		    "--review-pubkey): any request that passes the guard runs");
 		return 0;
 	}
-	if (eckey_pub_load(r->cfg.review_pubkey, &r->review_key, &why) != 0)
-		return fail(err, errlen, EXIT_CONFIG, "--review-pubkey %s: %s",
-		    r->cfg.review_pubkey, why);
+	if (eckey_pub_load(r->cfg.review_pubkey, &r->review_key, &why) != 0) {
+		/* the list's signature is checked with the key: not without */
+		return problems_note(&r->problems, fail(err, errlen,
+		    EXIT_CONFIG, "--review-pubkey %s: %s", r->cfg.review_pubkey,
+		    why), err);
+	}
 	if (r->cfg.revocations) {
 		revocation_init(&r->revoked, r->cfg.revocations,
 		    &r->review_key);
 		if (revocation_reload(&r->revoked, &why) != 0)
-			return fail(err, errlen, EXIT_CONFIG,
-			    "--revocations %s: %s", r->cfg.revocations, why);
+			return problems_note(&r->problems, fail(err, errlen,
+			    EXIT_CONFIG, "--revocations %s: %s",
+			    r->cfg.revocations, why), err);
 	}
 	log_msg(LOG_INFO, "approvals enforced with reviewer key %s",
 	    r->cfg.review_pubkey);
@@ -348,41 +354,49 @@ add_ro_path(struct runner_service *r, const char *dir, char *err,
 }
 
 /* The guard's policy from c: the launchers, the operator's lists, each
- * script dir checked on disk. 0, or an exit code with err. */
+ * script dir checked on disk. 0, or an exit code with err; a preflight's
+ * p notes every bad item. */
 static int
 guard_build(const struct runner_config *c, struct guard_policy *g,
-    char *err, size_t errlen)
+    struct problems *p, char *err, size_t errlen)
 {
+	static const char *const flags[] = { [GUARD_SCRIPT_DIR] =
+	    "--script-dir", [GUARD_INDEX] = "--allow-index", [GUARD_MODULE] =
+	    "--allow-module" };
 	const char *why;
+	int rc;
 
 	guard_policy_default(g);
-	if (c->allow && guard_policy_parse(g, c->allow) != 0)
-		return fail(err, errlen, EXIT_USAGE, "--allow: '%s' is not a "
-		    "list of launchers the guard understands (%s)", c->allow,
-		    GUARD_DEFAULT_LAUNCHERS);
+	if (c->allow && guard_policy_parse(g, c->allow) != 0 &&
+	    (rc = problems_note(p, fail(err, errlen, EXIT_USAGE, "--allow: "
+	    "'%s' is not a list of launchers the guard understands (%s)",
+	    c->allow, GUARD_DEFAULT_LAUNCHERS), err)) != 0)
+		return rc;
 	for (size_t i = 0; i < c->nguard_items; i++) {
 		const char *v = c->guard_items[i].value;
 
-		if (guard_policy_add(g, c->guard_items[i].list, v, &why) != 0)
-			return fail(err, errlen, EXIT_USAGE, "'%s': %s", v,
-			    why);
-		if (c->guard_items[i].list == GUARD_SCRIPT_DIR &&
-		    guardfs_script_dir_ok(v, err, errlen) != 0)
-			return EXIT_CONFIG;
+		if (guard_policy_add(g, c->guard_items[i].list, v, &why) != 0) {
+			if ((rc = problems_note(p, fail(err, errlen, EXIT_USAGE,
+			    "%s '%s': %s", flags[c->guard_items[i].list], v,
+			    why), err)) != 0)
+				return rc;
+		} else if (c->guard_items[i].list == GUARD_SCRIPT_DIR &&
+		    guardfs_script_dir_ok(v, err, errlen) != 0 &&
+		    (rc = problems_note(p, EXIT_CONFIG, err)) != 0) {
+			return rc;
+		}
 	}
 	return 0;
 }
 
-/* The guard, its script dirs joining the jail's read-only list, and the
- * launchers-only PATH directory (guardfs.h). */
+/* The guard's script dirs joining the jail's read-only list, and the
+ * launchers-only PATH directory (guardfs.h) in the state directory. */
 static int
 guard_setup(struct runner_service *r, char *err, size_t errlen)
 {
 	struct runner_config *c = &r->cfg;
 	int rc;
 
-	if ((rc = guard_build(c, &r->guard, err, errlen)) != 0)
-		return rc;
 	for (size_t i = 0; i < c->nguard_items; i++)
 		if (c->guard_items[i].list == GUARD_SCRIPT_DIR &&
 		    (rc = add_ro_path(r, c->guard_items[i].value, err,
@@ -473,9 +487,10 @@ check_secret_modes(const struct runner_config *c, const struct jail *j,
  * checks that one): the reviewer's key and the revocation list. Only root
  * and the runner may change them: whoever could would sign approvals of
  * their own, or un-revoke a token. A missing file is left to its loader
- * to name. */
+ * to name. 0, or the code that stops start-up (a preflight notes each). */
 static int
-trust_files(const struct runner_config *c, char *err, size_t errlen)
+trust_files(const struct runner_config *c, struct problems *p, char *err,
+    size_t errlen)
 {
 	const char *const files[][2] = {
 		{ "--review-pubkey", c->review_pubkey },
@@ -483,6 +498,7 @@ trust_files(const struct runner_config *c, char *err, size_t errlen)
 	};
 	char bad[PATH_MAX];
 	struct stat st;
+	int rc;
 
 	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
 		if (!files[i][1] || fs_file_private(files[i][1],
@@ -490,14 +506,17 @@ trust_files(const struct runner_config *c, char *err, size_t errlen)
 		    errno == ENOENT)
 			continue;
 		if (errno != EPERM)
-			return fail(err, errlen, EXIT_CONFIG, "%s %s: %s",
+			rc = fail(err, errlen, EXIT_CONFIG, "%s %s: %s",
 			    files[i][0], files[i][1], strerror(errno));
-		return fail(err, errlen, EXIT_CONFIG, "%s %s: %s can be "
-		    "changed by a user other than root and the runner (owner "
-		    "%u, mode %04o): whoever can write it decides what runs; "
-		    "keep it where only root can write", files[i][0],
-		    files[i][1], bad, (unsigned)st.st_uid,
-		    (unsigned)(st.st_mode & 07777));
+		else
+			rc = fail(err, errlen, EXIT_CONFIG, "%s %s: %s can be "
+			    "changed by a user other than root and the runner "
+			    "(owner %u, mode %04o): whoever can write it "
+			    "decides what runs; keep it where only root can "
+			    "write", files[i][0], files[i][1], bad,
+			    (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		if ((rc = problems_note(p, rc, err)) != 0)
+			return rc;
 	}
 	return 0;
 }
@@ -537,12 +556,13 @@ reload_build(struct runner_service *r, struct reload_set *n, char *err,
 	const char *why;
 	char msg[512];
 
-	if (trust_files(c, err, errlen) != 0 ||
+	if (trust_files(c, &(struct problems){ 0 }, err, errlen) != 0 ||
 	    check_secret_modes(c, &r->jail, err, errlen) != 0 ||
 	    secret_ring_load(&n->ring, c->secret_files, c->nsecret, err,
 	    errlen) != 0)
 		return -1;
-	if (guard_build(c, &n->guard, err, errlen) != 0)
+	if (guard_build(c, &n->guard, &(struct problems){ 0 }, err, errlen)
+	    != 0)
 		return -1;
 	if (cgroup_limits_usable(&r->jail.cg, &(struct cgroup_limits){
 	    c->jail_cfg.limits.memory, c->jail_cfg.limits.pids,
@@ -677,61 +697,92 @@ serve(struct runner_service *r)
 	return 0;
 }
 
+/* A step's result rc (0: it passed, else its code with err): the code
+ * that stops start-up, or 0 to go on (a preflight logged it). */
+static int
+step(struct runner_service *r, int rc, const char *err)
+{
+	return rc ? problems_note(&r->problems, rc, err) : 0;
+}
+
 int
 runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 {
 	uint32_t versions;
-	int rc;
+	int rc, ring_ok, state_ok, jail_ok, versions_ok;
 
-	if ((rc = setup_signals(r, err, errlen)) != 0)
+	r->problems = (struct problems){ .preflight = r->cfg.preflight };
+	if ((rc = step(r, setup_signals(r, err, errlen), err)) != 0)
 		return rc;
-	if (secret_ring_load(&r->ring, r->cfg.secret_files, r->cfg.nsecret,
-	    err, errlen) != 0)
-		return EXIT_CONFIG;
-	if (fs_mkdir_private(r->cfg.state_dir, 0700) != 0)
-		return fail(err, errlen, EXIT_CONFIG, "state directory %s: %s",
-		    r->cfg.state_dir, strerror(errno));
-	if ((rc = check_state_parents(r, err, errlen)) != 0 ||
-	    (rc = trust_files(&r->cfg, err, errlen)) != 0)
+	ring_ok = secret_ring_load(&r->ring, r->cfg.secret_files,
+	    r->cfg.nsecret, err, errlen) == 0;
+	if ((rc = step(r, ring_ok ? 0 : EXIT_CONFIG, err)) != 0)
 		return rc;
-	if ((rc = guard_setup(r, err, errlen)) != 0)
+	/* the guard's launcher directory and the jail live in it */
+	state_ok = fs_mkdir_private(r->cfg.state_dir, 0700) == 0;
+	if ((rc = step(r, state_ok ? 0 : fail(err, errlen, EXIT_CONFIG,
+	    "state directory %s: %s", r->cfg.state_dir, strerror(errno)),
+	    err)) != 0)
 		return rc;
-	if (jail_init(&r->jail, &r->cfg.jail_cfg, err, errlen) != 0)
-		return EXIT_CONFIG;
-	if (r->jail.cfg.mode != JAIL_NONE && disk_reserve_fits(
-	    r->cfg.state_dir, r->jail.cfg.limits.disk_reserve, err,
-	    errlen) != 0)
-		return EXIT_CONFIG;
-	if ((rc = check_secret_modes(&r->cfg, &r->jail, err, errlen)) != 0)
+	if (state_ok && (rc = step(r, check_state_parents(r, err, errlen),
+	    err)) != 0)
 		return rc;
-	if (r->cfg.egress_allow && egress_config_init(&r->egress,
-	    r->cfg.egress_allow, &r->jail, err, errlen) != 0)
-		return EXIT_CONFIG;
+	if ((rc = trust_files(&r->cfg, &r->problems, err, errlen)) != 0 ||
+	    (rc = guard_build(&r->cfg, &r->guard, &r->problems, err,
+	    errlen)) != 0)
+		return rc;
+	if (state_ok && (rc = step(r, guard_setup(r, err, errlen), err)) != 0)
+		return rc;
+	jail_ok = state_ok &&
+	    jail_init(&r->jail, &r->cfg.jail_cfg, err, errlen) == 0;
+	if (state_ok && (rc = step(r, jail_ok ? 0 : EXIT_CONFIG, err)) != 0)
+		return rc;
+	if (jail_ok && r->jail.cfg.mode != JAIL_NONE && (rc = step(r,
+	    disk_reserve_fits(r->cfg.state_dir, r->jail.cfg.limits.disk_reserve,
+	    err, errlen) ? EXIT_CONFIG : 0, err)) != 0)
+		return rc;
+	if (jail_ok && (rc = step(r, check_secret_modes(&r->cfg, &r->jail,
+	    err, errlen), err)) != 0)
+		return rc;
+	if (jail_ok && r->cfg.egress_allow && (rc = step(r,
+	    egress_config_init(&r->egress, r->cfg.egress_allow, &r->jail, err,
+	    errlen) ? EXIT_CONFIG : 0, err)) != 0)
+		return rc;
 	for (size_t i = 0; i < r->cfg.nlisten; i++) {
 		char why[400];
 
+		rc = 0;
 		switch (supervisor_listen(&r->sv, r->cfg.listen[i], why,
 		    sizeof why)) {
-		case SUPERVISOR_LISTENING: break;
+		case SUPERVISOR_LISTENING:
+			break;
 		case SUPERVISOR_BAD_ADDRESS:
-			return fail(err, errlen, EXIT_USAGE, "--listen: %s",
-			    why);
+			rc = fail(err, errlen, EXIT_USAGE, "--listen: %s", why);
+			break;
 		case SUPERVISOR_CANNOT_LISTEN:
-			return fail(err, errlen, EXIT_CONFIG, "%s", why);
+			rc = fail(err, errlen, EXIT_CONFIG, "%s", why);
+			break;
 		}
+		if ((rc = step(r, rc, err)) != 0)
+			return rc;
 	}
 	if ((rc = load_review(r, err, errlen)) != 0)
 		return rc;
-	if (test_versions(&versions) != 0)
-		return fail(err, errlen, EXIT_CONFIG, "%s must be versions "
-		    "like 1,2 (a test hook; unset it in production)",
-		    VERSION_TEST_HOOK);
+	versions_ok = test_versions(&versions) == 0;
+	if ((rc = step(r, versions_ok ? 0 : fail(err, errlen, EXIT_CONFIG,
+	    "%s must be versions like 1,2 (a test hook; unset it in "
+	    "production)", VERSION_TEST_HOOK), err)) != 0)
+		return rc;
+	if (!ring_ok || !versions_ok)	/* noted: a preflight's end */
+		return problems_status(&r->problems);
 	/* handshakes run in the pre-auth process, as its own uid */
-	if (service_start_preauth(&r->sv, &r->ring, versions,
+	if ((rc = step(r, service_start_preauth(&r->sv, &r->ring, versions,
 	    (uint32_t)r->cfg.handshake_ms, (uint32_t)r->cfg.max_per_peer,
 	    (uint32_t)r->cfg.preauth_uid, r->cfg.jail_cfg.check_only, err,
-	    errlen) != 0)
-		return EXIT_CONFIG;
+	    errlen) ? EXIT_CONFIG : 0, err)) != 0)
+		return rc;
+	if (r->problems.n)
+		return problems_status(&r->problems);
 	r->grace_max_ms = r->cfg.grace_ms;
 	r->lease = (struct lease_config){
 		.ring = &r->ring,

@@ -25,6 +25,7 @@
 #include "common/policy/guard.h"
 #include "common/policy/revocation.h"
 #include "common/service/lease.h"
+#include "common/service/problems.h"
 #include "common/service/runner_config.h"
 #include "common/service/supervisor.h"
 #include "common/wire/secret.h"
@@ -48,6 +49,7 @@ struct runner_service {
 	struct supervisor sv;
 	const char *path;		/* PATH given to every child */
 	char launcher_dir[PATH_MAX];	/* STATE/launchers (guardfs.h) */
+	struct problems problems;	/* a preflight's, all of them */
 	int draining;
 };
 
@@ -72,7 +74,9 @@ int runner_service_jail_config(struct runner_service *r, const char *path,
  * jail, egress, the listeners, the reviewer key and revocation list, the
  * pre-auth process. After runner_service_jail_config. 0, or an exit code
  * (EXIT_USAGE: a value no host accepts; EXIT_CONFIG: this host or a file;
- * EXIT_OSERR) with err set. */
+ * EXIT_OSERR) with err set. A preflight (cfg.preflight) goes on past a
+ * problem to every step that does not depend on it, logs each problem
+ * as it is found (problems.h) and returns EXIT_CONFIG if there was any. */
 int runner_service_setup(struct runner_service *r, char *err, size_t errlen);
 
 /* A preflight (cfg.preflight) is over: stop listening, release the jail. */
