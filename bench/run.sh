@@ -201,7 +201,6 @@ fi
 	echo "- rounds: $ROUNDS (medians over rounds); MCP calls: $CALLS, 1 MiB runs: $BIG_RUNS; pings: $PINGS; stream: $BULK bytes; first-byte runs: $FIRST; leases: $LEASES"
 	echo
 } >"$out/machine.md"
-cat "$out/machine.md" >&2
 
 # --- (a) MCP ------------------------------------------------------------
 if [ "$have_node" = 1 ]; then
