@@ -28,8 +28,8 @@
 #              flags; the sandbox uses serial GC and C1 only)
 #     airlock  airlock sandbox run --lang java (javac in the jail, every
 #              class file checked, java)
-# Java runs get --timeout 60s: the default 5 s is a tool's limit, and javac
-# on a loaded machine takes longer. Overhead = run - plain; the ratio airlock/bwrap compares the overheads
+# Java runs get --timeout 60s --cpu-time 30s: the defaults (5 s, 2 s of
+# CPU) are a tool's limits, and javac on a loaded machine takes more. Overhead = run - plain; the ratio airlock/bwrap compares the overheads
 # (target: <= 1). Knobs: BENCH_RUNS (30), BENCH_JAVA_RUNS (5), AIRLOCK;
 # BENCH_SMOKE=1 (one run each: does every row run?). A mode whose run
 # fails is an error row, with why, and the script exits 1.
@@ -111,7 +111,7 @@ one_java() {
 		javac -d "$W/jc" test/java/benign/Tool.java 2>"$W/stderr" &&
 		java -cp "$W/jc" Tool <"$W/in.json" >/dev/null 2>"$W/stderr" ;;
 	airlock) "$AIRLOCK" sandbox run --state-dir "$ST" --uid-range "$RUN_UIDS" \
-		--timeout 60s --lang java \
+		--timeout 60s --cpu-time 30s --lang java \
 		--input "$W/in.json" -- test/java/benign/Tool.java \
 		>/dev/null 2>"$W/stderr" ;;
 	esac
