@@ -234,7 +234,7 @@ check(const struct runner_cli *cli, struct runner_service *r)
 	struct jail_host h;
 	struct jail_config *j = &r->cfg.jail_cfg;
 	enum jail_mode want = r->cfg.jail ? j->mode : JAIL_UID;
-	char err[512];
+	char err[1024];	/* as runner_main's: the same message, uncut */
 	int rc;
 
 	if (!j->uid_last)
@@ -265,7 +265,7 @@ runner_main(int argc, char **argv)
 	static struct runner_cli c;
 	static struct runner_config cmdline;
 	static struct runner_service r;
-	char err[640];
+	char err[1024];	/* the cgroup refusal alone is over 500 bytes */
 	int rc;
 
 	parse_args(&c, &cmdline, argc, argv);
