@@ -631,6 +631,7 @@ jail_probe(const struct jail_config *c, struct jail_host *h)
 	    (int)read_long("/proc/sys/kernel/unprivileged_userns_clone");
 	h->apparmor_userns = (int)read_long(
 	    "/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+	h->oom_score_adj = (int)read_long("/proc/self/oom_score_adj");
 	if (!h->cap_setuid || !h->cap_setgid)
 		snprintf(h->userns_why, sizeof h->userns_why, "not probed: "
 		    "needs CAP_SETUID and CAP_SETGID to use a uid of the range");
@@ -745,6 +746,8 @@ jail_host_print(FILE *out, const struct jail_config *c,
 		json_write_cstr(out, h->landlock_abi ? feat : "");
 		fprintf(out, ",\"lacks\":");
 		json_write_cstr(out, h->landlock_abi ? miss : "everything");
+		fprintf(out, "},\"oom_score_adj\":{\"service\":%d,"
+		    "\"leases\":%d", h->oom_score_adj, JAIL_OOM_SCORE_ADJ);
 		fprintf(out, "},\"cgroup_v1\":{");
 		for (int i = 0; i < CG_NCTL; i++)
 			fprintf(out, "%s\"%s\":\"%s\"", i ? "," : "",
@@ -802,6 +805,11 @@ jail_host_print(FILE *out, const struct jail_config *c,
 		    lack ? miss : "");
 	else
 		fprintf(out, "landlock: no: %s\n", h->landlock_why);
+	fprintf(out, "OOM order: leases oom_score_adj %d, this service %d%s\n",
+	    JAIL_OOM_SCORE_ADJ, h->oom_score_adj,
+	    h->oom_score_adj < JAIL_OOM_SCORE_ADJ ? " (leases first, the "
+	    "largest first)" : ": NOT below its leases (a Kubernetes "
+	    "BestEffort pod? give it resource requests)");
 	fprintf(out, "cgroup v1:");
 	for (int i = 0; i < CG_NCTL; i++)
 		fprintf(out, " %s=%s", cgroup_ctl_name(i), !h->cg.v1_mounted[i]
@@ -2268,7 +2276,14 @@ int
 jail_lease_enter(void *ctx, const char **step)
 {
 	struct jail_lease *l = ctx;
+	char adj[16];
 
+	if (l->j->cfg.mode == JAIL_NONE)
+		return 0;
+	/* first, as the service's uid (raising needs no privilege): a
+	 * child gone past the uid change may be refused its own /proc */
+	snprintf(adj, sizeof adj, "%d", JAIL_OOM_SCORE_ADJ);
+	STEP("oom-score", file_write_str("/proc/self/oom_score_adj", adj));
 	switch (l->j->cfg.mode) {
 	case JAIL_UID:
 		return enter_uid(l, step);

@@ -27,6 +27,8 @@
  *         with such a /proc, a minimal /dev, size-capped tmpfs /tmp and
  *         HOME (and /work) read-write.
  * Child steps, in order (docs/HACKING.md "Jail order"):
+ *   both, first: oom-score (JAIL_OOM_SCORE_ADJ: every lease before the
+ *        service when the OOM killer chooses, the largest lease first);
  *   uid: cgroup; [the private /proc]; keepcaps; setgroups, setresgid,
  *        setresuid; capabilities (bounding, ambient, inheritable,
  *        securebits); verify that root cannot be regained; chdir;
@@ -55,6 +57,12 @@
 #include "common/jail/uidpool.h"
 
 enum jail_mode { JAIL_NONE = 0, JAIL_UID = 1, JAIL_NS = 2 };
+
+/* Every jailed child's /proc/self/oom_score_adj (the kernel's maximum):
+ * where no cgroup bounds a lease, the OOM killer of the container (or the
+ * host) then picks leases before the service, whose own value stays as
+ * it started, and among leases the one using the most memory. */
+#define JAIL_OOM_SCORE_ADJ 1000
 
 enum jail_landlock {
 	JAIL_LANDLOCK_AUTO = 0,	/* apply what the kernel offers, say what not */
@@ -164,6 +172,9 @@ struct jail_host {
 	char userns_why[256];
 	int seccomp_ok;			/* a filter could be installed */
 	char seccomp_why[160];
+	int oom_score_adj;		/* our own; leases get
+					 * JAIL_OOM_SCORE_ADJ, above it unless
+					 * it is that already */
 	int proc_ok;			/* uid mode: a lease's own /proc
 					 * (probe_proc; only probed for uid) */
 	char proc_why[160];

@@ -835,7 +835,15 @@ log_jail(const struct runner_service *r)
 	    LF_NUM("pids", j->cfg.limits.pids),
 	    LF_NUM("home_size", j->cfg.limits.home_size),
 	    LF_NUM("cache_size", j->cfg.limits.cache_size),
-	    LF_NUM("disk_reserve", j->cfg.limits.disk_reserve) }, 11);
+	    LF_NUM("disk_reserve", j->cfg.limits.disk_reserve),
+	    LF_NUM("oom_score_adj", j->host.oom_score_adj),
+	    LF_NUM("lease_oom_score_adj", JAIL_OOM_SCORE_ADJ) }, 13);
+	if (j->host.oom_score_adj >= JAIL_OOM_SCORE_ADJ)
+		log_msg(LOG_WARN, "this runner's oom_score_adj is %d, not below "
+		    "its leases' %d: under memory pressure the OOM killer may "
+		    "pick the runner before a lease (a Kubernetes BestEffort "
+		    "pod: give the container resource requests)",
+		    j->host.oom_score_adj, JAIL_OOM_SCORE_ADJ);
 	if (j->cfg.landlock == JAIL_LANDLOCK_OFF)
 		log_msg(LOG_WARN, "Landlock is off (--landlock off): leases may "
 		    "read any world-readable file, bind ports and signal "

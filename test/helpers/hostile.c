@@ -35,6 +35,11 @@
  *                          it; sleep (the lease stays open). hidden: each
  *                          file is unlinked once written and kept open, so
  *                          no directory shows it
+ *   memspread N KIB        fork N children that each touch KIB KiB and
+ *                          sleep (a hog whose every process is small),
+ *                          print "spread: N", sleep
+ *   oom                    print "oom_score_adj: N" (our own), then try
+ *                          to lower it to 0: "oom-lower: ok|ERRNO"
  *   echo                   stdin to stdout
  *   sleep                  print "pid: N", sleep
  * Outside a lease (the same-uid scoping test, no runner):
@@ -416,6 +421,48 @@ fill(const char *dir, long mib, int hidden)
 }
 
 static void
+memspread(int n, long kib)
+{
+	for (int i = 0; i < n; i++) {
+		pid_t c = fork();
+
+		if (c < 0) {
+			say("fork", errno);
+			break;
+		}
+		if (c == 0) {
+			char *p = mmap(NULL, (size_t)kib << 10, PROT_READ |
+			    PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			close(1);
+			if (p != MAP_FAILED)
+				memset(p, 0x5a, (size_t)kib << 10);
+			sleep_forever();
+		}
+	}
+	printf("spread: %d\n", n);
+	fflush(stdout);
+	sleep_forever();
+}
+
+static void
+oom(void)
+{
+	char buf[32];
+	int fd = open("/proc/self/oom_score_adj", O_RDONLY);
+	ssize_t r = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[r > 0 ? r : 0] = 0;
+	printf("oom_score_adj: %s", r > 0 ? buf : "unreadable\n");
+	fd = open("/proc/self/oom_score_adj", O_WRONLY);
+	say("oom-lower", fd < 0 ? errno : write(fd, "0", 1) == 1 ? 0 : errno);
+	if (fd >= 0)
+		close(fd);
+}
+
+static void
 listen_abstract(const char *name)
 {
 	struct sockaddr_un a;
@@ -517,6 +564,10 @@ main(int argc, char **argv)
 		fill(argv[2], atol(argv[3]), argc == 5);
 	else if (strcmp(argv[1], "memhog") == 0 && argc == 3)
 		memhog(atol(argv[2]));
+	else if (strcmp(argv[1], "memspread") == 0 && argc == 4)
+		memspread(atoi(argv[2]), atol(argv[3]));
+	else if (strcmp(argv[1], "oom") == 0)
+		oom();
 	else if (strcmp(argv[1], "echo") == 0) {
 		while ((n = read(0, buf, sizeof buf)) > 0)
 			if (write(1, buf, (size_t)n) != n)
