@@ -5,8 +5,9 @@
 #   runner_start AIRLOCK DIR [RUNNER_ARGS...]
 #       writes DIR/secret (48 random bytes, mode 0600), starts
 #       `AIRLOCK runner --listen 127.0.0.1:PORT --listen unix:DIR/runner.sock
-#        --secret-file DIR/secret --state-dir DIR/state --jail none
-#        --log-format ${RUNNER_LOG_FORMAT:-json} RUNNER_ARGS`
+#        --secret-file DIR/secret --state-dir DIR/state
+#        --jail ${RUNNER_JAIL:-none} --log-format ${RUNNER_LOG_FORMAT:-json}
+#        RUNNER_ARGS`
 #       in the background, in directory $RUNNER_CWD (default DIR; with
 #       --jail none the lease's child inherits it), with its log in
 #       DIR/runner.log, and waits (bounded) until both listeners exist.
@@ -45,7 +46,7 @@ runner_start() {
 		(cd "${RUNNER_CWD:-$r_dir}" && exec "$r_bin" runner \
 			--listen "127.0.0.1:$RUNNER_PORT" --listen "unix:$RUNNER_SOCK" \
 			--secret-file "$RUNNER_SECRET" --state-dir "$r_dir/state" \
-			--jail none --log-format "${RUNNER_LOG_FORMAT:-json}" "$@") \
+			--jail "${RUNNER_JAIL:-none}" --log-format "${RUNNER_LOG_FORMAT:-json}" "$@") \
 			>"$RUNNER_LOG" 2>&1 </dev/null &
 		RUNNER_PID=$!
 		r_i=0
