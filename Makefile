@@ -118,8 +118,8 @@ repro:
 fuzz:
 	sh scripts/fuzz.sh $(FUZZERS)
 
-# The README's first command: build, then one MCP server run through a
-# relay and a runner on loopback, with the official SDK as the client.
+# The README's first command: build, then MCP servers run through a relay
+# and a jailing runner on loopback, with the official SDK as the client.
 demo: airlock
 	sh scripts/demo.sh
 
