@@ -1,6 +1,9 @@
 #!/bin/sh
 # images.sh - `make images`: build airlock's three images with podman.
 #
+# Each is also tagged with the release (VERSION), the tag deploy/compose.yaml
+# and deploy/kubernetes.yaml name:
+#
 #   localhost/airlock           Dockerfile               FROM scratch: the
 #                                                        binary, applet links
 #   localhost/airlock-runner    deploy/Dockerfile.runner Node.js LTS, npm,
@@ -162,6 +165,11 @@ build localhost/airlock-runner "$key" deploy/Dockerfile.runner deploy --build-ar
 
 key=$( (cat deploy/Dockerfile.sandbox; echo "$airlock $(image_id "$debian")") | hash)
 build localhost/airlock-sandbox "$key" deploy/Dockerfile.sandbox deploy
+
+version=$(cat VERSION)
+for i in localhost/airlock localhost/airlock-runner localhost/airlock-sandbox; do
+	podman tag "$i" "$i:$version" || die "podman tag $i $i:$version failed"
+done
 
 # Every rebuild leaves the layers of the previous one behind, untagged:
 # about 0.7 GB each time the tree changes. Only images of ours (labelled

@@ -2,12 +2,14 @@
 arguments, for test/deploy.test: the container is booted with exactly the
 options the Compose file gives it.
 
-  python3 compose_run.py COMPOSE SERVICE DIR PORT [HOST=PATH]...
+  python3 compose_run.py COMPOSE SERVICE DIR PORT MPORT [HOST=PATH]...
 
-prints the arguments after `podman run`, one per line: the options, the
-image, then the service's command. What the test changes, and only that:
+prints the arguments after `podman run` (or `docker run`: the options
+are the ones both take), one per line: the options, the image, then the
+service's command. What the test changes, and only that:
   networks         --network host (the network mode podman runs here)
   --listen ADDR    127.0.0.1:PORT (the host's loopback, a free port)
+  --metrics ADDR   127.0.0.1:MPORT, and the healthcheck's URL with it
   ./FILE, secrets  DIR/FILE (the test's copies of the files Compose names)
   named volumes    DIR/volumes/NAME
   HOST=PATH        a host path the file mounts (the cgroup directories)
@@ -23,7 +25,15 @@ import yaml
 
 KNOWN = {"image", "command", "environment", "secrets", "cap_drop", "cap_add",
          "security_opt", "read_only", "tmpfs", "mem_limit", "pids_limit",
-         "volumes", "networks", "init", "profiles", "stop_grace_period"}
+         "volumes", "networks", "init", "profiles", "stop_grace_period",
+         "mem_reservation", "cpus", "healthcheck"}
+
+
+def seconds(key, v):
+    v = str(v)
+    if not v.endswith("s") or not v[:-1].isdigit():
+        fail("%s %s: only whole seconds (30s) are translated" % (key, v))
+    return v[:-1]
 
 
 def fail(msg):
@@ -32,10 +42,10 @@ def fail(msg):
 
 
 def main():
-    if len(sys.argv) < 5:
-        fail("usage: compose_run.py COMPOSE SERVICE DIR PORT [HOST=PATH]...")
-    path, name, tdir, port = sys.argv[1:5]
-    hostmap = dict(a.split("=", 1) for a in sys.argv[5:])
+    if len(sys.argv) < 6:
+        fail("usage: compose_run.py COMPOSE SERVICE DIR PORT MPORT [HOST=PATH]...")
+    path, name, tdir, port, mport = sys.argv[1:6]
+    hostmap = dict(a.split("=", 1) for a in sys.argv[6:])
     with open(path) as f:
         doc = yaml.safe_load(f)
     svc = doc["services"].get(name) or fail("no service %s" % name)
@@ -56,10 +66,10 @@ def main():
     for s in svc.get("secrets", []):
         src = secrets[s]["file"]
         out += ["-v", "%s:/run/secrets/%s:ro" % (local(src), s)]
-    if svc.get("cap_drop"):
-        out += ["--cap-drop", ",".join(svc["cap_drop"])]
-    if svc.get("cap_add"):
-        out += ["--cap-add", ",".join(svc["cap_add"])]
+    for c in svc.get("cap_drop", []):
+        out += ["--cap-drop", c]
+    for c in svc.get("cap_add", []):
+        out += ["--cap-add", c]
     for o in svc.get("security_opt", []):
         if o == "no-new-privileges:true":
             o = "no-new-privileges"
@@ -72,11 +82,33 @@ def main():
         out += ["--tmpfs", t]
     if "mem_limit" in svc:
         out += ["--memory", str(svc["mem_limit"])]
+    if "mem_reservation" in svc:
+        out += ["--memory-reservation", str(svc["mem_reservation"])]
+    if "cpus" in svc:
+        out += ["--cpus", str(svc["cpus"])]
     if "stop_grace_period" in svc:
-        g = str(svc["stop_grace_period"])
-        if not g.endswith("s") or not g[:-1].isdigit():
-            fail("stop_grace_period %s: only whole seconds (30s) are translated" % g)
-        out += ["--stop-timeout", g[:-1]]
+        out += ["--stop-timeout", seconds("stop_grace_period", svc["stop_grace_period"])]
+    metrics = None
+    cmd = list(svc.get("command", []))
+    for i in range(len(cmd) - 1):
+        if cmd[i] == "--listen":
+            cmd[i + 1] = "127.0.0.1:" + port
+        elif cmd[i] == "--metrics":
+            metrics = cmd[i + 1]
+            cmd[i + 1] = "127.0.0.1:" + mport
+    hc = svc.get("healthcheck")
+    if hc:
+        unknown = set(hc) - {"test", "interval", "timeout", "retries", "start_period"}
+        if unknown or hc["test"][0] != "CMD" or not metrics:
+            fail("healthcheck of %s: only CMD probes of its --metrics are translated" % name)
+        # both runtimes run a string through /bin/sh -c (the images have it)
+        test = " ".join(a.replace("//" + metrics + "/", "//127.0.0.1:" + mport + "/")
+                        for a in hc["test"][1:])
+        out += ["--health-cmd", test,
+                "--health-interval", seconds("interval", hc["interval"]) + "s",
+                "--health-timeout", seconds("timeout", hc["timeout"]) + "s",
+                "--health-retries", str(hc["retries"]),
+                "--health-start-period", seconds("start_period", hc["start_period"]) + "s"]
     if "pids_limit" in svc:
         out += ["--pids-limit", str(svc["pids_limit"])]
     for v in svc.get("volumes", []):
@@ -91,10 +123,6 @@ def main():
             fail("volume %s: no test path for host path %s" % (v, src))
         out += ["-v", "%s:%s" % (src, rest)]
     out.append("localhost/" + svc["image"])
-    cmd = list(svc.get("command", []))
-    for i in range(len(cmd) - 1):
-        if cmd[i] == "--listen":
-            cmd[i + 1] = "127.0.0.1:" + port
     out += cmd
     sys.stdout.write("".join(a + "\n" for a in out))
 
