@@ -51,7 +51,8 @@ $(OBJ)/main.o: main.c VERSION $(DEPSTAMP)
 # The seccomp policy is compiled once, here, into C data (a jail then
 # loads a constant instead of running libseccomp at every start).
 build/seccomp-compile: $(OBJ)/seccomp/compile.o $(OBJ)/common/jail/seccomp_policy.o \
-    $(OBJ)/common/base/json.o $(OBJ)/common/base/errbuf.o $(DEPS)/lib/libseccomp.a
+    $(OBJ)/common/base/json.o $(OBJ)/common/base/utf8.o \
+    $(OBJ)/common/base/errbuf.o $(DEPS)/lib/libseccomp.a
 	@echo "LD $@"
 	@$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIBS) -o $@
 

@@ -116,7 +116,8 @@ static const char usage_run[] =
 "or COMMAND for exec. The sources are copied into the jail's working\n"
 "directory (on the --disk tmpfs, the only writable space); the input is\n"
 "the tool's stdin. The tool's stdout is passed through when it exited\n"
-"by itself; its stderr always (capped, with a truncation marker); then\n"
+"by itself; its stderr always (capped, with a truncation marker, every\n"
+"control and byte not in valid UTF-8 written \\xNN); then\n"
 "one result line on stderr, or with --json one JSON object on stdout\n"
 "holding the result, the tool's stdout and the end of its stderr.\n"
 "\n"
@@ -359,6 +360,23 @@ capture_init(struct capture *c, uint64_t cap, int pass_stderr)
 	c->pass_stderr = pass_stderr;
 }
 
+/* A tool's text on our stderr in human form (log_stream_step): no byte
+ * it wrote reaches a terminal as a control. A character cut between two
+ * pieces is written as its bytes, \xNN each. */
+static void
+write_human(const uint8_t *p, size_t n)
+{
+	char buf[1024];
+	size_t off = 0, len;
+
+	while (off < n) {
+		for (len = 0; off < n && len <= sizeof buf - LOG_ESCAPE_STEP_MAX; )
+			len += log_stream_step(p, n, &off, buf + len);
+		fwrite(buf, 1, len, stderr);
+	}
+	fflush(stderr);
+}
+
 static int
 capture_emit(void *ctx, int stream, const uint8_t *p, size_t n)
 {
@@ -373,14 +391,7 @@ capture_emit(void *ctx, int stream, const uint8_t *p, size_t n)
 		return 0;
 	}
 	if (c->pass_stderr)
-		for (size_t off = 0; off < n; ) {
-			ssize_t w = write(STDERR_FILENO, p + off, n - off);
-
-			if (w <= 0 && errno != EINTR)
-				break;
-			if (w > 0)
-				off += (size_t)w;
-		}
+		write_human(p, n);
 	tail_keep(c->tail, sizeof c->tail, &c->tail_len, p, n);
 	return 0;
 }
@@ -472,9 +483,11 @@ report(const struct sbx_result *r, unsigned lang,
 	    LF_NUM("cpu_ms", r->cpu_ms), LF_STR("peak", peak),
 	    LF_STR("stdout", out), LF_NUM("sandbox_rss_kb", ru.ru_maxrss) },
 	    7);
-	if (r->detail[0] && r->reason != SBX_EXITED)
-		fprintf(stderr, "%s: %s\n", sbx_reason_name(r->reason),
-		    r->detail);
+	if (r->detail[0] && r->reason != SBX_EXITED) {
+		fprintf(stderr, "%s: ", sbx_reason_name(r->reason));
+		write_human((const uint8_t *)r->detail, strlen(r->detail));
+		fputc('\n', stderr);
+	}
 	return result_exit(r);
 }
 

@@ -6,8 +6,8 @@
 
 /* Room always kept in the queue for records of ours. */
 #define RECORD_ROOM (2 * LOG_LINE_MAX)
-/* The most one formatting step adds: a JSON record, or a human byte
- * (4) or the prefix with its marker. */
+/* The most one formatting step adds: a JSON record, or a human
+ * character (LOG_ESCAPE_STEP_MAX) or the prefix with its marker. */
 #define STEP_MAX LOG_LINE_MAX
 
 static const char marker[] = "server: ";
@@ -58,14 +58,17 @@ release_held(struct errstream *s)
 	s->held = 0;
 }
 
-/* One peer byte in human form. */
+/* One peer character in human form (log_stream_step). A character cut at a payload's end is written as its
+ * bytes, \xNN each. */
 static void
-human_byte(struct errstream *s, uint8_t c)
+human_char(struct errstream *s)
 {
-	char tmp[8];
+	uint8_t c = s->in[s->in_off];
+	char tmp[LOG_ESCAPE_STEP_MAX];
 
 	if (s->at_line_start || s->held > 0) {
 		if (c == (uint8_t)s->prefix[s->held]) {
+			s->in_off++;
 			s->at_line_start = 0;
 			if (++s->held == s->prefix_len) {
 				put(s, marker, sizeof marker - 1);
@@ -75,12 +78,7 @@ human_byte(struct errstream *s, uint8_t c)
 		}
 		release_held(s);
 	}
-	if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
-		snprintf(tmp, sizeof tmp, "\\x%02x", c);
-		put(s, tmp, 4);
-	} else {
-		put(s, &c, 1);
-	}
+	put(s, tmp, log_stream_step(s->in, s->in_len, &s->in_off, tmp));
 	s->at_line_start = c == '\n';
 }
 
@@ -110,7 +108,7 @@ format(struct errstream *s)
 		if (s->json)
 			json_piece(s);
 		else
-			human_byte(s, s->in[s->in_off++]);
+			human_char(s);
 	}
 }
 

@@ -2,9 +2,11 @@
  * frames) and our own log records, kept apart so that no peer byte can
  * pass for a record of ours (docs/PROTOCOL.md, "What the relay writes").
  *
- * human  the peer's bytes pass through except control bytes (below 0x20
- *        but tab and newline, and 0x7f), written \xNN so that no terminal
- *        escape or carriage return reaches a terminal or log viewer; a
+ * human  the peer's characters pass through in human form
+ *        (log_escape_step): valid UTF-8 as itself, every control but tab
+ *        and newline (C0, DEL, C1, bidi, U+2028/2029) and every byte not
+ *        in valid UTF-8 as \xNN, so that no terminal escape, carriage
+ *        return or line break reaches a terminal or log viewer; a
  *        peer line that would begin with our own record prefix ("relay: ")
  *        gets "server: " in front. Our records always start on a fresh
  *        line (a newline is inserted after a peer's partial line). So a

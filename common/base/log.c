@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/base/json.h"
+#include "common/base/utf8.h"
 
 static const char *log_prog = "airlock";
 static int log_json;
@@ -72,19 +73,60 @@ line_puts(struct line *l, const char *s)
 	line_put(l, s, strlen(s));
 }
 
-/* Append c for a human line: \xNN for anything that is not printable
- * ASCII (and backslash/quote when quoted). */
-static void
-line_human_char(struct line *l, unsigned char c, int quoted)
+/* One byte as \xNN: 4 bytes into out. */
+static size_t
+hex_byte(char out[LOG_ESCAPE_STEP_MAX], uint8_t c)
 {
-	char tmp[8];
+	static const char hex[] = "0123456789abcdef";
 
-	if (c >= 0x20 && c < 0x7f && c != '\\' && !(quoted && c == '"')) {
-		line_put(l, (const char *)&c, 1);
-	} else {
-		snprintf(tmp, sizeof tmp, "\\x%02x", c);
-		line_puts(l, tmp);
+	out[0] = '\\';
+	out[1] = 'x';
+	out[2] = hex[c >> 4];
+	out[3] = hex[c & 0xf];
+	return 4;
+}
+
+size_t
+log_escape_step(const uint8_t *p, size_t n, size_t *off,
+    char out[LOG_ESCAPE_STEP_MAX])
+{
+	uint32_t cp;
+	size_t len = utf8_seq(p + *off, n - *off, &cp);
+
+	if (len > 0 && !utf8_is_control(cp)) {
+		memcpy(out, p + *off, len);
+		*off += len;
+		return len;
 	}
+	*off += 1;
+	return hex_byte(out, p[*off - 1]);
+}
+
+size_t
+log_stream_step(const uint8_t *p, size_t n, size_t *off,
+    char out[LOG_ESCAPE_STEP_MAX])
+{
+	if (p[*off] == '\t' || p[*off] == '\n') {
+		out[0] = (char)p[(*off)++];
+		return 1;
+	}
+	return log_escape_step(p, n, off, out);
+}
+
+/* The human form of p[*off] for a log line: log_escape_step, with the
+ * backslash (and the quote when quoted) as \xNN too, so a value's text
+ * cannot pass for an escape or end its quotes. */
+static size_t
+human_step(const uint8_t *p, size_t n, size_t *off, int quoted,
+    char out[LOG_ESCAPE_STEP_MAX])
+{
+	uint8_t c = p[*off];
+
+	if (c == '\\' || (quoted && c == '"')) {
+		*off += 1;
+		return hex_byte(out, c);
+	}
+	return log_escape_step(p, n, off, out);
 }
 
 /* Append p[0..n) as JSON string content (common/base/json.h), whole escapes
@@ -100,12 +142,22 @@ static void
 line_escaped(struct line *l, const char *s, size_t max, int json, int quoted)
 {
 	size_t n = strnlen(s, max);
+	char step[LOG_ESCAPE_STEP_MAX];
 
-	if (json)
+	if (json) {
 		line_json(l, s, n);
-	else
-		for (size_t i = 0; i < n; i++)
-			line_human_char(l, (unsigned char)s[i], quoted);
+	} else {
+		/* whole characters only: a cut one could pair with the next
+		 * byte written */
+		for (size_t off = 0; off < n; ) {
+			size_t k = human_step((const uint8_t *)s, n, &off,
+			    quoted, step);
+
+			if (k > sizeof l->buf - 1 - l->len)
+				break;
+			line_put(l, step, k);
+		}
+	}
 	if (s[n])
 		line_puts(l, "...");
 }
@@ -113,20 +165,19 @@ line_escaped(struct line *l, const char *s, size_t max, int json, int quoted)
 char *
 log_escape(char *out, size_t cap, const void *s, size_t n)
 {
-	const unsigned char *p = s;
-	size_t o = 0, i;
+	char step[LOG_ESCAPE_STEP_MAX];
+	size_t o = 0, off = 0;
 
-	for (i = 0; i < n; i++) {
-		size_t need = p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\' ? 1 : 4;
+	while (off < n) {
+		size_t next = off, k = human_step(s, n, &next, 0, step);
 
-		if (o + need > cap - 4)
+		if (k > cap - 4 - o)
 			break;
-		if (need == 1)
-			out[o++] = (char)p[i];
-		else
-			o += (size_t)snprintf(out + o, cap - o, "\\x%02x", p[i]);
+		memcpy(out + o, step, k);
+		o += k;
+		off = next;
 	}
-	if (i < n) {
+	if (off < n) {
 		memcpy(out + o, "...", 3);
 		o += 3;
 	}

@@ -1,8 +1,8 @@
 /* log.h - one line per event on stderr: "prog: level: message key=value"
  * for humans, or one JSON object per line (--log-format json) for operators.
- * Human lines escape every byte that is not printable ASCII, JSON lines
- * every control (docs/HACKING.md, "JSON text"), so wire data can never
- * forge a line; format strings are always literals (-Wformat-nonliteral). */
+ * Human lines write every control and every byte that is not valid
+ * UTF-8 as \xNN (log_escape_step), JSON lines escape every control
+ * (docs/HACKING.md, "JSON text"), so wire data can never forge a line; format strings are always literals (-Wformat-nonliteral). */
 #ifndef AIRLOCK_LOG_H
 #define AIRLOCK_LOG_H
 
@@ -57,10 +57,27 @@ void log_msg(enum log_level level, const char *fmt, ...)
 void log_event(enum log_level level, const char *event,
     const struct log_field *fields, size_t nfields);
 
-/* Copy n bytes of s into out (cap > 4 bytes, always NUL-terminated) with
- * every byte that is not printable ASCII, and the backslash, written as
- * \xNN; what does not fit ends in "...". For text a peer sent that goes
- * anywhere but a log line (--doctor's report). Returns out. */
+/* The most bytes one input character becomes in human text. */
+#define LOG_ESCAPE_STEP_MAX 4
+/* The one escaper of human text (log lines, --doctor's report, a peer's
+ * stderr passed through by the relay and the sandbox): the character at
+ * p[*off] (requires *off < n) as itself when it is valid UTF-8 and no
+ * control (common/base/utf8.h: C0, DEL, C1, bidi, U+2028/U+2029), else
+ * its first byte as \xNN (the rest of a control's bytes, stray
+ * continuations then, follow as \xNN too). Moves *off past what it used;
+ * returns the bytes written to out, 1 to LOG_ESCAPE_STEP_MAX. */
+size_t log_escape_step(const uint8_t *p, size_t n, size_t *off,
+    char out[LOG_ESCAPE_STEP_MAX]);
+
+/* log_escape_step for a peer's stream of lines (its stderr passed
+ * through): tab and newline as themselves, the rest as log_escape_step. */
+size_t log_stream_step(const uint8_t *p, size_t n, size_t *off,
+    char out[LOG_ESCAPE_STEP_MAX]);
+
+/* Copy n bytes of s into out (cap > 4 bytes, always NUL-terminated) in
+ * human form (log_escape_step), the backslash written \x5c too; what
+ * does not fit ends in "...". For text a peer sent that goes anywhere but
+ * a log line (--doctor's report). Returns out. */
 char *log_escape(char *out, size_t cap, const void *s, size_t n);
 
 /* Longest value written for one field; longer ones end in "...". */

@@ -1,10 +1,10 @@
 /* fuzz_errstream.c - a server's stderr and our records on one fd, over
  * arbitrary frames. Input: a flags byte (bit 0: json), then chunks of
  * (len:u8, bytes); a len with its top bit set also puts one record of ours
- * after the chunk. Invariants on what was written: human: no control byte
- * but tab and newline, and the lines starting "relay: " are exactly our
- * records; json: every line is {...} with no raw control byte (C1
- * included; valid UTF-8 stays, common/base/json.h), and the
+ * after the chunk. Invariants on what was written: every character is
+ * well-formed UTF-8 and no control but tab and newline (C1, bidi and the
+ * separators included: json_check.h's oracle); human: the lines starting
+ * "relay: " are exactly our records; json: every line is {...}, and the
  * lines without "source" are exactly our records. */
 #include <string.h>
 #include <sys/mman.h>
@@ -12,6 +12,7 @@
 
 #include "common/base/errstream.h"
 #include "fuzz.h"
+#include "json_check.h"
 
 static struct errstream s;
 static char out[1 << 22];
@@ -70,11 +71,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		unsigned char c = (unsigned char)out[i];
 
 		FUZZ_ASSERT(c != 0x7f && (c >= 0x20 || c == '\t' || c == '\n'));
-		/* JSON keeps valid UTF-8 (common/base/json.h) but never a C1
-		 * control (U+0080-U+009F: C2 80..C2 9F) */
-		if (json)
-			FUZZ_ASSERT(!(c == 0xc2 && i + 1 < n &&
-			    (unsigned char)out[i + 1] < 0xa0));
+		/* both keep valid UTF-8 but never a C1 control (U+0080-
+		 * U+009F: C2 80..C2 9F) */
+		FUZZ_ASSERT(!(c == 0xc2 && i + 1 < n &&
+		    (unsigned char)out[i + 1] < 0xa0));
 		if (c != '\n')
 			continue;
 		if (json) {
@@ -92,5 +92,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		start = i + 1;
 	}
 	FUZZ_ASSERT(seen == records);
+	/* every character written is well-formed UTF-8 that a terminal
+	 * shows (json_check.h's oracle): no raw invalid byte, no bidi
+	 * control, no line separator */
+	for (size_t i = 0, len; i < n; i += len) {
+		uint32_t cp = jc_utf8((const uint8_t *)out + i, n - i, &len);
+
+		FUZZ_ASSERT(!(cp == 0xfffd && len == 1) && (!jc_must_escape(cp) ||
+		    cp == '"' || cp == '\\' || cp == '\t' || cp == '\n'));
+	}
 	return 0;
 }

@@ -56,6 +56,10 @@
  *                          forged\n", an OSC title escape, "relay: info:
  *                          ok"; then EXIT 0 with reason shutdown (so the
  *                          relay logs a record after a partial line)
+ *   forge-c1               STARTED; one STDERR of UTF-8 C1 controls (NEL
+ *                          before a forged "relay: error:", CSI, OSC 52),
+ *                          raw 0x9b, bidi controls, U+2028 and "cafe"
+ *                          with an accent; then EXIT 0
  */
 #include <errno.h>
 #include <poll.h>
@@ -434,6 +438,14 @@ play(const char *s, const char *arg)
 			frame(FRAME_STDERR, "\x1b]0;owned\x07\r", 10);
 			frame(FRAME_STDERR, "relay: info: ok", 15);
 			exit_frame(0, 0, EXIT_REASON_SHUTDOWN, "", 0, 0);
+		} else if (strcmp(s, "forge-c1") == 0) {
+			static const char c1[] = "x\xc2\x85relay: error: forged\n"
+			    "\xc2\x9b" "2J\xc2\x9d" "52;c;aGk=\x07\x9b" "31m"
+			    "\xe2\x80\xae" "cba\xe2\x80\xa8\xe2\x81\xa6"
+			    "\xd8\x9c caf\xc3\xa9\n";
+
+			frame(FRAME_STDERR, c1, sizeof c1 - 1);
+			exit_frame(0, 0, 0, "", 0, 0);
 		} else if (strcmp(s, "timers-huge") == 0) {
 			sleep_ms(1000);
 			frame(FRAME_STDOUT, "alive\n", 6);

@@ -68,7 +68,12 @@ test_human(void)
 	static const struct { const char *in, *want; } t[] = {
 		{ "abc\n", "abc\n" },
 		{ "\x1b[2J\r\a\tx\x7f\n", "\\x1b[2J\\x0d\\x07\tx\\x7f\n" },
-		{ "caf\xc3\xa9 \xff\n", "caf\xc3\xa9 \xff\n" },
+		{ "caf\xc3\xa9 \xff\n", "caf\xc3\xa9 \\xff\n" },
+		{ "\xc2\x9b" "2J\xc2\x9d" "0;t\x07\n", "\\xc2\\x9b2J\\xc2\\x9d0;t\\x07\n" },
+		{ "x\xc2\x85relay: error: forged\n",
+		    "x\\xc2\\x85relay: error: forged\n" },
+		{ "\x9b" "31m\xe2\x80\xae\xe2\x80\xa8\n",
+		    "\\x9b31m\\xe2\\x80\\xae\\xe2\\x80\\xa8\n" },
 		{ "relay: error: forged\n", "server: relay: error: forged\n" },
 		{ "relax: fine\nrelay:x\n", "relax: fine\nrelay:x\n" },
 		{ "x relay: y\n", "x relay: y\n" },

@@ -27,6 +27,39 @@ capture(char *buf, size_t cap, const char *format, const char *event,
 	return got > 0 ? (size_t)got : 0;
 }
 
+/* The one human escaper: what a terminal would act on never passes. */
+static void
+test_escape(void)
+{
+	static const struct { const char *in, *want, *why; } t[] = {
+		{ "caf\xc3\xa9 ok", "caf\xc3\xa9 ok", "UTF-8 as itself" },
+		{ "\x1b[2J\r\x7f", "\\x1b[2J\\x0d\\x7f", "C0 and DEL" },
+		{ "\xc2\x9b" "2J", "\\xc2\\x9b2J", "C1 CSI in UTF-8" },
+		{ "\xc2\x9d" "0;t\x07", "\\xc2\\x9d0;t\\x07", "C1 OSC" },
+		{ "\xc2\x85relay: error", "\\xc2\\x85relay: error",
+		    "NEL: no line break" },
+		{ "\x9b" "2J", "\\x9b2J", "raw 0x9b" },
+		{ "\xe2\x80\xae" "cba", "\\xe2\\x80\\xaecba", "bidi override" },
+		{ "\xe2\x81\xa6\xd8\x9c\xe2\x80\x8f",
+		    "\\xe2\\x81\\xa6\\xd8\\x9c\\xe2\\x80\\x8f",
+		    "bidi isolate and marks" },
+		{ "\xe2\x80\xa8\xe2\x80\xa9", "\\xe2\\x80\\xa8\\xe2\\x80\\xa9",
+		    "line and paragraph separators" },
+		{ "\xc1\x9b\xff", "\\xc1\\x9b\\xff", "overlong and invalid" },
+		{ "a\\b", "a\\x5cb", "backslash" },
+	};
+	char out[256];
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		log_escape(out, sizeof out, t[i].in, strlen(t[i].in));
+		ok(strcmp(out, t[i].want) == 0, "log_escape: %s: %s", t[i].why,
+		    out);
+	}
+	log_escape(out, 9, "\xc3\xa9\xc3\xa9\xc3\xa9", 6);
+	ok(strcmp(out, "\xc3\xa9\xc3\xa9...") == 0,
+	    "cut between characters, never inside one");
+}
+
 int
 main(void)
 {
@@ -56,5 +89,6 @@ main(void)
 	ok(strlen(buf) == strlen("unit: info: x big=") + LOG_VALUE_MAX + 4,
 	    "a long value is cut at %d bytes with ...", LOG_VALUE_MAX);
 	ok(log_set_format("xml") == -1, "unknown format refused");
+	test_escape();
 	return tap_done();
 }
