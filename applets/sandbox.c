@@ -58,7 +58,8 @@ enum {
 "Exit status: the tool's own (a signal N gives 128+N); 124 wall-clock\n" \
 "timeout; 125 another limit (memory, cpu, output, pids, disk); 65\n" \
 "verify_failed or compile_failed (or an unreadable input); 64 usage; 71\n" \
-"jail_failed or a system error; 78 configuration.\n"
+"jail_failed or a system error; 78 configuration; call: 75 shutdown\n" \
+"(the service drained past its --drain-timeout; the result says so).\n"
 
 static const char usage_main[] =
 "usage: airlock sandbox run|serve|call|verify|denylist|check [OPTIONS] ...\n"
@@ -162,6 +163,9 @@ LIMIT_HELP
 "  --max-concurrency N       executions at once in all (default 16)\n"
 "  --max-queue N             requests waiting in all (default 64)\n"
 "  --queue-timeout DUR       longest wait in a queue (default 30s)\n"
+"  --drain-timeout DUR       SIGTERM: executions in flight may finish this\n"
+"                            long, then end with reason shutdown, their\n"
+"                            result delivered (default 30s; SIGINT: 0)\n"
 "  --handshake-timeout DUR   the handshake, then the request upload, each\n"
 "                            (default 10s)\n"
 "  --max-conns-per-peer N    pending handshakes of one source: an IPv4\n"
@@ -418,6 +422,8 @@ result_exit(const struct sbx_result *r)
 		return SBX_EXIT_REFUSED;
 	case SBX_JAIL_FAILED:
 		return SBX_EXIT_JAIL;
+	case SBX_SHUTDOWN:
+		return EXIT_TEMPFAIL;
 	default:
 		return SBX_EXIT_LIMIT;
 	}
@@ -663,7 +669,8 @@ run_main(int argc, char **argv)
 	capture_init(&cap, lim.output, !json);
 	out = (struct sbx_output){ &cap, capture_emit, capture_room, -1, NULL,
 		NULL };
-	if (sbx_exec(&sb.exec, &job, &out, &res) != 0) {
+	if (sbx_exec(&sb.exec, &job, &out, &res) != 0 ||
+	    res.reason == SBX_SHUTDOWN) {
 		log_msg(LOG_WARN, "stopped by a signal");
 		jail_fini(&sb.jail);
 		return 128 + SIGTERM;

@@ -19,6 +19,8 @@ const struct exit_code_desc exit_code_table[] = {
 	{ EXIT_SOFTWARE, "internal error" },
 	{ EXIT_OSERR, "system error (a jail step, a spawn)" },
 	{ EXIT_IOERR, "I/O error" },
+	{ EXIT_TEMPFAIL, "ended by the service, retry (sandbox: shutdown; "
+	    "relay: --max-lease-duration)" },
 	{ EXIT_PROTOCOL, "the peer broke the protocol" },
 	{ EXIT_NOPERM, "refused (guard, env policy, approval, caps)" },
 	{ EXIT_CONFIG, "configuration" },

@@ -18,6 +18,8 @@ enum exit_code {
 	EXIT_SOFTWARE = 70,	/* internal error */
 	EXIT_OSERR = 71,	/* a system call failed */
 	EXIT_IOERR = 74,	/* I/O error */
+	EXIT_TEMPFAIL = 75,	/* ended early by the service, retry: a
+				 * sandbox drain, --max-lease-duration */
 	EXIT_PROTOCOL = 76,	/* the peer broke the protocol */
 	EXIT_NOPERM = 77,	/* refused: authentication or policy */
 	EXIT_CONFIG = 78,	/* configuration error */

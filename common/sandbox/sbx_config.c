@@ -15,7 +15,7 @@ enum {
 	O_QUEUE_TIMEOUT, O_HS, O_PER_PEER, O_PREAUTH, O_EXEC, O_TIMEOUT,
 	O_CPU, O_OLD_CPU, O_MEMORY, O_PIDS, O_OUTPUT, O_JAIL, O_UIDS,
 	O_OLD_UIDS, O_STATE, O_CGROUP, O_LANDLOCK, O_DISK, O_PYTHON,
-	O_JAVA_HOME, O_DENYLIST, O_LOG, O_METRICS, O_COUNT
+	O_JAVA_HOME, O_DENYLIST, O_LOG, O_METRICS, O_DRAIN, O_COUNT
 };
 
 /* In the order of the enum above. */
@@ -59,6 +59,7 @@ const struct optconfig_option sbx_options[] = {
 	{ "java-denylist", 1, 0, OPTCONFIG_FIXED },
 	{ "log-format", 1, 0, OPTCONFIG_FIXED },
 	{ "metrics", 1, 0, OPTCONFIG_FIXED },
+	{ "drain-timeout", 1, 0, OPTCONFIG_RELOAD },
 };
 const size_t sbx_noptions = sizeof sbx_options / sizeof *sbx_options;
 
@@ -105,6 +106,8 @@ sbx_config_defaults(struct sbx_config *c)
 	c->sc.max_disk = 512u << 20;
 	c->sc.budget = (struct sbx_budget_config){ 4, 8, 0, 60000, 16, 64 };
 	c->sc.queue_timeout_ms = 30000;
+	c->sc.drain_ms = 30000;	/* the default --max-timeout: every
+				 * execution may end by itself */
 	c->sc.handshake_ms = 10000;
 	c->sc.max_per_peer = 32;
 }
@@ -297,6 +300,8 @@ set_value(void *cfg, size_t o, const char *v, char *err, size_t errlen)
 		c->log_format = v;
 		return 0;
 	case O_METRICS: c->metrics = v; return 0;
+	case O_DRAIN:
+		return optconfig_duration(name, v, &s->drain_ms, err, errlen);
 	}
 	return errbuf_set(err, errlen, "option %zu unknown", o);
 }

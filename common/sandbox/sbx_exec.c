@@ -360,10 +360,15 @@ loop(struct run *r)
 		if (slot_sig >= 0 && (pf[slot_sig].revents & POLLIN)) {
 			struct signalfd_siginfo si;
 
+			/* the service's drain ran out (or the user of run
+			 * stopped it): the tool ends, its result still goes
+			 * out, with reason shutdown */
 			(void)!read(r->env->sigfd, &si, sizeof si);
-			r->abandoned = 1;
-			set_detail(r, "stopped by a signal to the sandbox");
-			stop(r, SBX_EXITED);
+			if (!r->exited) {
+				set_detail(r, "stopped by a signal to the "
+				    "sandbox: the service is shutting down");
+				stop(r, SBX_SHUTDOWN);
+			}
 		}
 		if (slot_rx >= 0 && pf[slot_rx].revents &&
 		    r->out->ready(r->out->ctx, pf[slot_rx].revents) != 0) {

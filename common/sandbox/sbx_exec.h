@@ -82,8 +82,9 @@ struct sbx_exec_env {
 
 /* Run job; fills res (always, also on failure: reason jail_failed with
  * the step in detail). Returns 0 when the tool ran or was refused for a
- * reason res names; -1 when the execution was abandoned (a signal on
- * sigfd, the receiver gone): res then says what was known. The caller
+ * reason res names (a signal on sigfd: reason shutdown); -1 when the
+ * execution was abandoned (the receiver gone): res then says what was
+ * known. The caller
  * is a subreaper whose only children are this execution's: every one of
  * them is killed and reaped before sbx_exec returns (no zombie holds the
  * execution's uid). */

@@ -54,20 +54,20 @@ sbx_lang_parse(const char *name)
 	return 0;
 }
 
-static const char *const reason_names[] = {
+const char *const sbx_reason_names[SBX_REASON_MAX_] = {
 	[SBX_EXITED] = "exited", [SBX_TIMEOUT] = "timeout",
 	[SBX_MEMORY] = "memory", [SBX_OUTPUT] = "output", [SBX_PIDS] = "pids",
 	[SBX_VERIFY_FAILED] = "verify_failed",
 	[SBX_COMPILE_FAILED] = "compile_failed",
 	[SBX_JAIL_FAILED] = "jail_failed", [SBX_CPU] = "cpu",
-	[SBX_DISK] = "disk",
+	[SBX_DISK] = "disk", [SBX_SHUTDOWN] = "shutdown",
 };
 
 const char *
 sbx_reason_name(unsigned reason)
 {
 	if (reason < SBX_REASON_MAX_)
-		return reason_names[reason];
+		return sbx_reason_names[reason];
 	return "unknown";
 }
 

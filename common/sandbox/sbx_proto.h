@@ -111,9 +111,13 @@ enum sbx_reason {
 	SBX_JAIL_FAILED = 7,	/* the jail could not be built */
 	SBX_CPU = 8,		/* CPU-time limit */
 	SBX_DISK = 9,		/* the writable space (--disk) is full */
-	SBX_REASON_MAX_ = 10
+	SBX_SHUTDOWN = 10,	/* the service drained past --drain-timeout */
+	SBX_REASON_MAX_ = 11
 };
 
+/* Their names, by number: the result's JSON and the sandbox metrics'
+ * reason labels (one table, so a reason cannot lack its label). */
+extern const char *const sbx_reason_names[SBX_REASON_MAX_];
 const char *sbx_reason_name(unsigned reason);
 
 enum sbx_exit_kind {

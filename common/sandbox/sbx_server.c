@@ -51,6 +51,18 @@ start_queued(struct sbx_server *s)
 		verdict_queued(s, ids, n, 0);
 }
 
+/* Draining: every request still waiting for admission is refused. */
+static void
+refuse_queued(struct sbx_server *s)
+{
+	uint64_t ids[64];
+	size_t n;
+
+	while ((n = sbx_budget_expire(&s->budgets, (uint64_t)mono_ms(), 0, ids,
+	    sizeof ids / sizeof ids[0])) > 0)
+		verdict_queued(s, ids, n, SBX_ERR_SHUTDOWN);
+}
+
 static void
 expire_queued(struct sbx_server *s)
 {
@@ -708,12 +720,18 @@ sbx_server_run(struct sbx_server *s, const struct sbx_exec_env *env,
 		snprintf(err, errlen, "poll: %s", strerror(errno));
 		return SBX_SERVER_SYSTEM;
 	}
-	/* drain: no new connections, every handler stops its execution at
-	 * once; what is left after 5 s is killed */
+	/* drain: no new connections, the queued requests refused
+	 * (shutdown); executions in flight run up to --drain-timeout (none
+	 * after SIGINT or a second signal), then get SIGTERM and end with
+	 * reason shutdown, their result sent; what is left 5 s later is
+	 * killed */
 	s->draining = 1;
+	refuse_queued(s);
 	log_event(LOG_INFO, "sandbox draining", (struct log_field[]){
-	    LF_NUM("executions", sv->nh) }, 1);
-	service_drain(sv, 0, 5000, on_ctl, reap_all, s);
+	    LF_NUM("executions", sv->nh), LF_NUM("drain_timeout_ms",
+	    sig == SIGINT ? 0 : s->cfg.drain_ms) }, 2);
+	service_drain(sv, sig == SIGINT ? 0 : (uint32_t)s->cfg.drain_ms,
+	    5000, on_ctl, reap_all, s);
 	supervisor_fini(sv);
 	return SBX_SERVER_OK;
 }

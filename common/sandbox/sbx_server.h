@@ -34,6 +34,8 @@ struct sbx_server_config {
 	uint64_t max_disk;		/* caps disk and its default */
 	struct sbx_budget_config budget;
 	uint64_t queue_timeout_ms;	/* longest wait in a queue */
+	uint64_t drain_ms;		/* SIGTERM: executions may finish
+					 * this long, then end (shutdown) */
 	uint64_t handshake_ms;		/* the handshake, then the upload */
 	uint32_t max_per_peer;		/* pending handshakes of one source */
 	uint32_t preauth_uid;		/* service_start_preauth's uid */
@@ -133,8 +135,10 @@ void sbx_server_stop_listening(struct sbx_server *s);
 /* Start the pre-auth process and serve executions in env (its pointees
  * outlive s) until SIGTERM or SIGINT; SIGHUP reloads
  * (sbx_server_reload_from). Then
- * drain: no new connection, every execution is stopped, what is left
- * after 5 s is killed. SBX_SERVER_OK after the drain; else err says why
+ * drain: no new connection, queued requests refused (shutdown), the
+ * executions in flight run up to cfg.drain_ms (0 after SIGINT), then
+ * end with reason shutdown and their result; what is left 5 s after
+ * that is killed. SBX_SERVER_OK after the drain; else err says why
  * the service could not start or go on. */
 enum sbx_server_status sbx_server_run(struct sbx_server *s,
     const struct sbx_exec_env *env, char *err, size_t errlen);

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "common/sandbox/sbx_proto.h"
+
 static const char *const end_labels[] = {
 	"exited", "oom", "pids", "shutdown", "relay_closed", "liveness",
 	"refused", "error", "disk"
@@ -18,10 +20,6 @@ static const char *const refusal_labels[] = {	/* by LERR_* number */
 static const char *const stream_labels[] = { "stdin", "stdout", "stderr" };
 static const char *const limit_labels[] = { "memory", "pids" };
 static const char *const lang_labels[] = { "python", "java", "exec" };
-static const char *const reason_labels[] = {	/* by enum sbx_reason */
-	"exited", "timeout", "memory", "output", "pids", "verify_failed",
-	"compile_failed", "jail_failed", "cpu"
-};
 static const char *const egress_labels[] = {	/* by enum egress_verdict */
 	"allowed", "not_listed", "address", "bad_request", "resolve_failed",
 	"connect_failed", "incomplete"
@@ -77,8 +75,8 @@ static const struct metric_def defs[M_NMETRIC_] = {
 	    limit_labels, N(limit_labels), NULL, NULL, 1 },
 	[M_SBX_EXECUTIONS] = { S, "executions_total", "Sandbox executions, by "
 	    "language and why they ended.", "counter", "language",
-	    lang_labels, N(lang_labels), "reason", reason_labels,
-	    N(reason_labels) },
+	    lang_labels, N(lang_labels), "reason", sbx_reason_names,
+	    SBX_REASON_MAX_ },
 	[M_SBX_BUDGET_REFUSALS] = { S, "budget_refusals_total", "Requests "
 	    "refused by a budget.", "counter", "budget", budget_labels,
 	    N(budget_labels), NULL, NULL, 1 },
@@ -118,7 +116,7 @@ static const struct hist_def {
 	    "time.", spawn_bounds, N(spawn_bounds) },
 };
 
-#define SLOTS_MAX 64	/* the widest metric: language x reason = 27 */
+#define SLOTS_MAX 64	/* the widest metric: language x reason = 33 */
 
 struct shared {
 	uint64_t v[M_NMETRIC_][SLOTS_MAX];

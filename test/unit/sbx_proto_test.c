@@ -199,7 +199,17 @@ test_names_json(void)
 	ok(strcmp(sbx_reason_name(SBX_COMPILE_FAILED), "compile_failed") == 0 &&
 	    strcmp(sbx_reason_name(SBX_PIDS), "pids") == 0 &&
 	    strcmp(sbx_reason_name(SBX_DISK), "disk") == 0 &&
+	    strcmp(sbx_reason_name(SBX_SHUTDOWN), "shutdown") == 0 &&
 	    strcmp(sbx_reason_name(99), "unknown") == 0, "reason names");
+	{
+		size_t named = 0;
+
+		for (unsigned i = 0; i < SBX_REASON_MAX_; i++)
+			named += sbx_reason_names[i] != NULL &&
+			    strcmp(sbx_reason_names[i], "unknown") != 0;
+		ok(named == SBX_REASON_MAX_, "every reason has its name (the "
+		    "metrics' label): %zu of %d", named, SBX_REASON_MAX_);
+	}
 	ok(strcmp(sbx_error_name(SBX_ERR_BUDGET_CPU), "budget_cpu") == 0 &&
 	    strcmp(sbx_error_name(0), "unknown") == 0, "error names");
 	ok(sbx_lang_parse("java") == SBX_LANG_JAVA && sbx_lang_parse("c") == 0,
