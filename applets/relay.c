@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common/base/cli.h"
@@ -59,7 +60,9 @@ static const char usage[] =
 "server line starting so gets \"server: \" in front); with --log-format\n"
 "json every line is a JSON record, the server's wrapped with\n"
 "\"source\":\"server\". SIGTERM, SIGINT and SIGHUP end the relay within\n"
-"250 ms with 128+N, whatever the runner or the output pipes do.\n"
+"250 ms with 128+N, whatever the runner or the output pipes do. When\n"
+"the process that spawned the relay ends (any of its threads may have\n"
+"spawned it), the lease ends at once (129); the runner ends the server.\n"
 "\n"
 "Exit status: the server's; or 64 usage, 69 runner unreachable or lost,\n"
 "70 internal error, 71 the runner could not start the server, 76\n"
@@ -238,6 +241,32 @@ parse_args(struct relay_config *cfg, int argc, char **argv)
 		cfg->approval = "";
 }
 
+/* A pidfd of the process that spawned us, taken first thing: it becomes
+ * readable when that process has ended, whichever of its threads spawned
+ * us; -1 when the parent is outside our pid namespace. (PR_SET_PDEATHSIG
+ * fires when the spawning *thread* ends: under a JVM or Node platform
+ * that is any worker thread, which would end a lease whose client is
+ * alive.) getppid() again after the open: had the parent died in
+ * between, we are reparented and its pid may be another's. */
+static int
+parent_fd(void)
+{
+	pid_t ppid = getppid();
+	int fd;
+
+	/* a parent outside our pid namespace (a container runtime's exec)
+	 * cannot be named: the runtime's session then holds our stdin */
+	if (ppid == 0)
+		return -1;
+	fd = (int)syscall(SYS_pidfd_open, ppid, 0);
+	if (fd < 0)
+		die_errno(EXIT_OSERR, "cannot watch the parent process "
+		    "(pidfd_open, Linux 5.3 or later)");
+	if (getppid() != ppid)
+		die(EXIT_UNAVAILABLE, "the relay's parent process has ended");
+	return fd;
+}
+
 static int
 signals_fd(void)
 {
@@ -333,8 +362,10 @@ relay_main(int argc, char **argv)
 	struct relay_config cfg;
 	uint8_t psk[32];
 	char err[512];
+	int pfd;
 
 	memset(&cfg, 0, sizeof cfg);
+	pfd = parent_fd();
 	signal(SIGPIPE, SIG_IGN);
 	parse_args(&cfg, argc, argv);
 	collect_env(&cfg);
@@ -358,7 +389,7 @@ relay_main(int argc, char **argv)
 	send_spawn(&r, &cfg);
 	if (cfg.doctor)
 		return relay_session_doctor(&r, stdout, cfg.argv[0]);
-	if (relay_session_start_io(&r, signals_fd()) != 0)
+	if (relay_session_start_io(&r, signals_fd(), pfd) != 0)
 		die_errno(EXIT_OSERR, "cannot set up the output writers");
 	return relay_session_run(&r);
 }

@@ -38,6 +38,10 @@
 #                          RUNNER_CMD='"$AIRLOCK" runner --jail "$JAIL" ...'
 #                          then JAIL=ns start_runner --pids 40
 #   stop_runner            kills (TERM) and reaps it; nothing when none runs
+#   HELD_STDIN             a FIFO this shell holds open (fd 5) and never
+#                          writes: the stdin of a relay whose lease must
+#                          stay until the test ends it (a server whose
+#                          stdin reached EOF is ended after --kill-grace)
 #   busy_relays N RELAY_CMD...
 #                          N relays in a row, each still sending 2 MB of
 #                          stdin when its lease ends (as an MCP client
@@ -144,6 +148,10 @@ wait_for() {
 }
 
 gone() { ! kill -0 "$1" 2>/dev/null; }
+
+HELD_STDIN=$TESTDIR/held-stdin
+[ -p "$HELD_STDIN" ] || mkfifo "$HELD_STDIN"
+exec 5<>"$HELD_STDIN"
 
 alive() {
 	al_st=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)

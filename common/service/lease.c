@@ -46,6 +46,7 @@ struct lease {
 	int exited, wait_status;
 	int sigfd;
 	int64_t t_start, t_exited, last_heard;
+	int64_t t_eof;		/* the server's stdin reached EOF; 0 before */
 	uint64_t bytes_out, bytes_err;
 	uint8_t err_buf[STDERR_CHUNK];
 	size_t err_len;
@@ -330,16 +331,54 @@ send_exit(struct lease *l, unsigned reason)
 		    (int)l->cfg->liveness_ms);
 }
 
+/* How relay() ends besides 0 (the server exited, its pipes drained):
+ * each with end_reason set. */
+enum {
+	RELAY_CONN_ENDED = -1,		/* closed, broken, silent: no frame */
+	RELAY_SHUTDOWN = -2,		/* the runner drains: EXIT shutdown */
+	RELAY_DISK = -3,		/* the disk watch: EXIT disk */
+	RELAY_STDIN_GRACE = -4,		/* stdin at EOF, the server lived on
+					 * past --kill-grace: EXIT */
+	RELAY_MAX_DURATION = -5		/* --max-lease-duration: ERROR */
+};
+
+/* The lease's own deadlines: its whole life (--max-lease-duration), and
+ * the grace a server gets after its stdin reached EOF (its client is
+ * gone: MCP's stdio shutdown closes stdin, then expects the exit).
+ * 0 to go on, else how the lease ends. Lowers *deadline to the next. */
+static int
+own_deadlines(struct lease *l, int64_t now, int64_t *deadline)
+{
+	int64_t end = l->t_start + (int64_t)l->cfg->max_lease_ms;
+
+	if (l->eof_pending && !l->in_open && l->t_eof == 0)
+		l->t_eof = now;
+	if (now >= end) {
+		l->end_reason = "max lease duration";
+		return RELAY_MAX_DURATION;
+	}
+	if (end < *deadline)
+		*deadline = end;
+	if (l->t_eof == 0 || l->exited)
+		return 0;
+	if (now >= l->t_eof + l->cfg->kill_grace_ms) {
+		l->end_reason = "stdin closed, the server did not exit";
+		return RELAY_STDIN_GRACE;
+	}
+	if (l->t_eof + l->cfg->kill_grace_ms < *deadline)
+		*deadline = l->t_eof + l->cfg->kill_grace_ms;
+	return 0;
+}
+
 /* Relay until the child is gone and its pipes are drained (0), or the
- * connection ends (-1 with end_reason set; -2 the runner shuts down; -3
- * the disk watch ended the lease). */
+ * lease ends otherwise (RELAY_*, with end_reason set). */
 static int
 relay(struct lease *l)
 {
 	for (;;) {
 		struct pollfd pf[6];
 		int64_t now = mono_ms(), deadline;
-		int stdin_blocked;
+		int stdin_blocked, own;
 		const uint8_t *p;
 		const char *why = "";
 		uint8_t type;
@@ -350,17 +389,17 @@ relay(struct lease *l)
 		    (nx = channel_next(&l->ch, &type, &p, &len, &why)) ==
 		    CHANNEL_FRAME)
 			if (on_frame(l, type, p, len) != 0)
-				return -1;
+				return RELAY_CONN_ENDED;
 		if (!fd_writer_busy(&l->in) && nx == CHANNEL_BAD) {
 			l->end_reason = why;
-			return -1;
+			return RELAY_CONN_ENDED;
 		}
 		if (l->exited && !l->out_open && !l->err_open)
 			return 0;
 		stdin_blocked = fd_writer_busy(&l->in);
 		if (channel_pending(&l->ch) && channel_flush(&l->ch) != 0) {
 			l->end_reason = "connection lost";
-			return -1;
+			return RELAY_CONN_ENDED;
 		}
 		if (stdin_blocked)	/* the relay did talk; we are not
 					 * listening because the child is slow */
@@ -368,9 +407,11 @@ relay(struct lease *l)
 		deadline = l->last_heard + l->cfg->liveness_ms;
 		if (l->exited && l->t_exited + l->cfg->kill_grace_ms < deadline)
 			deadline = l->t_exited + l->cfg->kill_grace_ms;
+		if ((own = own_deadlines(l, now, &deadline)) != 0)
+			return own;
 		if (now >= l->last_heard + l->cfg->liveness_ms) {
 			l->end_reason = "relay silent past the liveness limit";
-			return -1;
+			return RELAY_CONN_ENDED;
 		}
 		if (!l->exited && disk_watch_deadline(&l->disk) >= 0 &&
 		    disk_watch_tick(&l->disk, now,
@@ -380,7 +421,7 @@ relay(struct lease *l)
 			kill_everything(l);
 			reap(l);
 			l->end_reason = l->disk_why;
-			return -3;
+			return RELAY_DISK;
 		}
 		if (!l->exited && disk_watch_deadline(&l->disk) >= 0 &&
 		    disk_watch_deadline(&l->disk) < deadline)
@@ -405,14 +446,14 @@ relay(struct lease *l)
 		if (poll(pf, 6, (int)(deadline - now) + 1) < 0 &&
 		    errno != EINTR) {
 			l->end_reason = "poll failed";
-			return -1;
+			return RELAY_CONN_ENDED;
 		}
 		if (pf[1].revents & POLLIN) {
 			struct signalfd_siginfo si;
 
 			(void)!read(l->sigfd, &si, sizeof si);
 			l->end_reason = "runner shutting down";
-			return -2;
+			return RELAY_SHUTDOWN;
 		}
 		if (pf[5].revents & POLLIN)
 			reap(l);
@@ -431,7 +472,7 @@ relay(struct lease *l)
 
 			if (got == 0 || (got < 0 && errno != EAGAIN)) {
 				l->end_reason = "connection closed by the relay";
-				return -1;
+				return RELAY_CONN_ENDED;
 			}
 			l->last_heard = mono_ms();
 		}
@@ -446,6 +487,8 @@ lease_end_label(const char *end_reason, const struct jail_stats *st)
 		{ "runner shutting down", ME_SHUTDOWN },
 		{ "connection closed by the relay", ME_RELAY_CLOSED },
 		{ "relay silent past the liveness limit", ME_LIVENESS },
+		{ "stdin closed, the server did not exit", ME_STDIN_CLOSED },
+		{ "max lease duration", ME_MAX_DURATION },
 	};
 
 	if (strncmp(end_reason, "disk:", 5) == 0)
@@ -834,20 +877,34 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 	}
 	teardown(&l);
 	jail_lease_stats(&l.jl, &l.stats);
-	if (rc == 0)
-		send_exit(&l, EXIT_REASON_EXITED);
-	else if (rc == -2)
-		send_exit(&l, EXIT_REASON_SHUTDOWN);
-	else if (rc == -3)
-		send_exit(&l, EXIT_REASON_DISK);
 	log_end(&l);
+	switch (rc) {
+	case 0:
+	case RELAY_STDIN_GRACE:	/* the server's status says how it ended */
+		send_exit(&l, EXIT_REASON_EXITED);
+		break;
+	case RELAY_SHUTDOWN:
+		send_exit(&l, EXIT_REASON_SHUTDOWN);
+		break;
+	case RELAY_DISK:
+		send_exit(&l, EXIT_REASON_DISK);
+		break;
+	case RELAY_MAX_DURATION:
+		/* refuse(): the slot, the ERROR and the lingering close */
+		release_slot(&l);
+		snprintf(err, sizeof err, "the lease reached the runner's "
+		    "--max-lease-duration (%llu s); the server was ended",
+		    (unsigned long long)(cfg->max_lease_ms / 1000));
+		service_refuse(&l.ch, LERR_MAX_DURATION, err);
+		goto out;
+	default:
+		goto out;
+	}
 	/* EXIT is a final frame as ERROR is: the relay may still be sending
 	 * stdin the server never read; linger as refuse() does (the server
 	 * is already gone, so this only delays the jail's cleanup) */
-	if (rc == 0 || rc == -2 || rc == -3) {
-		release_slot(&l);
-		(void)channel_close_lingering(&l.ch, SERVICE_FINAL_FRAME_MS);
-	}
+	release_slot(&l);
+	(void)channel_close_lingering(&l.ch, SERVICE_FINAL_FRAME_MS);
 out:
 	channel_close(&l.ch);
 	egress_lease_stop(&l.eg);

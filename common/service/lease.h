@@ -4,7 +4,9 @@
  *   SPAWN (deadline) -> admission (supervisor: tenant caps)
  *   -> guard -> env policy -> approval -> spawn -> STARTED -> relay -> EXIT -> end.
  * The connection is the child's lease: when it ends, errors or goes silent,
- * the child's whole tree gets SIGTERM, then SIGKILL after the grace. */
+ * when the child's stdin reached EOF and it has not exited within the
+ * grace, or at --max-lease-duration, the child's whole tree gets SIGTERM,
+ * then SIGKILL after the grace. */
 #ifndef AIRLOCK_LEASE_H
 #define AIRLOCK_LEASE_H
 
@@ -23,6 +25,7 @@ struct lease_config {
 	uint32_t kill_grace_ms;		/* SIGTERM -> SIGKILL */
 	uint32_t ping_ms;		/* the relay's PING interval */
 	uint32_t liveness_ms;		/* silence that ends the lease */
+	uint64_t max_lease_ms;		/* --max-lease-duration */
 	const char *jail_name;		/* reported in STARTED and logs */
 	const struct jail *jail;	/* the service's jail (jail_init) */
 	const struct guard_policy *guard;

@@ -10,12 +10,12 @@
 
 static const char *const end_labels[] = {
 	"exited", "oom", "pids", "shutdown", "relay_closed", "liveness",
-	"refused", "error", "disk"
+	"refused", "error", "disk", "stdin_closed", "max_duration"
 };
 static const char *const refusal_labels[] = {	/* by LERR_* number */
 	"none", "bad_request", "launcher", "inline_code", "env", "approval",
 	"capacity", "tenant_capacity", "peer_capacity", "spawn", "jail",
-	"protocol", "timeout", "shutdown", "internal", "argv"
+	"protocol", "timeout", "shutdown", "internal", "argv", "max_duration"
 };
 static const char *const stream_labels[] = { "stdin", "stdout", "stderr" };
 static const char *const limit_labels[] = { "memory", "pids" };

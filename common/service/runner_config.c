@@ -17,7 +17,7 @@ enum {
 	O_STATE, O_PUBKEY, O_REVOKED, O_LOG, O_UIDS, O_UNIT, O_LANDLOCK,
 	O_BIND, O_EGRESS, O_EGRESS_ALLOW, O_RO, O_CGROUP, O_MEM, O_PIDS,
 	O_CPU, O_NPROC, O_NOFILE, O_FSIZE, O_TMPFS, O_METRICS, O_DRAIN,
-	O_HOME_SIZE, O_CACHE_SIZE, O_DISK_RESERVE, O_COUNT
+	O_HOME_SIZE, O_CACHE_SIZE, O_DISK_RESERVE, O_MAX_LEASE, O_COUNT
 };
 
 /* In the order of the enum above. */
@@ -61,6 +61,7 @@ const struct optconfig_option runner_options[] = {
 	{ "home-size", 1, 0, OPTCONFIG_RELOAD },
 	{ "cache-size", 1, 0, OPTCONFIG_RELOAD },
 	{ "disk-reserve", 1, 0, OPTCONFIG_RELOAD },
+	{ "max-lease-duration", 1, 0, OPTCONFIG_RELOAD },
 };
 const size_t runner_noptions = sizeof runner_options / sizeof *runner_options;
 
@@ -85,6 +86,7 @@ runner_config_defaults(struct runner_config *c)
 	c->handshake_ms = 5000;
 	c->grace_ms = 2000;
 	c->drain_ms = 120000;
+	c->max_lease_ms = 86400000;	/* a day: lifted up to 30d */
 	c->ping_ms = 10000;
 	c->liveness_ms = 30000;
 	c->state_dir = "/var/lib/airlock-runner";
@@ -204,6 +206,13 @@ set_value(void *cfg, size_t o, const char *v, char *err, size_t errlen)
 	case O_DRAIN:
 		return optconfig_duration(name, v, &c->drain_ms, err,
 		    errlen);
+	case O_MAX_LEASE:
+		if (cli_duration_ms(v, &c->max_lease_ms) ||
+		    c->max_lease_ms == 0 || c->max_lease_ms > 2592000000ull)
+			return errbuf_set(err, errlen, "--%s: '%s' is not a "
+			    "duration from 1ms up to 30d (e.g. 12h, 7d)", name,
+			    v);
+		return 0;
 	case O_STATE: c->state_dir = v; return 0;
 	case O_PUBKEY: c->review_pubkey = v; return 0;
 	case O_REVOKED: c->revocations = v; return 0;
@@ -370,6 +379,7 @@ runner_config_take_reloadable(struct runner_config *dst,
 	dst->ping_ms = src->ping_ms;
 	dst->liveness_ms = src->liveness_ms;
 	dst->drain_ms = src->drain_ms;
+	dst->max_lease_ms = src->max_lease_ms;
 	dst->review_pubkey = src->review_pubkey;
 	dst->revocations = src->revocations;
 	dst->egress_allow = src->egress_allow;

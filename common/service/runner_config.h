@@ -55,6 +55,7 @@ struct runner_config {
 	const char *metrics;		/* --metrics ADDR, or NULL */
 	const char *egress_allow;	/* --egress-allow, or NULL */
 	uint64_t drain_ms;		/* --drain-timeout */
+	uint64_t max_lease_ms;		/* --max-lease-duration */
 	int limits_given;		/* a cgroup limit flag was used */
 	struct optconfig_given given;	/* every option as given */
 	const char *config_path;	/* --config FILE, or NULL */

@@ -633,6 +633,7 @@ reload_switch(struct runner_service *r, struct reload_set *n)
 	r->lease.kill_grace_ms = (uint32_t)r->cfg.grace_ms;
 	r->lease.ping_ms = (uint32_t)r->cfg.ping_ms;
 	r->lease.liveness_ms = (uint32_t)r->cfg.liveness_ms;
+	r->lease.max_lease_ms = r->cfg.max_lease_ms;
 	if (r->cfg.grace_ms > r->grace_max_ms)
 		r->grace_max_ms = r->cfg.grace_ms;
 	r->sv.preauth.handshake_ms = (uint32_t)r->cfg.handshake_ms;
@@ -790,6 +791,7 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 		.kill_grace_ms = (uint32_t)r->cfg.grace_ms,
 		.ping_ms = (uint32_t)r->cfg.ping_ms,
 		.liveness_ms = (uint32_t)r->cfg.liveness_ms,
+		.max_lease_ms = r->cfg.max_lease_ms,
 		.jail_name = r->cfg.jail,
 		.jail = &r->jail,
 		.guard = &r->guard,

@@ -254,6 +254,7 @@ static const char *const error_names[] = {
 	[LERR_JAIL] = "jail", [LERR_PROTOCOL] = "protocol",
 	[LERR_TIMEOUT] = "timeout", [LERR_SHUTDOWN] = "shutdown",
 	[LERR_INTERNAL] = "internal", [LERR_ARGV] = "argv",
+	[LERR_MAX_DURATION] = "max_duration",
 };
 
 const char *

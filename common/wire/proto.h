@@ -113,7 +113,8 @@ enum lease_error {
 	LERR_SHUTDOWN = 13,
 	LERR_INTERNAL = 14,
 	LERR_ARGV = 15,
-	LERR_MAX_ = 16
+	LERR_MAX_DURATION = 16,	/* after STARTED: --max-lease-duration */
+	LERR_MAX_ = 17
 };
 
 /* Stable snake_case name of a code ("inline_code"), "unknown" otherwise. */

@@ -101,6 +101,8 @@ refused_exit(const struct error_info *e)
 		return RELAY_PROTOCOL;
 	case LERR_SHUTDOWN:
 		return RELAY_UNREACHABLE;
+	case LERR_MAX_DURATION:
+		return EXIT_TEMPFAIL;
 	default:
 		return RELAY_REFUSED;
 	}
@@ -177,21 +179,28 @@ on_exit_frame(struct relay_session *r, const uint8_t *p, size_t n)
 	return -1;
 }
 
-/* ERROR: only instead of STARTED; a known code. */
+/* ERROR: instead of STARTED, a refusal's code; after it, only the end
+ * of a lease that reached --max-lease-duration. */
 static int
 on_error_frame(struct relay_session *r, const uint8_t *p, size_t n)
 {
 	struct error_info e;
 
-	if (r->started)
-		return violation(r, FRAME_ERROR, "after STARTED");
 	if (proto_error_parse(&e, p, n) != PROTO_OK)
 		return violation(r, FRAME_ERROR, "malformed");
 	if (e.code == 0 || e.code >= LERR_MAX_)
 		return violation(r, FRAME_ERROR, "with an unknown code");
+	if (r->started != (e.code == LERR_MAX_DURATION))
+		return violation(r, FRAME_ERROR, r->started ? "after STARTED "
+		    "with a refusal's code" : "before STARTED with "
+		    "max_duration");
 	/* log.c escapes the message: it is the runner's text */
-	log_msg(LOG_ERROR, "runner refused the request: %s: %s",
-	    proto_error_name(e.code), e.message);
+	if (r->started)
+		log_msg(LOG_ERROR, "runner ended the lease: %s: %s",
+		    proto_error_name(e.code), e.message);
+	else
+		log_msg(LOG_ERROR, "runner refused the request: %s: %s",
+		    proto_error_name(e.code), e.message);
 	r->exit_status = refused_exit(&e);
 	return -1;
 }
@@ -316,6 +325,19 @@ signalled(struct relay_session *r)
 	return 128 + (int)si.ssi_signo;
 }
 
+/* The process that spawned us (the MCP client) has ended: nobody reads
+ * our outputs or writes our stdin any more, so the lease ends now (the
+ * runner ends the server when the connection closes) and nothing more is
+ * written, as after a signal. */
+static int
+parent_gone(struct relay_session *r)
+{
+	log_msg(LOG_ERROR, "the relay's parent process has ended: ending the "
+	    "lease");
+	r->signalled = 1;
+	return 128 + SIGHUP;
+}
+
 /* Write what our outputs hold until they are empty, blocking in poll (a
  * signal still ends it at once). stderr gets until err_deadline, then is
  * given up. Returns 0, the signal's exit status, or 128 + SIGPIPE when
@@ -406,7 +428,7 @@ relay_loop(struct relay_session *r)
 	char lost[128];
 
 	for (;;) {
-		struct pollfd pf[5];
+		struct pollfd pf[6];
 		int full, stdin_slot = -1, timeout, sig;
 		int64_t now, next_ping;
 		nfds_t n = 0;
@@ -435,6 +457,7 @@ relay_loop(struct relay_session *r)
 		    POLLOUT, 0 };
 		pf[n++] = (struct pollfd){ errstream_busy(&r->err) ?
 		    r->err.q.fd : -1, POLLOUT, 0 };
+		pf[n++] = (struct pollfd){ r->parentfd, POLLIN, 0 };
 		if (r->stdin_open && channel_can_queue(&r->ch)) {
 			stdin_slot = (int)n;
 			pf[n++] = (struct pollfd){ STDIN_FILENO, POLLIN, 0 };
@@ -452,6 +475,8 @@ relay_loop(struct relay_session *r)
 			return RELAY_INTERNAL;
 		if ((sig = signalled(r)) != 0)
 			return sig;
+		if (pf[4].revents)
+			return parent_gone(r);
 		if (pf[2].revents && fd_writer_flush(&r->out) != 0)
 			return 128 + SIGPIPE;
 		if (pf[3].revents)
@@ -604,9 +629,10 @@ log_to_stream(const char *line, size_t n, void *arg)
 }
 
 int
-relay_session_start_io(struct relay_session *r, int sigfd)
+relay_session_start_io(struct relay_session *r, int sigfd, int parentfd)
 {
 	r->sigfd = sigfd;
+	r->parentfd = parentfd;
 	if (fd_writer_init_shared(&r->out, STDOUT_FILENO) != 0 ||
 	    errstream_init(&r->err, STDERR_FILENO, log_is_json(),
 	    log_prog_name()) != 0)

@@ -49,6 +49,8 @@ struct relay_session {
 	struct errstream err;
 	unsigned version;	/* the protocol version spoken (version.h) */
 	int sigfd;
+	int parentfd;		/* a pidfd of our parent, or -1: readable
+				 * when it has ended */
 	int stdin_open;
 	int started;		/* STARTED arrived: output and EXIT may follow */
 	int exit_status;	/* -1 until the lease is decided */
@@ -78,10 +80,12 @@ int relay_session_handshake(struct relay_session *r, int fd,
  * protocol's caps, else -1 when it could not be queued. */
 int relay_session_spawn(struct relay_session *r, const struct relay_request *q);
 
-/* Set up the lease's outputs (stdout, stderr) and signals (sigfd, read
- * by the loop); our log records go through the stderr stream from then
+/* Set up the lease's outputs (stdout, stderr), signals (sigfd, read by
+ * the loop) and the parent to outlive none of (parentfd, a pidfd, or -1:
+ * when it becomes readable the lease ends at once, 128 + SIGHUP, nothing
+ * more written); our log records go through the stderr stream from then
  * on. 0, or -1 with errno. */
-int relay_session_start_io(struct relay_session *r, int sigfd);
+int relay_session_start_io(struct relay_session *r, int sigfd, int parentfd);
 
 /* Relay until the lease is decided, then write out what our outputs
  * hold; returns the relay's exit status. Closes the channel. */
