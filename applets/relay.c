@@ -68,7 +68,9 @@ static const char usage[] =
 "70 internal error, 71 the runner could not start the server, 76\n"
 "protocol error (the runner broke the protocol), 77 request refused by\n"
 "the runner (policy, approval, capacity), 78 configuration (secret), 80\n"
-"handshake failed (wrong secret or not an airlock runner).\n";
+"handshake failed (wrong secret or not an airlock runner), 75 the lease\n"
+"reached the runner's --max-lease-duration, 129 the relay's parent\n"
+"process ended.\n";
 
 struct relay_config {
 	const char *addr;

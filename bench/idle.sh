@@ -100,12 +100,16 @@ EOF
 read -r idle_pss idle_tasks <<EOF
 $(runner_pss)
 EOF
+# the relays' stdin: open and silent (a server whose stdin reached EOF is
+# ended after --kill-grace)
+mkfifo "$W/held"
+exec 5<>"$W/held"
 t0=$(date +%s%N)
 k=0
 while [ $k -lt "$N" ]; do
 	env -i AIRLOCK_SECRET_FILE="$W/secret" AIRLOCK_RUNNER="unix:$W/r.sock" \
 		AIRLOCK_TENANT=t AIRLOCK_REGISTRATION=r \
-		"$A" relay -- node "$W/sc/sleep" </dev/null >/dev/null 2>>"$W/relay.err" &
+		"$A" relay -- node "$W/sc/sleep" <"$W/held" >/dev/null 2>>"$W/relay.err" &
 	relays="$relays $!"
 	k=$((k + 1))
 done

@@ -10,7 +10,10 @@
  *
  * Order and direction
  *   stdout-before-started  stderr-before-started  exit-before-started
- *   started-twice  error-after-started
+ *   started-twice  error-after-started (a refusal's code)
+ *   max-duration-early     ERROR max_duration instead of STARTED
+ *   max-duration           STARTED, then ERROR max_duration (the lease's
+ *                          legitimate end: 75)
  *   type-N                 STARTED, then a frame of type N (1, 3, 4 are
  *                          the relay's own; 0, 11, 255 unknown)
  * Values (after STARTED where it matters)
@@ -347,6 +350,8 @@ play(const char *s, const char *arg)
 		started_hosts("a.io:443,b.io:80");
 		exit_frame(0, 0, 0, "", 0, 0);
 	}
+	else if (strcmp(s, "max-duration-early") == 0)
+		error_frame(LERR_MAX_DURATION, "early", 5, 0);
 	else if (strcmp(s, "error-code0") == 0)
 		error_frame(0, "x", 1, 0);
 	else if (strcmp(s, "error-code99") == 0)
@@ -377,6 +382,8 @@ play(const char *s, const char *arg)
 			started("id", 100, 1000, 0);
 		else if (strcmp(s, "error-after-started") == 0)
 			error_frame(LERR_ENV, "late", 4, 0);
+		else if (strcmp(s, "max-duration") == 0)
+			error_frame(LERR_MAX_DURATION, "a day\x1b[2J", 9, 0);
 		else if (strncmp(s, "type-", 5) == 0)
 			frame((uint8_t)atoi(s + 5), "", 0);
 		else if (strcmp(s, "stdout-empty") == 0)

@@ -61,6 +61,12 @@ static const struct {
 	  "(first at line 3)", "a repeated scalar" },
 	{ "listen unix:/y\n", "f.conf:1: --listen is on the command line too: "
 	  "give it in one place", "a repeatable one on both too" },
+	{ "max-lease-duration 31d\n", "f.conf:1: --max-lease-duration: '31d' "
+	  "is not a duration from 1ms up to 30d (e.g. 12h, 7d)",
+	  "a lease duration past 30 days" },
+	{ "max-lease-duration 0\n", "f.conf:1: --max-lease-duration: '0' is "
+	  "not a duration from 1ms up to 30d (e.g. 12h, 7d)",
+	  "no lease duration of 0 (unlimited is not offered)" },
 	{ "memroy 1G\n", "f.conf:1: unknown option 'memroy' (the file takes "
 	  "the service's options of airlock runner --help, without dashes)",
 	  "an unknown option" },
@@ -142,9 +148,13 @@ main(void)
 	/* take_reloadable: the reloadable values, never the fixed ones */
 	base(&new);
 	file(&new, "memory 2G\nreview-pubkey /k2\nscript-dir /srv/s\n"
-	    "max-leases 3\n");
+	    "max-leases 3\nmax-lease-duration 7d\n");
 	runner_config_finish(&new, 0, err, sizeof err);
+	ok(runner_config_fixed_change(&old, &new) == NULL,
+	    "--max-lease-duration reloads");
 	runner_config_take_reloadable(&old, &new);
+	ok(old.max_lease_ms == 7ull * 86400000,
+	    "a reload takes the new --max-lease-duration");
 	ok(old.jail_cfg.limits.memory == 2ull << 30 && old.max_leases == 3 &&
 	    strcmp(old.review_pubkey, "/k2") == 0 &&
 	    old.jail_cfg.uid_first == 200001 && old.preauth_uid == 200000,
