@@ -18,13 +18,10 @@
 #include "common/base/clock.h"
 #include "common/sandbox/sbx_stage.h"
 #include "common/jail/spawn.h"
-#include "common/base/tailbuf.h"
 
 #define TICK_MS 5		/* cgroup counters are read this often */
 #define DRAIN_MS 1000		/* after the end: pipes must reach EOF */
 #define CHUNK 65536
-#define TAIL 512		/* stderr kept to recognise the JVM's OOM */
-#define JVM_OOM "Terminating due to java.lang.OutOfMemoryError"
 
 uint64_t
 sbx_java_heap(uint64_t memory)
@@ -59,8 +56,6 @@ struct run {
 	/* Java stage record */
 	int stage_pending;
 	struct sbx_stage stage;
-	char tail[TAIL];
-	size_t tail_len;
 	uint8_t buf[CHUNK];
 };
 
@@ -110,8 +105,6 @@ deliver(struct run *r, int stream, const uint8_t *p, size_t n)
 	uint64_t cap = r->job->lim.output, room = cap - r->bytes[stream];
 	size_t take = n > room ? (size_t)room : n;
 
-	if (stream == 2)
-		tail_keep(r->tail, sizeof r->tail, &r->tail_len, p, n);
 	if (take > 0) {
 		r->bytes[stream] += take;
 		if (r->out->emit(r->out->ctx, stream, p, take) != 0) {
@@ -452,10 +445,11 @@ finish(struct run *r)
 	} else if (res->kind == SBX_KIND_SIGNAL && res->status == SIGXCPU) {
 		res->reason = SBX_CPU;		/* RLIMIT_CPU, no cgroup */
 	} else if (r->job->lang == SBX_LANG_JAVA && res->kind ==
-	    SBX_KIND_CODE && res->status == 3 && r->tail_len >=
-	    sizeof JVM_OOM - 1 && memmem(r->tail, r->tail_len, JVM_OOM,
-	    sizeof JVM_OOM - 1)) {
-		res->reason = SBX_MEMORY;	/* heap (-Xmx) exhausted */
+	    SBX_KIND_SIGNAL && res->status == SIGKILL) {
+		/* heap (-Xmx) exhausted: the JVM's -XX:OnOutOfMemoryError
+		 * killed it (sbx_java.c); nothing else of ours or the
+		 * kernel's (a stop, an OOM kill: above) sent that SIGKILL */
+		res->reason = SBX_MEMORY;
 	} else {
 		res->reason = SBX_EXITED;
 	}

@@ -300,6 +300,13 @@ sbx_java_stage(const struct sbx_java_opts *o)
 	argv[a++] = xmx;
 	argv[a++] = "-XX:+UseSerialGC";
 	argv[a++] = "-XX:TieredStopAtLevel=1";
+	/* heap exhaustion ends the JVM by SIGKILL from a shell it spawns
+	 * itself: a pure-Java tool cannot kill its own process (no process
+	 * spawning, no native code, ProcessHandle refuses the current one),
+	 * so unlike exit status 3 or the "OutOfMemoryError" text, the
+	 * reason memory cannot be forged, nor hidden by catching the error
+	 * or closing stdout; exit 3 remains only if that shell cannot start */
+	argv[a++] = "-XX:OnOutOfMemoryError=kill -9 %p";
 	argv[a++] = "-XX:+ExitOnOutOfMemoryError";
 	argv[a++] = "-XX:-UsePerfData";
 	argv[a++] = "-XX:+DisableAttachMechanism";

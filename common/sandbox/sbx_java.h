@@ -11,7 +11,8 @@
  *      that passed go into a jar in a sealed memfd (common/sbx_jar);
  *   3. the stage record (sbx_stage.h) goes to stdout, and java replaces
  *      this process: heap from the memory limit (-Xmx, never an address-
- *      space limit), serial GC, -XX:+ExitOnOutOfMemoryError, java.base
+ *      space limit), serial GC, heap exhaustion ending it by SIGKILL
+ *      (-XX:OnOutOfMemoryError: the reason memory, sbx_exec.c), java.base
  *      alone, and the class path /proc/self/fd/N, the sealed jar, alone.
  * Whatever the tool writes (its work directory, /tmp) is on no class
  * path, and the jar cannot change: every class the JVM can load by name
