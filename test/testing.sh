@@ -150,6 +150,7 @@ wait_for() {
 gone() { ! kill -0 "$1" 2>/dev/null; }
 
 HELD_STDIN=$TESTDIR/held-stdin
+export HELD_STDIN
 [ -p "$HELD_STDIN" ] || mkfifo "$HELD_STDIN"
 exec 5<>"$HELD_STDIN"
 
