@@ -239,6 +239,7 @@ check(const struct runner_cli *cli, struct runner_service *r)
 	struct jail_host h;
 	struct jail_config *j = &r->cfg.jail_cfg;
 	enum jail_mode want = r->cfg.jail ? j->mode : JAIL_UID;
+	uid_t first, last;
 	char err[1024];	/* as runner_main's: the same message, uncut */
 	int rc;
 
@@ -249,9 +250,10 @@ check(const struct runner_cli *cli, struct runner_service *r)
 	fflush(stdout);
 	if (!j->check_only)
 		return h.mode_ok[want] ? EXIT_OK : EXIT_CONFIG;
+	jail_child_uids(j, &first, &last);
 	if (r->cfg.metrics)
 		xmetrics_listen_start(r->cfg.metrics, METRICS_RUNNER,
-		    r->cfg.max_leases, 1);
+		    r->cfg.max_leases, first, last, 1);
 	rc = runner_service_setup(r, err, sizeof err);	/* logs each problem */
 	runner_service_end_preflight(r);
 	if (cli->check_json)
@@ -270,6 +272,7 @@ runner_main(int argc, char **argv)
 	static struct runner_cli c;
 	static struct runner_config cmdline;
 	static struct runner_service r;
+	uid_t first, last;
 	char err[1024];	/* the cgroup refusal alone is over 500 bytes */
 	int rc;
 
@@ -285,9 +288,10 @@ runner_main(int argc, char **argv)
 	if (c.check)
 		return check(&c, &r);
 	/* before the secret is loaded: the endpoint's process never has it */
+	jail_child_uids(&r.cfg.jail_cfg, &first, &last);
 	if (r.cfg.metrics)
 		xmetrics_listen_start(r.cfg.metrics, METRICS_RUNNER,
-		    r.cfg.max_leases, 0);
+		    r.cfg.max_leases, first, last, 0);
 	if ((rc = runner_service_setup(&r, err, sizeof err)) != 0)
 		die(rc, "%s", err);
 	if (runner_service_serve(&r) != 0)

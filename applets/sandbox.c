@@ -949,7 +949,8 @@ serve_main(int argc, char **argv)
 	if (c.metrics)
 		xmetrics_listen_start(c.metrics, METRICS_SANDBOX,
 		    c.sc.budget.total_concurrent + c.sc.budget.total_queue,
-		    cli.check);
+		    c.jo.mode == JAIL_NONE ? 0 : c.jo.uid_first,
+		    c.jo.mode == JAIL_NONE ? 0 : c.jo.uid_last, cli.check);
 	if (!c.jo.java_home)
 		c.jo.java_home = sbx_env_java_home();
 	/* a preflight (--check) notes every problem and goes on */

@@ -411,6 +411,13 @@ write_maps(uid_t uid, gid_t gid)
 	return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
+void
+jail_child_uids(const struct jail_config *c, uid_t *first, uid_t *last)
+{
+	*first = c->mode == JAIL_NONE ? 0 : c->uid_first;
+	*last = c->mode == JAIL_NONE ? 0 : c->uid_last;
+}
+
 int
 jail_ns_flags(const struct jail_config *c)
 {

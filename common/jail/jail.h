@@ -280,6 +280,12 @@ int jail_landlock_parse(const char *s, enum jail_landlock *l);
  * count, or -1. */
 long jail_ports_parse(const char *s, uint16_t *ports, size_t cap);
 
+/* The uids c's children run as: [*first, *last], both 0 in mode none
+ * (the services refuse them at their own ports, common/service/
+ * localpeer.h). */
+void jail_child_uids(const struct jail_config *c, uid_t *first,
+    uid_t *last);
+
 /* Pure helpers of jail.c, exposed for its unit test. */
 /* ns mode's namespace set (clone flags): user, mount, pid, IPC, UTS,
  * cgroup, and net with new_net. */

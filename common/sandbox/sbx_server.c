@@ -714,7 +714,7 @@ sbx_server_run(struct sbx_server *s, const struct sbx_exec_env *env,
 	/* handshakes run in the pre-auth process, as its own uid */
 	if (service_start_preauth(sv, &s->ring, 0,
 	    (uint32_t)s->cfg.handshake_ms, s->cfg.max_per_peer,
-	    s->cfg.preauth_uid, 0, err, errlen) != 0)
+	    s->cfg.preauth_uid, 0, &s->env->jail->cfg, err, errlen) != 0)
 		return SBX_SERVER_BAD_SETUP;
 	if ((sig = service_serve(sv, &loop, s)) < 0) {
 		snprintf(err, errlen, "poll: %s", strerror(errno));

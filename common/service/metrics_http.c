@@ -8,7 +8,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
@@ -16,12 +19,19 @@
 
 #include "common/base/clock.h"
 #include "common/service/httpreq.h"
+#include "common/service/localpeer.h"
 #include "common/service/metrics.h"
+#include "common/service/pending.h"
 #include "common/wire/netaddr.h"
 #include "common/base/xwrap.h"
 
-#define CONNS_MAX 16		/* probes in flight; more wait in the backlog */
-#define REQUEST_MS 2000		/* a request must arrive within this */
+#define CONNS_MAX 512		/* connections open at once; when full, the
+				 * heaviest source's oldest makes room */
+#define PER_SOURCE 32		/* of one address, /64 or local uid */
+#define WRITERS_MAX 16		/* answers waiting for a slow reader */
+#define ACCEPT_BURST 64		/* accepts per wake-up */
+#define REQUEST_MS 2000		/* accept to the answer's last byte */
+#define FDS_SPARE 16		/* stdio, listener, diag, ... */
 #define NOBODY 65534
 
 static size_t
@@ -89,33 +99,191 @@ metrics_http_answer(const char *req, size_t len, int eof, char *out,
 	return respond(out, cap, "404 Not Found", text, "not found\n", 10);
 }
 
+/* One connection: its request while reading, what its answer has left to
+ * send while writing; both within one deadline from accept. */
 struct conn {
-	int fd;
-	int64_t deadline;
+	int fd;				/* -1: free */
+	struct pending_source src;
+	int64_t accepted, deadline;
 	size_t len;
 	char buf[HTTPREQ_MAX];
+	char *out;			/* unsent answer (malloc'd), or NULL */
+	size_t outlen, outoff;
 };
 
+struct server {
+	int lfd, diag;
+	uid_t lease_first, lease_last;
+	struct pending table;		/* of every open connection */
+	struct conn c[CONNS_MAX];
+	struct pollfd pf[CONNS_MAX + 1];
+	size_t writers;			/* connections with out != NULL */
+	uint32_t rnd[64];
+	size_t nrnd;
+};
+
+static uint32_t
+random32(struct server *sv)
+{
+	if (sv->nrnd == 0) {
+		if (getrandom(sv->rnd, sizeof sv->rnd, 0) != sizeof sv->rnd)
+			return 0;	/* no early drop: still bounded */
+		sv->nrnd = sizeof sv->rnd / sizeof sv->rnd[0];
+	}
+	return sv->rnd[--sv->nrnd];
+}
+
 static void
-finish(struct conn *c, int eof)
+conn_close(struct server *sv, struct conn *c)
+{
+	close(c->fd);
+	pending_remove(&sv->table, &c->src);
+	if (c->out) {
+		free(c->out);
+		c->out = NULL;
+		sv->writers--;
+	}
+	c->fd = -1;
+}
+
+/* Send what the socket takes now; keep the rest (at most WRITERS_MAX
+ * connections wait to be read, the others lose their answer's tail).
+ * Closes c when it is all sent or cannot be. */
+static void
+send_answer(struct server *sv, struct conn *c, const char *out, size_t n)
+{
+	ssize_t w = send(c->fd, out, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+	if (w < 0 && (errno == EAGAIN || errno == EINTR))
+		w = 0;
+	if (w < 0 || (size_t)w == n)
+		goto done;
+	if (c->out) {
+		c->outoff += (size_t)w;
+		return;
+	}
+	if (sv->writers == WRITERS_MAX ||
+	    !(c->out = malloc(n - (size_t)w)))
+		goto done;
+	memcpy(c->out, out + w, n - (size_t)w);
+	c->outlen = n - (size_t)w;
+	c->outoff = 0;
+	sv->writers++;
+	return;
+done:
+	conn_close(sv, c);
+}
+
+static void
+finish(struct server *sv, struct conn *c, int eof)
 {
 	static char out[METRICS_TEXT_MAX + 512];
 	size_t n = metrics_http_answer(c->buf, c->len, eof, out, sizeof out);
-	size_t off = 0;
 
-	if (n == 0 && !eof)
+	if (n == 0 && eof)
+		conn_close(sv, c);
+	else if (n)
+		send_answer(sv, c, out, n);
+}
+
+static void
+readable(struct server *sv, struct conn *c)
+{
+	ssize_t n;
+
+	if (c->out) {
+		send_answer(sv, c, c->out + c->outoff, c->outlen - c->outoff);
 		return;
-	/* a bounded, blocking send: the answer is small, the socket is
-	 * the probe's alone, and SO_SNDTIMEO caps a peer that never reads */
-	while (off < n) {
-		ssize_t w = send(c->fd, out + off, n - off, MSG_NOSIGNAL);
-
-		if (w <= 0)
-			break;
-		off += (size_t)w;
 	}
-	close(c->fd);
-	c->fd = -1;
+	n = recv(c->fd, c->buf + c->len, sizeof c->buf - c->len,
+	    MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n > 0)
+		c->len += (size_t)n;
+	finish(sv, c, n <= 0 || c->len == sizeof c->buf);
+}
+
+/* The oldest connection of a source that holds n (one of the heaviest). */
+static void
+evict(struct server *sv, uint32_t n)
+{
+	struct conn *old = NULL;
+
+	for (size_t i = 0; i < CONNS_MAX; i++) {
+		struct conn *c = &sv->c[i];
+
+		if (c->fd >= 0 && (!old || c->accepted < old->accepted) &&
+		    pending_count(&sv->table, &c->src) == n)
+			old = c;
+	}
+	if (old)
+		conn_close(sv, old);
+}
+
+static struct conn *
+free_conn(struct server *sv)
+{
+	for (size_t i = 0; i < CONNS_MAX; i++)
+		if (sv->c[i].fd < 0)
+			return &sv->c[i];
+	return NULL;
+}
+
+/* Accept what waits: a lease (or a loopback peer whose uid cannot be
+ * told) is closed at once; the rest share the table fairly by source. */
+static void
+accept_burst(struct server *sv)
+{
+	for (int i = 0; i < ACCEPT_BURST; i++) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof ss;
+		struct pending_source src, heavy;
+		uid_t uid = (uid_t)-1;
+		struct conn *c;
+		int fd = accept4(sv->lfd, (struct sockaddr *)&ss, &sl,
+		    SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+		if (fd < 0)
+			return;
+		switch (localpeer_of(sv->diag, fd, (struct sockaddr *)&ss, sl,
+		    &uid)) {
+		case LOCALPEER_LOCAL:
+			if (!localpeer_uid_in(uid, sv->lease_first,
+			    sv->lease_last))
+				break;
+			close(fd);
+			continue;
+		case LOCALPEER_REMOTE:
+			uid = (uid_t)-1;
+			break;
+		case LOCALPEER_UNKNOWN:
+			close(fd);
+			continue;
+		}
+		pending_source_of(&src, (struct sockaddr *)&ss, sl, uid);
+		switch (pending_decide(&sv->table, &src, random32(sv),
+		    &heavy)) {
+		case PENDING_ADMIT_EVICT:
+			evict(sv, pending_count(&sv->table, &heavy));
+			break;
+		case PENDING_ADMIT:
+			break;
+		default:
+			close(fd);
+			continue;
+		}
+		if (!(c = free_conn(sv))) {	/* the table bounds it */
+			close(fd);
+			continue;
+		}
+		c->fd = fd;
+		c->src = src;
+		c->len = 0;
+		c->accepted = mono_ms();
+		c->deadline = c->accepted + REQUEST_MS;
+		pending_add(&sv->table, &src);
+	}
 }
 
 static void
@@ -129,68 +297,77 @@ drop_privileges(void)
 	(void)prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 }
 
+/* One poll over the listener and every connection; no step waits on a
+ * peer, so a probe is answered however many others stall. */
 static _Noreturn void
-serve(int lfd)
+serve(struct server *sv, uint32_t conns)
 {
-	static struct conn c[CONNS_MAX];
-	struct pollfd pf[CONNS_MAX + 1];
-
-	for (int i = 0; i < CONNS_MAX; i++)
-		c[i].fd = -1;
+	pending_init(&sv->table, conns, PER_SOURCE);
+	for (size_t i = 0; i < CONNS_MAX; i++)
+		sv->c[i].fd = -1;
 	for (;;) {
 		int64_t now = mono_ms(), wait = -1;
-		int free_slot = -1;
 
-		for (int i = 0; i < CONNS_MAX; i++) {
-			if (c[i].fd >= 0 && now >= c[i].deadline)
-				finish(&c[i], 1);
-			if (c[i].fd < 0) {
-				free_slot = free_slot < 0 ? i : free_slot;
-				pf[i + 1] = (struct pollfd){ -1, 0, 0 };
+		for (size_t i = 0; i < CONNS_MAX; i++) {
+			struct conn *c = &sv->c[i];
+
+			if (c->fd >= 0 && now >= c->deadline) {
+				if (c->out)
+					conn_close(sv, c);
+				else
+					finish(sv, c, 1);
+			}
+			if (c->fd < 0) {
+				sv->pf[i + 1] = (struct pollfd){ -1, 0, 0 };
 				continue;
 			}
-			pf[i + 1] = (struct pollfd){ c[i].fd, POLLIN, 0 };
-			if (wait < 0 || c[i].deadline - now < wait)
-				wait = c[i].deadline - now;
+			sv->pf[i + 1] = (struct pollfd){ c->fd,
+			    c->out ? POLLOUT : POLLIN, 0 };
+			if (wait < 0 || c->deadline - now < wait)
+				wait = c->deadline - now;
 		}
-		pf[0] = (struct pollfd){ free_slot >= 0 ? lfd : -1, POLLIN, 0 };
-		if (poll(pf, CONNS_MAX + 1, (int)wait) < 0 && errno != EINTR)
+		sv->pf[0] = (struct pollfd){ sv->lfd, POLLIN, 0 };
+		if (poll(sv->pf, CONNS_MAX + 1, (int)wait) < 0 &&
+		    errno != EINTR)
 			_exit(71);
-		if ((pf[0].revents & POLLIN) && free_slot >= 0) {
-			struct timeval tv = { 1, 0 };
-			int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC |
-			    SOCK_NONBLOCK);
-
-			if (fd >= 0) {
-				setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv,
-				    sizeof tv);
-				c[free_slot].fd = fd;
-				c[free_slot].len = 0;
-				c[free_slot].deadline = mono_ms() + REQUEST_MS;
-			}
-		}
-		for (int i = 0; i < CONNS_MAX; i++) {
-			ssize_t n;
-
-			if (c[i].fd < 0 || !(pf[i + 1].revents &
-			    (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			n = recv(c[i].fd, c[i].buf + c[i].len,
-			    sizeof c[i].buf - c[i].len, 0);
-			if (n > 0)
-				c[i].len += (size_t)n;
-			if (n < 0 && errno == EAGAIN)
-				continue;
-			finish(&c[i], n <= 0 || c[i].len == sizeof c[i].buf);
-		}
+		for (size_t i = 0; i < CONNS_MAX; i++)
+			if (sv->c[i].fd >= 0 && sv->c[i].fd == sv->pf[i + 1].fd &&
+			    sv->pf[i + 1].revents)
+				readable(sv, &sv->c[i]);
+		if (sv->pf[0].revents & POLLIN)
+			accept_burst(sv);
 	}
 }
 
 /* Fork the endpoint's process serving the listening socket lfd (which
  * the caller then closes); it ends with its parent. The pid, or -1. */
-static pid_t
-metrics_http_start(int lfd)
+/* Room for CONNS_MAX connections where the hard limit allows; fewer
+ * connections where it does not, so accept never meets EMFILE and leaves
+ * a probe in the backlog. */
+static uint32_t
+conns_allowed(void)
 {
+	struct rlimit rl;
+	rlim_t want = CONNS_MAX + FDS_SPARE;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return 16;
+	if (rl.rlim_cur < want) {
+		rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+		(void)getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	return rl.rlim_cur >= want ? CONNS_MAX : rl.rlim_cur > FDS_SPARE + 16 ?
+	    (uint32_t)(rl.rlim_cur - FDS_SPARE) : 16;
+}
+
+/* Fork the endpoint's process serving the listening socket lfd (which
+ * the caller then closes, as diag); it ends with its parent. The pid, or
+ * -1. */
+static pid_t
+metrics_http_start(int lfd, int diag, uid_t lease_first, uid_t lease_last)
+{
+	static struct server sv;
 	pid_t parent = getpid(), pid = fork();
 	sigset_t none;
 
@@ -203,27 +380,35 @@ metrics_http_start(int lfd)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	serve(lfd);
+	sv.lfd = lfd;
+	sv.diag = diag;
+	sv.lease_first = lease_first;
+	sv.lease_last = lease_last;
+	serve(&sv, conns_allowed());
 }
 
 void
 xmetrics_listen_start(const char *addr, enum metrics_service which,
-    uint64_t capacity, int check_only)
+    uint64_t capacity, uid_t lease_first, uid_t lease_last, int check_only)
 {
 	struct netaddr a;
 	char err[256];
-	int fd;
+	int fd, diag;
 
 	if (netaddr_parse(&a, addr, err, sizeof err) != 0)
 		die(EXIT_USAGE, "--metrics: %s", err);
 	if (metrics_open(which) != 0)
 		die_errno(EXIT_OSERR, "--metrics: shared memory");
+	if ((diag = localpeer_open(err, sizeof err)) < 0)
+		die(EXIT_CONFIG, "--metrics: %s", err);
 	if ((fd = netaddr_listen(&a, err, sizeof err)) < 0)
 		die(EXIT_CONFIG, "--metrics: %s", err);
 	metric_set(M_CAPACITY, 0, capacity);
-	if (!check_only && metrics_http_start(fd) < 0)
+	if (!check_only && metrics_http_start(fd, diag, lease_first,
+	    lease_last) < 0)
 		die_errno(EXIT_OSERR, "--metrics: cannot start its process");
 	close(fd);
+	close(diag);
 	if (check_only && a.is_unix)
 		unlink(a.host);
 }

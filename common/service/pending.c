@@ -26,6 +26,11 @@ pending_source_of(struct pending_source *s, const struct sockaddr *sa,
 	struct wr w = wr_init(s->key, sizeof s->key);
 
 	memset(s, 0, sizeof *s);
+	if (uid != (uid_t)-1) {
+		s->kind = PENDING_LOCAL;
+		wr_u32(&w, (uint32_t)uid);
+		return;
+	}
 	if (sa && sa->sa_family == AF_INET &&
 	    len >= (socklen_t)sizeof(struct sockaddr_in)) {
 		s->kind = PENDING_IPV4;
@@ -46,7 +51,7 @@ pending_source_of(struct pending_source *s, const struct sockaddr *sa,
 		}
 		return;
 	}
-	s->kind = PENDING_UNIX;
+	s->kind = PENDING_LOCAL;
 	wr_u32(&w, (uint32_t)uid);
 }
 
@@ -70,9 +75,9 @@ pending_source_text(const struct pending_source *s, char *out, size_t cap)
 		return;
 	default:
 		if (rd_u32(&r, &u) != 0 || u == UINT32_MAX)
-			snprintf(out, cap, "unix (uid unknown)");
+			snprintf(out, cap, "local (uid unknown)");
 		else
-			snprintf(out, cap, "unix uid %u", u);
+			snprintf(out, cap, "local uid %u", u);
 	}
 }
 
@@ -114,7 +119,7 @@ pending_decide(const struct pending *p, const struct pending_source *s,
 		for (size_t i = 1; i < p->nsources; i++)
 			if (p->count[i].n > p->count[h].n)
 				h = i;
-		if (p->nsources == 0 || p->count[h].n < c + 2)
+		if (p->nsources == 0 || p->count[h].n <= c)
 			return PENDING_DROP_FULL;
 		*heavy = p->count[h].src;
 		return PENDING_ADMIT_EVICT;

@@ -3,9 +3,11 @@
  * when it fills (OpenSSH's MaxStartups, plus a per-source fair share).
  * Pure: no I/O, no clock, the caller supplies randomness.
  *
- * A source is an IPv4 address (IPv4-mapped IPv6 included), an IPv6 /64
- * (one subscriber's usual allocation: a /128 costs an attacker nothing),
- * or a unix peer's uid (SO_PEERCRED; unknown: one shared key). */
+ * A source is a local peer's uid (a unix peer's SO_PEERCRED, a TCP peer
+ * whose socket is on this host: common/service/localpeer.h), so one local
+ * user is one source whichever of 127/8 it connects from; else an IPv4
+ * address (IPv4-mapped IPv6 included) or an IPv6 /64 (one subscriber's
+ * usual allocation: a /128 costs an attacker nothing). */
 #ifndef AIRLOCK_PENDING_H
 #define AIRLOCK_PENDING_H
 
@@ -16,7 +18,7 @@
 
 #define PENDING_MAX 1024	/* the most any table holds */
 
-enum pending_kind { PENDING_IPV4 = 4, PENDING_IPV6 = 6, PENDING_UNIX = 'u' };
+enum pending_kind { PENDING_IPV4 = 4, PENDING_IPV6 = 6, PENDING_LOCAL = 'u' };
 
 struct pending_source {
 	uint8_t kind;		/* enum pending_kind */
@@ -47,13 +49,13 @@ enum pending_verdict {
 /* An empty table; max and per_source are clamped to 1..PENDING_MAX. */
 void pending_init(struct pending *p, uint32_t max, uint32_t per_source);
 
-/* The source of a peer: sa/len from accept (hostile only in the sense of
- * unexpected families: those become one shared PENDING_UNIX key with
- * uid -1); uid is the unix peer's (SO_PEERCRED), or -1 when unknown. */
+/* The source of a peer: uid when it is a local peer's (not -1), else the
+ * address sa/len from accept (hostile only in the sense of unexpected
+ * families: those become one shared PENDING_LOCAL key with uid -1). */
 void pending_source_of(struct pending_source *s, const struct sockaddr *sa,
     socklen_t len, uid_t uid);
 
-/* Text for logs: "10.0.0.1", "2001:db8:1:2::/64", "uid 1000". */
+/* Text for logs: "10.0.0.1", "2001:db8:1:2::/64", "local uid 1000". */
 void pending_source_text(const struct pending_source *s, char *out,
     size_t cap);
 
@@ -64,8 +66,11 @@ uint32_t pending_count(const struct pending *p, const struct pending_source *s);
  * decides the early drop). Past half of max, a source that already holds
  * its fair share (max / sources) is dropped with a probability that grows
  * linearly to 1 at max; a source below its share never is. When full, a
- * source holding at least two more than s loses one to s (*heavy says
- * which); otherwise s is dropped. */
+ * source holding more than s loses one to s (*heavy says which: the
+ * caller drops that source's oldest, an idle one more likely than a
+ * relay's, which completes in a round trip); otherwise s is dropped. So
+ * many sources holding one idle handshake each cannot shut out a new
+ * one, and a source that holds as many as the heaviest evicts no one. */
 enum pending_verdict pending_decide(const struct pending *p,
     const struct pending_source *s, uint32_t rnd,
     struct pending_source *heavy);

@@ -20,6 +20,7 @@
 
 #include "common/base/clock.h"
 #include "common/service/ctlmsg.h"
+#include "common/service/localpeer.h"
 #include "common/wire/frame.h"
 #include "common/base/log.h"
 #include "common/service/metrics.h"
@@ -42,7 +43,8 @@
  * socket, connect, fork, exec, ptrace, ...) fails with ENOSYS. */
 static const struct seccomp_rule rules[] = {
 	ALLOW(accept4), ALLOW(brk), ALLOW(clock_gettime), ALLOW(close),
-	ALLOW(exit), ALLOW(exit_group), ALLOW(getrandom), ALLOW(getsockopt),
+	ALLOW(exit), ALLOW(exit_group), ALLOW(getrandom), ALLOW(getsockname),
+	ALLOW(getsockopt),
 	ALLOW(madvise), NO_EXEC(mmap, 2), NO_EXEC(mprotect, 2),
 	ALLOW(munmap), ALLOW(poll), ALLOW(read), ALLOW(recvfrom),
 	ALLOW(restart_syscall), ALLOW(rt_sigreturn), ALLOW(sendmsg),
@@ -133,6 +135,7 @@ struct slot {
 	int fd;				/* -1: free */
 	struct pending_source src;
 	int64_t deadline;
+	int64_t accepted;		/* the oldest is evicted first */
 	int replying;			/* msg1 read, msg2 being written */
 	size_t key;			/* which secret of the ring matched */
 	unsigned version;		/* under which protocol version */
@@ -145,6 +148,7 @@ struct slot {
 struct tally {
 	uint64_t completed, auth_failed, bad_record, closed, timed_out;
 	uint64_t refused_source, dropped_full, dropped_early, evicted;
+	uint64_t refused_lease, unidentified;
 	char last_refused[64];		/* the last source over its cap */
 };
 
@@ -331,24 +335,24 @@ free_slot(struct loop *l)
 	return NULL;
 }
 
-/* Drop one pending handshake of src, chosen at random. */
+/* Drop the oldest pending handshake of a source that holds n (one of the
+ * heaviest): an idle one sooner than a relay's, which is done in a round
+ * trip. */
 static void
-evict(struct loop *l, const struct pending_source *src)
+evict(struct loop *l, uint32_t n)
 {
-	uint32_t n = pending_count(&l->table, src), k;
+	struct slot *old = NULL;
 
-	if (n == 0)
-		return;
-	k = random32(l) % n;
 	for (uint32_t i = 0; i < l->table.max; i++) {
 		struct slot *s = &l->slots[i];
 
-		if (s->fd >= 0 && memcmp(&s->src, src, sizeof *src) == 0 &&
-		    k-- == 0) {
-			slot_free(l, s);
-			l->t.evicted++;
-			return;
-		}
+		if (s->fd >= 0 && (!old || s->accepted < old->accepted) &&
+		    pending_count(&l->table, &s->src) == n)
+			old = s;
+	}
+	if (old) {
+		slot_free(l, old);
+		l->t.evicted++;
 	}
 }
 
@@ -368,8 +372,6 @@ accept_burst(struct loop *l, int lfd)
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof ss;
 		struct pending_source src, heavy;
-		struct ucred cred;
-		socklen_t cl = sizeof cred;
 		uid_t uid = (uid_t)-1;
 		struct slot *s;
 		int fd = accept4(lfd, (struct sockaddr *)&ss, &sl,
@@ -377,14 +379,25 @@ accept_burst(struct loop *l, int lfd)
 
 		if (fd < 0)
 			return;		/* EAGAIN, EMFILE, a peer gone */
-		if (ss.ss_family == AF_UNIX &&
-		    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) == 0 &&
-		    cl == sizeof cred)
-			uid = cred.uid;
+		switch (localpeer_of(l->cfg->diag, fd, (struct sockaddr *)&ss,
+		    sl, &uid)) {
+		case LOCALPEER_LOCAL:
+			if (!localpeer_uid_in(uid, l->cfg->lease_first,
+			    l->cfg->lease_last))
+				break;
+			dropped(fd, &l->t.refused_lease);
+			continue;
+		case LOCALPEER_REMOTE:
+			uid = (uid_t)-1;
+			break;
+		case LOCALPEER_UNKNOWN:
+			dropped(fd, &l->t.unidentified);
+			continue;
+		}
 		pending_source_of(&src, (struct sockaddr *)&ss, sl, uid);
 		switch (pending_decide(&l->table, &src, random32(l), &heavy)) {
 		case PENDING_ADMIT_EVICT:
-			evict(l, &heavy);
+			evict(l, pending_count(&l->table, &heavy));
 			break;
 		case PENDING_ADMIT:
 			break;
@@ -408,7 +421,8 @@ accept_burst(struct loop *l, int lfd)
 		memset(s, 0, sizeof *s);
 		s->fd = fd;
 		s->src = src;
-		s->deadline = mono_ms() + l->cfg->handshake_ms;
+		s->accepted = mono_ms();
+		s->deadline = s->accepted + l->cfg->handshake_ms;
 		pending_add(&l->table, &src);
 	}
 }
@@ -427,6 +441,15 @@ expire(struct loop *l, int64_t now)
 	}
 }
 
+/* Did anything go wrong since the last summary? */
+static int
+trouble(const struct tally *t)
+{
+	return t->auth_failed + t->bad_record + t->closed + t->timed_out +
+	    t->refused_source + t->dropped_full + t->dropped_early +
+	    t->evicted + t->refused_lease + t->unidentified != 0;
+}
+
 /* One line for everything that went wrong since the last one. */
 static void
 summary(struct loop *l, int64_t now)
@@ -434,9 +457,7 @@ summary(struct loop *l, int64_t now)
 	struct tally *t = &l->t;
 	char limit[64];
 
-	if (t->auth_failed + t->bad_record + t->closed + t->timed_out +
-	    t->refused_source + t->dropped_full + t->dropped_early +
-	    t->evicted == 0 || now - l->last_summary < PREAUTH_SUMMARY_MS)
+	if (!trouble(t) || now - l->last_summary < PREAUTH_SUMMARY_MS)
 		return;
 	snprintf(limit, sizeof limit, "%s %u", l->cfg->per_source_flag,
 	    (unsigned)l->table.per_source);
@@ -453,7 +474,9 @@ summary(struct loop *l, int64_t now)
 	    LF_NUM("dropped_full", t->dropped_full),
 	    LF_NUM("dropped_early", t->dropped_early),
 	    LF_NUM("evicted", t->evicted),
-	    LF_NUM("pending", l->table.total) }, 13);
+	    LF_NUM("refused_lease", t->refused_lease),
+	    LF_NUM("unidentified_local", t->unidentified),
+	    LF_NUM("pending", l->table.total) }, 15);
 	memset(t, 0, sizeof *t);
 	l->last_summary = now;
 }
@@ -466,10 +489,7 @@ wait_ms(const struct loop *l, int64_t now)
 	for (uint32_t i = 0; i < l->table.max; i++)
 		if (l->slots[i].fd >= 0 && l->slots[i].deadline < until)
 			until = l->slots[i].deadline;
-	if (l->t.auth_failed + l->t.bad_record + l->t.closed +
-	    l->t.timed_out + l->t.refused_source + l->t.dropped_full +
-	    l->t.dropped_early + l->t.evicted &&
-	    l->last_summary + PREAUTH_SUMMARY_MS < until)
+	if (trouble(&l->t) && l->last_summary + PREAUTH_SUMMARY_MS < until)
 		until = l->last_summary + PREAUTH_SUMMARY_MS;
 	return until <= now ? 0 : (int)(until - now);
 }

@@ -9,8 +9,12 @@
  * connect, fork or exec). A crash costs the handshakes in flight,
  * never a lease: leases live in other processes.
  *
- * Pending handshakes are bounded and shared fairly among sources
- * (common/service/pending.h); each must complete within the handshake deadline.
+ * A connection from a lease (a local peer whose uid is in the lease range,
+ * common/service/localpeer.h) is closed at accept, before any handshake
+ * work; so is a loopback peer whose uid cannot be told. Pending handshakes
+ * are bounded and shared fairly among sources (common/service/pending.h:
+ * a local peer is its uid); each must complete within the handshake
+ * deadline.
  * Refusals, failures and drops are logged as one summary line at most
  * every PREAUTH_SUMMARY_MS, never one line per connection. */
 #ifndef AIRLOCK_PREAUTH_H
@@ -40,6 +44,10 @@ struct preauth_config {
 	uint32_t max_pending;		/* pending handshakes in all */
 	uint32_t max_per_source;	/* of one source (pending.h) */
 	const char *per_source_flag;	/* the flag that sets it, for logs */
+	int diag;			/* localpeer_open's socket */
+	uid_t lease_first, lease_last;	/* local peers of these uids (the
+					 * leases') are closed at accept;
+					 * last 0: none */
 };
 
 /* Who the process runs as. change 0: stay (an unprivileged service

@@ -779,8 +779,8 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 	/* handshakes run in the pre-auth process, as its own uid */
 	if ((rc = step(r, service_start_preauth(&r->sv, &r->ring, versions,
 	    (uint32_t)r->cfg.handshake_ms, (uint32_t)r->cfg.max_per_peer,
-	    (uint32_t)r->cfg.preauth_uid, r->cfg.jail_cfg.check_only, err,
-	    errlen) ? EXIT_CONFIG : 0, err)) != 0)
+	    (uint32_t)r->cfg.preauth_uid, r->cfg.jail_cfg.check_only,
+	    &r->cfg.jail_cfg, err, errlen) ? EXIT_CONFIG : 0, err)) != 0)
 		return rc;
 	if (r->problems.n)
 		return problems_status(&r->problems);

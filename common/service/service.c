@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/base/clock.h"
+#include "common/jail/jail.h"
 #include "common/service/ctlmsg.h"
 #include "common/base/fileio.h"
 #include "common/base/idfile.h"
@@ -94,7 +95,7 @@ uid_is_free(uint32_t uid, int preflight, char *err, size_t errlen)
 int
 service_start_preauth(struct supervisor *sv, const struct secret_ring *ring,
     uint32_t versions, uint32_t handshake_ms, uint32_t per_peer, uint32_t uid, int preflight,
-    char *err, size_t errlen)
+    const struct jail_config *jail, char *err, size_t errlen)
 {
 	struct preauth_config pc = {
 		.ring = ring,
@@ -106,6 +107,8 @@ service_start_preauth(struct supervisor *sv, const struct secret_ring *ring,
 	};
 	struct preauth_identity id;
 
+	/* the jailed children's uids: refused at the door */
+	jail_child_uids(jail, &pc.lease_first, &pc.lease_last);
 	service_preauth_identity(uid, &id);
 	if (id.change && uid && uid_is_free(uid, preflight, err, errlen) != 0)
 		return -1;

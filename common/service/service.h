@@ -22,6 +22,8 @@
 #include "common/service/preauth.h"
 #include "common/service/supervisor.h"
 
+struct jail_config;
+
 /* The budget of a lingering close after a final frame (ERROR, EXIT), the
  * frame's sending included (channel_close_lingering): long enough to
  * drain the largest upload a client may still be sending. */
@@ -42,11 +44,13 @@ void service_preauth_identity(uint32_t uid, struct preauth_identity *id);
  * (--max-conns-per-peer), as uid (service_preauth_identity), which must
  * be no account of /etc/passwd or /etc/group and, unless preflight (a
  * check beside the live service, whose pre-auth process holds it), held
- * by no process. 0, or -1 with err set. */
+ * by no process. Local peers whose uid is in jail's uid range (the
+ * children's; none in mode none) are refused at accept. 0, or -1 with
+ * err set. */
 int service_start_preauth(struct supervisor *sv,
     const struct secret_ring *ring, uint32_t versions,
     uint32_t handshake_ms, uint32_t per_peer, uint32_t uid, int preflight,
-    char *err, size_t errlen);
+    const struct jail_config *jail, char *err, size_t errlen);
 
 /* An authenticated connection from the pre-auth process, before a handler
  * is forked for it: when the handlers fill the serving cap and every

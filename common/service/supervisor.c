@@ -15,6 +15,7 @@
 
 #include "common/base/clock.h"
 #include "common/service/ctlmsg.h"
+#include "common/service/localpeer.h"
 #include "common/base/log.h"
 #include "common/service/metrics.h"
 #include "common/jail/seccomp_policy.h"
@@ -28,6 +29,7 @@ supervisor_init(struct supervisor *sv, int sigfd, size_t hsize)
 	memset(sv, 0, sizeof *sv);
 	sv->sigfd = sigfd;
 	sv->preauth_ctl = -1;
+	sv->preauth.diag = -1;
 	sv->hsize = hsize;
 }
 
@@ -77,7 +79,7 @@ close_except(const int *keep, size_t n)
 static _Noreturn void
 preauth_child(struct supervisor *sv, int ctl, pid_t parent)
 {
-	int keep[SUPERVISOR_LISTEN_MAX + 1];
+	int keep[SUPERVISOR_LISTEN_MAX + 2];
 	struct preauth_config cfg = sv->preauth;
 	char err[256];
 	sigset_t none;
@@ -91,15 +93,16 @@ preauth_child(struct supervisor *sv, int ctl, pid_t parent)
 					 * handshake, not the process's end */
 	memcpy(keep, sv->listeners, sv->nlisteners * sizeof keep[0]);
 	keep[sv->nlisteners] = ctl;
+	keep[sv->nlisteners + 1] = sv->preauth.diag;
 	cfg.listeners = sv->listeners;
 	cfg.nlisteners = sv->nlisteners;
 	cfg.ctl = ctl;
-	if (close_except(keep, sv->nlisteners + 1) != 0) {
+	if (close_except(keep, sv->nlisteners + 2) != 0) {
 		log_msg(LOG_ERROR, "pre-auth: cannot close inherited fds");
 		_exit(1);
 	}
 	if (preauth_confine(&sv->preauth_id, &sv->preauth_filter,
-	    (unsigned)(cfg.max_pending + sv->nlisteners + 16), err,
+	    (unsigned)(cfg.max_pending + sv->nlisteners + 17), err,
 	    sizeof err) != 0) {
 		log_msg(LOG_ERROR, "%s", err);
 		_exit(1);
@@ -163,6 +166,9 @@ supervisor_start_preauth(struct supervisor *sv,
 
 	sv->preauth = *cfg;
 	sv->preauth_id = *id;
+	/* opened here: the pre-auth process may not open sockets */
+	if ((sv->preauth.diag = localpeer_open(err, errlen)) < 0)
+		return -1;
 	sv->preauth_on = 1;
 	if (spawn_preauth(sv) != 0) {
 		snprintf(err, errlen, "cannot start the pre-auth process");
@@ -206,6 +212,9 @@ supervisor_stop_listening(struct supervisor *sv)
 			unlink(sv->addrs[i].host);
 	}
 	sv->nlisteners = 0;
+	if (sv->preauth.diag >= 0)
+		close(sv->preauth.diag);
+	sv->preauth.diag = -1;
 }
 
 void *
@@ -350,6 +359,8 @@ close_inherited(struct supervisor *sv)
 		close(base(sv, i)->ctl);
 	if (sv->preauth_ctl >= 0)
 		close(sv->preauth_ctl);
+	if (sv->preauth.diag >= 0)
+		close(sv->preauth.diag);
 	close(sv->sigfd);
 }
 

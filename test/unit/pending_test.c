@@ -63,6 +63,20 @@ main(void)
 	ok(same(unix_uid(1000), unix_uid(1000)) &&
 	    !same(unix_uid(1000), unix_uid(1001)),
 	    "unix: one peer uid is one source");
+	{
+		struct sockaddr_in l1 = { .sin_family = AF_INET }, l2 = l1;
+		struct pending_source s1, s2;
+
+		inet_pton(AF_INET, "127.0.0.2", &l1.sin_addr);
+		inet_pton(AF_INET, "127.0.0.9", &l2.sin_addr);
+		pending_source_of(&s1, (struct sockaddr *)&l1, sizeof l1, 1000);
+		pending_source_of(&s2, (struct sockaddr *)&l2, sizeof l2, 1000);
+		ok(same(s1, s2) && same(s1, unix_uid(1000)),
+		    "a local TCP peer is its uid, whichever of 127/8");
+		pending_source_text(&s1, text, sizeof text);
+		ok(strcmp(text, "local uid 1000") == 0,
+		    "... logged as \"local uid 1000\"");
+	}
 	ok(!same(unix_uid(0x0a000001), ip("10.0.0.1")),
 	    "a uid never equals an IPv4 address with the same bits");
 	pending_source_text(&(struct pending_source){ 0 }, text, sizeof text);
@@ -95,12 +109,30 @@ main(void)
 	pending_add(&p, &c);
 	pending_add(&p, &c);
 	ok(p.total == 8, "the table is full");
-	ok(pending_decide(&p, &c, 0, &heavy) == PENDING_DROP_FULL,
-	    "full: a source one short of the heaviest is dropped");
+	ok(pending_decide(&p, &c, 0, &heavy) == PENDING_ADMIT_EVICT &&
+	    (same(heavy, a) || same(heavy, b)),
+	    "full: a source one short of the heaviest evicts from it");
 	ok(pending_decide(&p, &(struct pending_source){ PENDING_IPV4,
 	    { 9, 9, 9, 9 } }, 0, &heavy) == PENDING_ADMIT_EVICT &&
 	    (same(heavy, a) || same(heavy, b)),
 	    "full: a new source evicts one of a heaviest source");
+
+	/* full of sources holding as many each: the next of one is
+	 * dropped, a new source's taken */
+	pending_init(&p, 4, 4);
+	for (int i = 0; i < 2; i++) {
+		pending_add(&p, &a);
+		pending_add(&p, &b);
+	}
+	ok(pending_decide(&p, &a, 0, &heavy) == PENDING_DROP_FULL,
+	    "full: a source holding as many as the heaviest evicts no one");
+	pending_init(&p, 3, 4);
+	pending_add(&p, &a);
+	pending_add(&p, &b);
+	pending_add(&p, &c);
+	heavy = unix_uid(7);
+	ok(pending_decide(&p, &heavy, 0, &heavy) == PENDING_ADMIT_EVICT,
+	    "full of one idle handshake per source: a new source gets in");
 
 	/* random early drop: past half, a source at its share only */
 	pending_init(&p, 8, 8);
