@@ -8,6 +8,13 @@
  *   proxy HOST:PORT    CONNECT through $HTTPS_PROXY, then one line each
  *                      way: "proxy HOST:PORT: CODE [first line of reply]"
  *   env NAME           "env NAME: VALUE" or "env NAME: unset"
+ *   door ADDR PORT     connect, send one msg1-shaped record (a runner
+ *                      answers one that does not authenticate with the
+ *                      versions it speaks), read: "door ADDR:PORT:
+ *                      answered" when bytes came back, "closed" when the
+ *                      connection ended with none, else the errno's name
+ *   http ADDR PORT     connect, GET /healthz: "http ADDR:PORT: " and the
+ *                      status line, or "closed" / the errno's name
  * A test tool: it trusts its arguments and environment. */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -149,6 +156,38 @@ try_proxy(const char *target)
 	close(fd);
 }
 
+/* The door or http attempt (see the top) to host:port. */
+static void
+try_door(const char *kind, const char *host, const char *port)
+{
+	static const char get[] = "GET /healthz HTTP/1.0\r\n\r\n";
+	uint8_t rec[50] = { 0, 48 };
+	int http = strcmp(kind, "http") == 0;
+	int fd = timed_socket(SOCK_STREAM);
+	struct sockaddr_in sin;
+	char line[256];
+	ssize_t n = -1;
+
+	if (addr_of(host, port, &sin) != 0)
+		errno = EINVAL;
+	else if (connect(fd, (struct sockaddr *)&sin, sizeof sin) == 0 &&
+	    (http ? write(fd, get, sizeof get - 1) : write(fd, rec,
+	    sizeof rec)) >= 0)
+		n = 1;
+	if (n < 0) {
+		printf("%s %s:%s: %s\n", kind, host, port, err_name(errno));
+	} else if (http) {
+		read_line(fd, line, sizeof line);
+		printf("%s %s:%s: %s\n", kind, host, port,
+		    line[0] ? line : "closed");
+	} else {
+		n = read(fd, line, sizeof line);
+		printf("%s %s:%s: %s\n", kind, host, port, n > 0 ? "answered" :
+		    n == 0 || errno == ECONNRESET ? "closed" : err_name(errno));
+	}
+	close(fd);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -157,6 +196,10 @@ main(int argc, char **argv)
 		if ((strcmp(argv[i], "tcp") == 0 ||
 		    strcmp(argv[i], "udp") == 0) && i + 2 < argc) {
 			try_inet(argv[i], argv[i + 1], argv[i + 2]);
+			i += 2;
+		} else if ((strcmp(argv[i], "door") == 0 ||
+		    strcmp(argv[i], "http") == 0) && i + 2 < argc) {
+			try_door(argv[i], argv[i + 1], argv[i + 2]);
 			i += 2;
 		} else if (strcmp(argv[i], "dns") == 0 && i + 1 < argc) {
 			try_dns(argv[++i]);
