@@ -302,7 +302,9 @@ localpeer_open(char *err, size_t errlen)
 
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot tell a local peer's uid: "
-		    "socket(NETLINK_SOCK_DIAG): %s", strerror(errno));
+		    "socket(NETLINK_SOCK_DIAG): %s (under a container seccomp "
+		    "profile: use this version's, airlock seccomp --export "
+		    "docker)", strerror(errno));
 		return -1;
 	}
 	errno = 0;
