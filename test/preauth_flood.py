@@ -19,6 +19,10 @@ bench/handshake.sh, over TCP from chosen loopback source addresses.
                             endpoint); reopen what the server closes, at
                             most 32 every 50 ms; print "connections=N
                             held_max=M held_end=E" at the end
+  spread HOST PORT SECS SRC[,SRC...]
+                            for SECS seconds keep one idle connection
+                            from each source, reopened as the server
+                            closes it; print "connections=N held_end=E"
   healthz HOST PORT N       N probes of GET /healthz, 0.5 s apart, each
                             on a fresh connection with a 5 s timeout;
                             print "answered=K within_1s=J p50_ms=X
@@ -143,6 +147,31 @@ def doors(host, ports, secs, n, net):
         s.close()
 
 
+def spread(host, port, secs, sources):
+    live = {}            # socket -> source
+    count = 0
+    end = time.time() + secs
+    while time.time() < end:
+        for src in set(sources) - set(live.values()):
+            try:
+                live[connect_from(host, port, src)] = src
+                count += 1
+            except OSError:
+                pass
+        r, _, _ = select.select(list(live), [], [], 0.05)
+        for s in r:
+            try:
+                if s.recv(4096):
+                    continue
+            except OSError:
+                pass
+            s.close()
+            del live[s]
+    print("connections=%d held_end=%d" % (count, len(live)), flush=True)
+    for s in live:
+        s.close()
+
+
 def healthz(host, port, n):
     ms = []
     ok = 0
@@ -200,6 +229,8 @@ def main():
     elif cmd == "doors":
         doors(a[0], [(int(p[:-2]), p[-1]) for p in a[1].split(",")],
               float(a[2]), int(a[3]), int(a[4]))
+    elif cmd == "spread":
+        spread(a[0], int(a[1]), float(a[2]), a[3].split(","))
     elif cmd == "healthz":
         healthz(a[0], int(a[1]), int(a[2]))
     elif cmd == "flood":
