@@ -80,6 +80,7 @@
 #define CLONE_NEW_ANY (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | \
 	CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET)
 #define NETLINK_ROUTE_PROTOCOL 0	/* NETLINK_ROUTE, <linux/netlink.h> */
+#define NETLINK_SOCK_DIAG_PROTOCOL 4	/* NETLINK_SOCK_DIAG */
 
 /* --- The deny set: the kernel's risky surface, EPERM unless noted. --- */
 
@@ -257,7 +258,9 @@ SECCOMP_ARG_DENY(socket, EPERM, ARG_LOW32(0, AF_VSOCK), ARG_ANY,
  * network namespace. What node, npm and glibc do with it (getifaddrs,
  * getaddrinfo's AI_ADDRCONFIG) falls back when the family is
  * unsupported (docs/SECCOMP.md has the figures). The services keep the
- * routing protocol. */
+ * routing protocol, and sock_diag: they look up the uid behind a local
+ * peer's socket with it (common/service/localpeer.h), to close a lease's
+ * connection to their own ports. */
 #undef SECCOMP_IN
 #define SECCOMP_IN (SECCOMP_IN_JAIL | SECCOMP_IN_JAIL_BIND)
 SECCOMP_ARG_DENY(socket, EAFNOSUPPORT, ARG_LOW32(0, AF_NETLINK), ARG_ANY,
@@ -269,6 +272,9 @@ SECCOMP_ARG_DENY(socket, EAFNOSUPPORT, ARG_LOW32(0, AF_NETLINK), ARG_ANY,
 SECCOMP_ARG_ALLOW(socket, ARG_EQ(0, AF_NETLINK),
     ARG_EQ(2, NETLINK_ROUTE_PROTOCOL),
     "family AF_NETLINK with protocol NETLINK_ROUTE")
+SECCOMP_ARG_ALLOW(socket, ARG_EQ(0, AF_NETLINK),
+    ARG_EQ(2, NETLINK_SOCK_DIAG_PROTOCOL),
+    "family AF_NETLINK with protocol NETLINK_SOCK_DIAG")
 #undef SECCOMP_IN
 #define SECCOMP_IN SECCOMP_IN_ALL
 
@@ -596,6 +602,7 @@ SECCOMP_ALLOW(writev)
 #undef ARG_ANY
 #undef CLONE_NEW_ANY
 #undef NETLINK_ROUTE_PROTOCOL
+#undef NETLINK_SOCK_DIAG_PROTOCOL
 #undef SECCOMP_DENY
 #undef SECCOMP_ARG_ALLOW
 #undef SECCOMP_ARG_DENY
