@@ -53,12 +53,22 @@ private_parents() {
 		d=$(dirname "$d")
 	done
 }
-# in the build tree; in HOME when the checkout is below such a directory
+# As root the lease runs as a uid of the range, which must pass through
+# every directory above its state: scripts/scratch.sh's root-owned 0711
+# /srv/airlock-demo (a checkout below /tmp, or in /root, has no such
+# path). Otherwise in the build tree; in HOME when the checkout is below
+# a directory others can write to.
 mkdir -p "$top/build"
-scratch=$top/build
-private_parents "$scratch" || scratch=${HOME:?the checkout is below a directory others can write to, and HOME is not set}
+if [ "$(id -u)" = 0 ]; then
+	. "$top/scripts/scratch.sh"
+	scratch_root airlock-demo || die "cannot make /srv/airlock-demo"
+	scratch=$SCRATCH_ROOT
+else
+	scratch=$top/build
+	private_parents "$scratch" || scratch=${HOME:?the checkout is below a directory others can write to, and HOME is not set}
+fi
 private_parents "$scratch" ||
-	die "neither $top/build nor $HOME has only private parents: the runner would refuse its --script-dir"
+	die "$scratch has a parent others can write to: the runner would refuse its --script-dir"
 tmp=$(mktemp -d "$scratch/airlock-demo.XXXXXX")
 chmod 711 "$tmp"	# a lease's uid reaches the scripts below it, nothing else
 cleanup() {
