@@ -3,7 +3,8 @@
 # Noise handshakes per second (4 client processes, each connect +
 # handshake + close in a loop, every one handed to the supervisor), and
 # lease connect time (relay -> runner -> `node SCRIPT` -> exit status)
-# without and under an unauthenticated flood from 8 loopback addresses
+# without and under an unauthenticated flood from 8 loopback addresses of
+# another local user
 # (test/preauth_flood.py: idle, slow and garbage connections). Medians;
 # the ratio is printed, never asserted. A step that fails says why, and the
 # script exits 1.
@@ -82,7 +83,16 @@ leases() {
 	rm -f "$W/times"
 }
 quiet=$(leases) || fail "quiet: $quiet"
-python3 "$top/test/preauth_flood.py" flood 127.0.0.1 "$PORT" 600 \
+# The flood comes from another local user where we can be one (uid 65534):
+# the runner keys a local peer by its uid, so a flood from the relays' own
+# uid would take their pre-auth places, not measure the flood's cost.
+flooder="python3 $top/test/preauth_flood.py"
+if [ "$(id -u)" = 0 ]; then
+	chmod 711 "$W"
+	install -m 644 "$top/test/preauth_flood.py" "$W/flood.py"
+	flooder="setpriv --reuid 65534 --regid 65534 --clear-groups /usr/bin/python3 $W/flood.py"
+fi
+$flooder flood 127.0.0.1 "$PORT" 600 \
 	127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5,127.0.0.6,127.0.0.7,127.0.0.8,127.0.0.9 \
 	>"$W/flood.out" &
 FLOOD=$!
