@@ -287,6 +287,27 @@ teardown(struct lease *l)
 	reap(l);
 }
 
+/* Why a server that exited by itself ended: a server the memory limit
+ * killed, or one that failed after the pids limit refused a fork, ended
+ * because of its limits. In ns mode the status is the proxy's mirror of
+ * the server's end, and after a memcg OOM kill on Linux 6.1 (cgroup v2,
+ * make vm-check) it arrives as the exit code 128 + SIGKILL, mirror()'s
+ * fallback. */
+static unsigned
+exited_reason(const struct lease *l)
+{
+	int st = l->wait_status;
+
+	if (l->stats.oom_kills > 0 &&
+	    ((WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) ||
+	    (WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGKILL)))
+		return EXIT_REASON_OOM;
+	if (l->stats.pids_max_hits > 0 &&
+	    !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+		return EXIT_REASON_PIDS;
+	return EXIT_REASON_EXITED;
+}
+
 static void
 send_exit(struct lease *l, unsigned reason)
 {
@@ -301,19 +322,8 @@ send_exit(struct lease *l, unsigned reason)
 	} else {
 		x.status = (uint8_t)WEXITSTATUS(l->wait_status);
 	}
-	/* a server the memory limit killed, or one that failed after the
-	 * pids limit refused a fork, ended because of its limits. In ns
-	 * mode the status is the proxy's mirror of the server's end, and
-	 * after a memcg OOM kill on Linux 6.1 (cgroup v2, make vm-check) it
-	 * arrives as the exit code 128 + SIGKILL, mirror()'s fallback */
-	if (reason == EXIT_REASON_EXITED && l->stats.oom_kills > 0 &&
-	    ((WIFSIGNALED(l->wait_status) && WTERMSIG(l->wait_status) ==
-	    SIGKILL) || (WIFEXITED(l->wait_status) &&
-	    WEXITSTATUS(l->wait_status) == 128 + SIGKILL)))
-		reason = EXIT_REASON_OOM;
-	else if (reason == EXIT_REASON_EXITED && l->stats.pids_max_hits > 0 &&
-	    !(WIFEXITED(l->wait_status) && WEXITSTATUS(l->wait_status) == 0))
-		reason = EXIT_REASON_PIDS;
+	if (reason == EXIT_REASON_EXITED)
+		reason = exited_reason(l);
 	x.reason = (uint8_t)reason;
 	x.peak_memory = l->stats.peak_memory;
 	x.duration_ms = (uint64_t)(mono_ms() - l->t_start);
@@ -877,6 +887,9 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 	}
 	teardown(&l);
 	jail_lease_stats(&l.jl, &l.stats);
+	/* the log names the limit that ended it, as the EXIT frame does */
+	if (rc == 0 && exited_reason(&l) != EXIT_REASON_EXITED)
+		l.end_reason = proto_exit_reason_name(exited_reason(&l));
 	log_end(&l);
 	switch (rc) {
 	case 0:
