@@ -1,6 +1,8 @@
 /* metrics_http.c - the probe/metrics endpoint's process. */
 #include "common/service/metrics_http.h"
 
+#include "common/base/random_id.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -118,20 +120,8 @@ struct server {
 	struct conn c[CONNS_MAX];
 	struct pollfd pf[CONNS_MAX + 1];
 	size_t writers;			/* connections with out != NULL */
-	uint32_t rnd[64];
-	size_t nrnd;
+	struct random_pool rnd;
 };
-
-static uint32_t
-random32(struct server *sv)
-{
-	if (sv->nrnd == 0) {
-		if (getrandom(sv->rnd, sizeof sv->rnd, 0) != sizeof sv->rnd)
-			return 0;	/* no early drop: still bounded */
-		sv->nrnd = sizeof sv->rnd / sizeof sv->rnd[0];
-	}
-	return sv->rnd[--sv->nrnd];
-}
 
 static void
 conn_close(struct server *sv, struct conn *c)
@@ -262,8 +252,8 @@ accept_burst(struct server *sv)
 			continue;
 		}
 		pending_source_of(&src, (struct sockaddr *)&ss, sl, uid);
-		switch (pending_decide(&sv->table, &src, random32(sv),
-		    &heavy)) {
+		switch (pending_decide(&sv->table, &src,
+		    random_pool_next(&sv->rnd), &heavy)) {
 		case PENDING_ADMIT_EVICT:
 			evict(sv, pending_count(&sv->table, &heavy));
 			break;

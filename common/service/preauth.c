@@ -1,6 +1,7 @@
 /* preauth.c - the unprivileged process that runs every handshake. */
 #include "common/service/preauth.h"
 
+#include "common/base/random_id.h"
 #include "common/wire/version.h"
 
 #include <errno.h>
@@ -160,21 +161,8 @@ struct loop {
 	size_t *pf_slot;		/* pf index -> slot index */
 	struct tally t;
 	int64_t last_summary;
-	uint32_t rnd[64];
-	size_t nrnd;
+	struct random_pool rnd;
 };
-
-static uint32_t
-random32(struct loop *l)
-{
-	if (l->nrnd == 0) {
-		if (getrandom(l->rnd, sizeof l->rnd, 0) != sizeof l->rnd)
-			return 0;	/* no early drop; eviction picks the
-					 * first of the source: still bounded */
-		l->nrnd = sizeof l->rnd / sizeof l->rnd[0];
-	}
-	return l->rnd[--l->nrnd];
-}
 
 static void
 slot_free(struct loop *l, struct slot *s)
@@ -395,7 +383,8 @@ accept_burst(struct loop *l, int lfd)
 			continue;
 		}
 		pending_source_of(&src, (struct sockaddr *)&ss, sl, uid);
-		switch (pending_decide(&l->table, &src, random32(l), &heavy)) {
+		switch (pending_decide(&l->table, &src,
+		    random_pool_next(&l->rnd), &heavy)) {
 		case PENDING_ADMIT_EVICT:
 			evict(l, pending_count(&l->table, &heavy));
 			break;
