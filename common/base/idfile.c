@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "common/jail/uidpool.h"
+#include "common/base/decnum.h"
 
 /* The n-th ':'-separated field of line[0..len): 0 and *f, *flen, or -1. */
 static int
@@ -61,7 +61,7 @@ idfile_find_in_range(const char *buf, size_t len, uint32_t first,
 		uint32_t v;
 
 		if (field(line, llen, 2, &f, &flen) != 0 ||
-		    uidpool_number_parse(f, flen, &v) != 0 || v < first || v > last ||
+		    decnum_parse(f, flen, &v) != 0 || v < first || v > last ||
 		    field(line, llen, 0, &nm, &nlen) != 0)
 			continue;
 		*id = v;
@@ -86,8 +86,8 @@ idfile_find_subid_overlap(const char *buf, size_t len, uint32_t first,
 
 		if (field(line, llen, 1, &fs, &slen) != 0 ||
 		    field(line, llen, 2, &fc, &clen) != 0 ||
-		    uidpool_number_parse(fs, slen, &s) != 0 ||
-		    uidpool_number_parse(fc, clen, &n) != 0 || n == 0 ||
+		    decnum_parse(fs, slen, &s) != 0 ||
+		    decnum_parse(fc, clen, &n) != 0 || n == 0 ||
 		    s > last || (uint64_t)s + n - 1 < first ||
 		    field(line, llen, 0, &nm, &nlen) != 0)
 			continue;

@@ -17,7 +17,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "common/jail/uidpool.h"
+#include "common/base/decnum.h"
 
 #define MQUEUE_MAGIC 0x19800202
 #define TABLE_MAX (4u << 20)
@@ -56,7 +56,7 @@ parse_line(const char *p, size_t n, enum ipc_table t, uint32_t *id,
 		start = i;
 		while (i < n && p[i] != ' ')
 			i++;
-		if (v && uidpool_number_parse(p + start, i - start, v) != 0)
+		if (v && decnum_parse(p + start, i - start, v) != 0)
 			return -1;
 		col++;
 	}

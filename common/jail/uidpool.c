@@ -1,6 +1,7 @@
 /* uidpool.c - the uid table and the kill-everything-of-a-uid sweep. */
 #include "common/jail/uidpool.h"
 
+#include "common/base/decnum.h"
 #include "common/base/fileio.h"
 #include "common/base/idfile.h"
 #include "common/jail/ipcsweep.h"
@@ -239,29 +240,6 @@ uidpool_entry_parse(const char *buf, size_t len, struct uidpool_entry *e)
 }
 
 int
-uidpool_number_parse(const char *buf, size_t len, uint32_t *v)
-{
-	size_t n = line_len(buf, len);
-	uint32_t x = 0;
-
-	/* canonical, as "%u" writes it: one spelling per number, so no
-	 * sign, space, leading zero or trailing junk is ever accepted */
-	if (n == 0 || (n > 1 && buf[0] == '0'))
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t d = (uint32_t)(unsigned char)buf[i] - '0';
-
-		/* checked before the multiply: strtoul wraps a 64-bit value
-		 * into the range when cast down ("4294968296" is 1000) */
-		if (d > 9 || x > (UINT32_MAX - d) / 10)
-			return -1;
-		x = x * 10 + d;
-	}
-	*v = x;
-	return 0;
-}
-
-int
 uidpool_entry_format(char line[UIDPOOL_ENTRY_SIZE], const char *kind,
     const char *name)
 {
@@ -339,7 +317,7 @@ lock_cursor(const struct uidpool *p, uint32_t *next)
 		return -1;
 	}
 	/* a new, torn or foreign cursor restarts at the range's start */
-	if (uidpool_number_parse(buf, read_entry(fd, buf, sizeof buf),
+	if (decnum_parse(buf, read_entry(fd, buf, sizeof buf),
 	    next) != 0 || *next < p->first || *next > p->last)
 		*next = p->first;
 	return fd;
@@ -588,7 +566,7 @@ lookup_key(const struct uidpool *p, const char *key, uint32_t *uid)
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
-	rc = uidpool_number_parse(buf, read_entry(fd, buf, sizeof buf), uid);
+	rc = decnum_parse(buf, read_entry(fd, buf, sizeof buf), uid);
 	close(fd);
 	return rc == 0 && *uid >= p->first && *uid <= p->last ? 1 : -1;
 }

@@ -164,11 +164,6 @@ struct uidpool_entry {
 void uidpool_entry_parse(const char *buf, size_t len,
     struct uidpool_entry *e);
 
-/* The cursor <state>/uids/next and a registration record
- * <state>/registrations/<key>: one decimal number, canonical (digits
- * only, no sign, space or leading zero) and at most UINT32_MAX. 0 and
- * *v, or -1 (*v untouched). */
-int uidpool_number_parse(const char *buf, size_t len, uint32_t *v);
 
 /* Entries are one fixed-size record: "kind[ name]\n" padded with spaces,
  * so an update is an overwrite in place, never a truncation. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/base/decnum.h"
 #include "common/jail/uidpool.h"
 #include "fuzz.h"
 
@@ -76,7 +77,7 @@ check_number(const uint8_t *data, size_t size)
 	char text[16], line[UIDPOOL_ENTRY_SIZE];
 	struct uidpool_entry e;
 
-	if (uidpool_number_parse(buf, size, &v) != 0) {
+	if (decnum_parse(buf, size, &v) != 0) {
 		FUZZ_ASSERT(v == 0xdeadbeef);	/* untouched on refusal */
 		FUZZ_ASSERT(model_number(data, n, &want) != 0);
 		return;
@@ -86,7 +87,7 @@ check_number(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(strlen(text) == n && memcmp(text, buf, n) == 0);
 	/* the cursor as unlock_cursor writes it, read back */
 	FUZZ_ASSERT(uidpool_entry_format(line, text, NULL) == 0);
-	FUZZ_ASSERT(uidpool_number_parse(line, sizeof line, &want) == 0 &&
+	FUZZ_ASSERT(decnum_parse(line, sizeof line, &want) == 0 &&
 	    want == v);
 	uidpool_entry_parse(line, sizeof line, &e);
 	FUZZ_ASSERT(e.kind == UIDPOOL_ENTRY_STALE);

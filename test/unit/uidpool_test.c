@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/base/fileio.h"
+#include "common/base/decnum.h"
 #include "common/jail/uidpool.h"
 #include "tap.h"
 
@@ -64,7 +65,7 @@ test_number(void)
 		const struct num_case *c = &cases[i];
 		size_t len = c->len ? c->len : strlen(c->text);
 		uint32_t v = 7;
-		int rc = uidpool_number_parse(c->text, len, &v);
+		int rc = decnum_parse(c->text, len, &v);
 
 		if ((rc == 0) != c->ok || (c->ok && v != c->v) ||
 		    (!c->ok && v != 7)) {
@@ -152,7 +153,7 @@ test_format(void)
 	    "a name with a newline is refused: it would read back as another "
 	    "entry");
 	ok(uidpool_entry_format(line, "4294967295", NULL) == 0 &&
-	    uidpool_number_parse(line, sizeof line, &v) == 0 &&
+	    decnum_parse(line, sizeof line, &v) == 0 &&
 	    v == 4294967295u, "a cursor record reads back");
 }
 
