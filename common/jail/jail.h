@@ -286,7 +286,7 @@ long jail_ports_parse(const char *s, uint16_t *ports, size_t cap);
 void jail_child_uids(const struct jail_config *c, uid_t *first,
     uid_t *last);
 
-/* Pure helpers of jail.c, exposed for its unit test. */
+/* Pure helpers of jail_probe.c and jail.c, exposed for their unit test. */
 /* ns mode's namespace set (clone flags): user, mount, pid, IPC, UTS,
  * cgroup, and net with new_net. */
 int jail_ns_flags(const struct jail_config *c);
@@ -367,7 +367,13 @@ int jail_lease_pass_fd(const struct jail_lease *l);
  * closed: -1 with a message when it did not). 0 without limits.disk. */
 int jail_lease_started(struct jail_lease *l, char *err, size_t errlen);
 
-/* The child side: a spawn_jail_fn with ctx = struct jail_lease *. In ns
+/* One named step of the child side: *step names it, and a failure ends
+ * the steps (-1, errno set by the step). */
+#define JAIL_STEP(name, expr) do { *step = (name); if ((expr) != 0) \
+	return -1; } while (0)
+
+/* The child side (jail_enter.c): a spawn_jail_fn with ctx = struct
+ * jail_lease *. In ns
  * mode it forks twice (a proxy stays outside, pid 1 inside); only the
  * process that is to exec returns. */
 int jail_lease_enter(void *ctx, const char **step);

@@ -1,0 +1,524 @@
+/* jail_mounts.c - what a lease sees of the file system (jail_mounts.h). */
+#include "common/jail/jail_mounts.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "common/jail/jail_dirs.h"
+#include "common/jail/spawn.h"
+
+#define DEFAULT_TMPFS (64ull << 20)
+
+/* Devices a child may read and write (Landlock; bound into the ns /dev). */
+static const char *const dev_files[] = {
+	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+};
+
+/* mkdir -p of an absolute path (each component mode 0755). */
+static int
+mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (n >= sizeof buf) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; ; p++) {
+		if (*p == '/' || *p == '\0') {
+			char c = *p;
+
+			*p = '\0';
+			if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+				return -1;
+			if (c == '\0')
+				return 0;
+			*p = c;
+		}
+	}
+}
+
+/* What of /proc describes the host rather than the lease (Docker's masked
+ * paths, plus the kernel's command line, configuration, symbols and
+ * modules): a directory is covered by an empty read-only tmpfs, a file by
+ * /dev/null. */
+static const char *const proc_masked[] = {
+	"acpi", "asound", "cmdline", "config.gz", "interrupts", "kallsyms",
+	"kcore", "key-users", "keys", "kpagecgroup", "kpagecount",
+	"kpageflags", "latency_stats", "modules", "sched_debug", "scsi",
+	"timer_list", "timer_stats",
+};
+
+/* The kernel's knobs: read-only (Docker's read-only paths). */
+static const char *const proc_readonly[] = {
+	"bus", "fs", "irq", "sys", "sysrq-trigger",
+};
+
+/* The mount flags of path that a user namespace may not clear. */
+static unsigned long
+locked_flags(const char *path)
+{
+	struct statvfs sv;
+	unsigned long f = 0;
+
+	static const unsigned long st_ms[][2] = {
+		{ ST_NOSUID, MS_NOSUID }, { ST_NODEV, MS_NODEV },
+		{ ST_NOEXEC, MS_NOEXEC }, { ST_NOATIME, MS_NOATIME },
+		{ ST_NODIRATIME, MS_NODIRATIME }, { ST_RELATIME, MS_RELATIME },
+	};
+
+	if (statvfs(path, &sv) != 0)
+		return 0;
+	for (size_t i = 0; i < sizeof st_ms / sizeof st_ms[0]; i++)
+		if (sv.f_flag & st_ms[i][0])
+			f |= st_ms[i][1];
+	return f;
+}
+
+/* Bind src at to; read-only (keeping the flags a user namespace may not
+ * clear) unless rw. */
+static int
+bind_mount(const char *src, const char *to, int rw)
+{
+	if (mount(src, to, NULL, MS_BIND | MS_REC, NULL) != 0)
+		return -1;
+	if (rw)
+		return 0;
+	return mount(NULL, to, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
+	    MS_NOSUID | locked_flags(src), NULL);
+}
+
+/* A fresh procfs at `at` that lists only the processes the reader may
+ * ptrace (hidepid=invisible, per mount since Linux 5.8; older kernels
+ * refuse the word, never silently share the option): a lease sees its
+ * own tree and nothing else — not another lease (another uid, or the same
+ * uid in another Landlock domain: Landlock's ptrace hook), not the
+ * service, not the ns init. Then the host's files are masked. */
+/* at/name into p: 1 and its lstat in *st, 0 when it does not exist
+ * (this kernel has no such file), -1 with errno. */
+static int
+proc_entry(char p[PATH_MAX], const char *at, const char *name,
+    struct stat *st)
+{
+	if ((size_t)snprintf(p, PATH_MAX, "%s/%s", at, name) >= PATH_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (lstat(p, st) == 0)
+		return 1;
+	return errno == ENOENT ? 0 : -1;
+}
+
+int
+jail_mount_proc(const char *at)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	int rc;
+
+	if (mount("proc", at, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+	    "hidepid=invisible") != 0)
+		return -1;
+	for (size_t i = 0; i < sizeof proc_masked / sizeof *proc_masked; i++) {
+		if ((rc = proc_entry(p, at, proc_masked[i], &st)) <= 0) {
+			if (rc < 0)
+				return -1;
+			continue;
+		}
+		if (S_ISDIR(st.st_mode) ? mount("tmpfs", p, "tmpfs", MS_RDONLY |
+		    MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		    "size=4k,nr_inodes=1,mode=0555") != 0 :
+		    bind_mount("/dev/null", p, 0) != 0)
+			return -1;
+	}
+	for (size_t i = 0; i < sizeof proc_readonly / sizeof *proc_readonly;
+	    i++) {
+		if ((rc = proc_entry(p, at, proc_readonly[i], &st)) < 0 ||
+		    (rc > 0 && bind_mount(p, p, 0) != 0))
+			return -1;
+	}
+	return 0;
+}
+
+/* uid mode: a mount namespace of the lease's own with that /proc over the
+ * host's, and an IPC namespace of its own, so /proc/sysvipc lists nothing
+ * of anyone else (seccomp refuses SysV IPC and mqueues besides). Needs
+ * CAP_SYS_ADMIN (procfs of the host's pid namespace). */
+int
+jail_private_proc(void)
+{
+	if (unshare(CLONE_NEWNS | CLONE_NEWIPC) != 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		return -1;
+	return jail_mount_proc("/proc");
+}
+
+_Static_assert(JAIL_VIEW_PATHS_MAX + 8 <= LANDLOCK_PATHS_MAX,
+    "Landlock's read-only list holds the view and a few more");
+
+void
+jail_mounts_landlock(struct jail_lease *l)
+{
+	const struct jail *j = l->j;
+	struct landlock_spec *s = &l->ll;
+
+	memset(s, 0, sizeof *s);
+	s->abi = j->landlock_abi;
+	s->features = j->landlock_features;
+	for (size_t i = 0; i < j->view.nro; i++)
+		s->ro[s->nro++] = j->view.ro[i];
+	s->ro[s->nro++] = "/proc";
+	if (j->cfg.mode == JAIL_NS)
+		s->ro[s->nro++] = "/etc";	/* the generated passwd/group */
+	if (j->cfg.mode == JAIL_NS && j->cfg.self_exe)
+		s->ro[s->nro++] = JAIL_NS_SELF_DIR;
+	for (size_t i = 0; i < sizeof dev_files / sizeof *dev_files; i++)
+		s->rw[s->nrw++] = dev_files[i];
+	s->rw[s->nrw++] = l->home;
+	s->rw[s->nrw++] = l->tmpdir;
+	if (l->workdir[0])
+		s->rw[s->nrw++] = l->workdir;
+	if (l->host_cache[0])
+		s->rw[s->nrw++] = j->cfg.mode == JAIL_NS ? JAIL_NS_CACHE :
+		    l->host_cache;
+	if (j->cfg.mode == JAIL_NS)
+		s->rw[s->nrw++] = "/dev/shm";
+	for (size_t i = 0; i < j->cfg.negress && i < LANDLOCK_PORTS_MAX; i++)
+		s->ports[s->nports++] = j->cfg.egress_ports[i];
+}
+
+/* The disk's tmpfs options: owner, size, inodes (hard links count too). */
+static void
+disk_opts(const struct jail_lease *l, const char *owner, char *out,
+    size_t cap)
+{
+	uint64_t inodes = l->limits.disk / JAIL_DISK_INODE_BYTES;
+
+	if (inodes < JAIL_DISK_INODES_MIN)
+		inodes = JAIL_DISK_INODES_MIN;
+	snprintf(out, cap, "%s,size=%llu,nr_inodes=%llu", owner,
+	    (unsigned long long)l->limits.disk, (unsigned long long)inodes);
+}
+
+/* Hand the disk (an O_PATH fd of its root) to the service, which measures
+ * it and keeps it until the lease is closed; then close the channel, so
+ * nothing the tool runs inherits it. */
+static int
+send_disk(const char *path)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	char b = 'd';
+	struct iovec iov = { &b, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof u.buf };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof fd);
+	memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	rc = sendmsg(SPAWN_PASS_FD, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+	close(fd);
+	close(SPAWN_PASS_FD);
+	return rc;
+}
+
+/* uid mode, as root in the child's own mount namespace: the disk over
+ * the lease directory, HOME, TMPDIR and the work dir in it (made as the
+ * lease: no CAP_CHOWN). Nothing else is writable: Landlock (required
+ * with a disk) keeps the host's /tmp and /dev/shm out of reach. */
+int
+jail_mounts_uid_disk(struct jail_lease *l)
+{
+	char opts[160], owner[64];
+	int rc;
+
+	snprintf(owner, sizeof owner, "mode=0730,uid=%u,gid=%u",
+	    (unsigned)geteuid(), (unsigned)l->gid);
+	disk_opts(l, owner, opts, sizeof opts);
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("tmpfs", l->dir, "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0 ||
+	    jail_fs_as(l->uid, l->gid) != 0)
+		return -1;
+	rc = mkdir(l->host_home, 0700) || mkdir(l->host_tmp, 0700) ||
+	    (l->workdir[0] && mkdir(l->host_work, 0700));
+	jail_fs_back();
+	if (rc || chmod(l->dir, 0710) != 0)
+		return -1;
+	return send_disk(l->dir);
+}
+/* Bind src at root+dst, read-only unless rw. */
+static int
+bind_into(const char *root, const char *src, const char *dst, int rw)
+{
+	char to[PATH_MAX];
+	struct stat st;
+
+	if (jail_join(to, sizeof to, root, dst) != 0 || stat(src, &st) != 0)
+		return -1;
+	if (S_ISDIR(st.st_mode)) {
+		if (mkdir_p(to) != 0)
+			return -1;
+	} else {
+		char *slash;
+		int fd;
+
+		if ((slash = strrchr(to, '/')) && slash != to) {
+			*slash = '\0';
+			if (mkdir_p(to) != 0)
+				return -1;
+			*slash = '/';
+		}
+		fd = open(to, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			return -1;
+		if (fd >= 0)
+			close(fd);
+	}
+	return bind_mount(src, to, rw);
+}
+
+/* A symlink on the host (/bin -> usr/bin) becomes the same symlink. */
+static int
+link_into(const char *root, const char *path)
+{
+	char to[PATH_MAX], target[PATH_MAX], *slash;
+	ssize_t n = readlink(path, target, sizeof target - 1);
+
+	if (n < 0 || jail_join(to, sizeof to, root, path) != 0)
+		return -1;
+	target[n] = '\0';
+	if ((slash = strrchr(to, '/')) && slash != to) {
+		*slash = '\0';
+		if (mkdir_p(to) != 0)
+			return -1;
+		*slash = '/';
+	}
+	return symlink(target, to) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+static int
+mount_tmpfs(const char *root, const char *dst, const char *opts,
+    unsigned long extra)
+{
+	char to[PATH_MAX];
+
+	if (jail_join(to, sizeof to, root, dst) != 0 || mkdir_p(to) != 0)
+		return -1;
+	return mount("tmpfs", to, "tmpfs", MS_NOSUID | MS_NODEV | extra, opts);
+}
+
+/* A copy of the file src at root+dst, mode 0555: the service's binary
+ * for the sandbox's Java stage (src /proc/self/exe: the binary running,
+ * even if its file was replaced since), under a name that says nothing
+ * of where it lives on the host (a bind would show that in mountinfo). */
+static int
+copy_into(const char *root, const char *src, const char *dst)
+{
+	char to[PATH_MAX], *slash;
+	int in, out, rc = -1;
+	ssize_t n;
+
+	if (jail_join(to, sizeof to, root, dst) != 0)
+		return -1;
+	if ((slash = strrchr(to, '/')) && slash != to) {
+		*slash = '\0';
+		if (mkdir_p(to) != 0)
+			return -1;
+		*slash = '/';
+	}
+	if ((in = open(src, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0555);
+	if (out >= 0) {
+		while ((n = sendfile(out, in, NULL, 1 << 20)) > 0)
+			;
+		rc = n == 0 ? close(out) : (close(out), -1);
+	}
+	close(in);
+	return rc;
+}
+
+static int
+write_into(const char *root, const char *path, const char *text)
+{
+	char to[PATH_MAX];
+	int fd;
+	size_t n = strlen(text);
+
+	if (jail_join(to, sizeof to, root, path) != 0)
+		return -1;
+	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, n) != (ssize_t)n) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+/* The sandbox's disk at root/.disk, its directories made (0700 the
+ * tool's own, 1777 the shared kinds, as the usual mounts are). */
+static int
+ns_disk(const struct jail_lease *l, const char *root)
+{
+	static const struct { const char *name; mode_t mode; } dirs[] = {
+		{ "home", 0700 }, { "work", 0700 }, { "tmp", 01777 },
+		{ "shm", 01777 },
+	};
+	char opts[160], path[PATH_MAX];
+	int fd;
+
+	disk_opts(l, "mode=0700", opts, sizeof opts);
+	if (mount_tmpfs(root, "/.disk", opts, 0) != 0 ||
+	    jail_join(path, sizeof path, root, "/.disk") != 0 ||
+	    (fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+		if (mkdirat(fd, dirs[i].name, 0700) != 0 ||
+		    fchmodat(fd, dirs[i].name, dirs[i].mode, 0) != 0) {
+			close(fd);
+			return -1;
+		}
+	return close(fd);
+}
+
+/* disk+sub bound read-write at root+dst. */
+static int
+bind_sub(const char *root, const char *disk, const char *sub,
+    const char *dst)
+{
+	char src[PATH_MAX];
+
+	return jail_join(src, sizeof src, disk, sub) ||
+	    bind_into(root, src, dst, 1);
+}
+
+/* The new root: a small tmpfs with the system paths bound read-only,
+ * fresh /proc, minimal /dev, tmpfs /tmp (and /work), the lease's HOME
+ * and cache read-write; then pivot_root into it and seal it read-only. */
+int
+jail_mounts_build_root(struct jail_lease *l, const char **step)
+{
+	const struct jail *j = l->j;
+	const char *root = l->host_root;
+	uint64_t size = l->limits.tmpfs ? l->limits.tmpfs : DEFAULT_TMPFS;
+	char opts[96], text[512], to[PATH_MAX], disk[PATH_MAX];
+
+	JAIL_STEP("mount-private", mount(NULL, "/", NULL, MS_REC | MS_PRIVATE,
+	    NULL));
+	JAIL_STEP("mount-root", mount("tmpfs", root, "tmpfs", MS_NOSUID |
+	    MS_NODEV, "mode=0755,size=8m,nr_inodes=4096"));
+	if (l->limits.disk) {
+		JAIL_STEP("mount-disk", jail_join(disk, sizeof disk, root,
+		    "/.disk") || ns_disk(l, root));
+		JAIL_STEP("mount-tmp", bind_sub(root, disk, "/tmp", "/tmp"));
+		if (l->workdir[0])
+			JAIL_STEP("mount-work", bind_sub(root, disk, "/work",
+			    JAIL_NS_WORK));
+		JAIL_STEP("mount-home", bind_sub(root, disk, "/home",
+		    JAIL_NS_HOME));
+	} else {
+		snprintf(opts, sizeof opts, "mode=1777,size=%llu",
+		    (unsigned long long)size);
+		JAIL_STEP("mount-tmp", mount_tmpfs(root, "/tmp", opts, 0));
+		if (l->workdir[0]) {
+			snprintf(opts, sizeof opts, "mode=0700,size=%llu",
+			    (unsigned long long)size);
+			JAIL_STEP("mount-work", mount_tmpfs(root, JAIL_NS_WORK,
+			    opts, 0));
+		}
+		/* HOME is a tmpfs of its own: a bind of the host directory
+		 * would show the state directory's path in mountinfo */
+		snprintf(opts, sizeof opts, "mode=0700,size=%llu",
+		    (unsigned long long)size);
+		JAIL_STEP("mount-home", mount_tmpfs(root, JAIL_NS_HOME, opts,
+		    0));
+	}
+	if (l->host_cache[0]) {
+		JAIL_STEP("mount-cache", bind_into(root, l->host_cache,
+		    JAIL_NS_CACHE, 1));
+		JAIL_STEP("mount-cache", jail_join(to, sizeof to, root,
+		    JAIL_NS_HOME) || jail_dirs_link_cache(JAIL_NS_CACHE, to));
+	}
+	for (size_t i = 0; i < j->view.nlinks; i++)
+		JAIL_STEP("mount-links", link_into(root, j->view.links[i]));
+	for (size_t i = 0; i < j->view.nro; i++) {
+		struct stat st;
+
+		/* a path the lease's uid cannot reach is no use to it */
+		if (stat(j->view.ro[i], &st) != 0 && (errno == EACCES ||
+		    errno == ENOENT))
+			continue;
+		JAIL_STEP("mount-bind", bind_into(root, j->view.ro[i],
+		    j->view.ro[i], 0));
+	}
+	if (j->cfg.self_exe)
+		JAIL_STEP("mount-self", copy_into(root, "/proc/self/exe",
+		    JAIL_NS_SELF));
+	JAIL_STEP("mount-proc", jail_join(to, sizeof to, root, "/proc") ||
+	    mkdir_p(to) || jail_mount_proc(to));
+	JAIL_STEP("mount-dev", mount_tmpfs(root, "/dev", "mode=0755,size=64k",
+	    MS_NOEXEC));
+	for (size_t i = 0; i < sizeof dev_files / sizeof *dev_files; i++)
+		JAIL_STEP("mount-dev", bind_into(root, dev_files[i],
+		    dev_files[i], 1));
+	JAIL_STEP("mount-dev", jail_join(to, sizeof to, root, "/dev/fd") ||
+	    symlink("/proc/self/fd", to));
+	JAIL_STEP("mount-dev", jail_join(to, sizeof to, root, "/dev/stdin") ||
+	    symlink("/proc/self/fd/0", to));
+	JAIL_STEP("mount-dev", jail_join(to, sizeof to, root, "/dev/stdout") ||
+	    symlink("/proc/self/fd/1", to));
+	JAIL_STEP("mount-dev", jail_join(to, sizeof to, root, "/dev/stderr") ||
+	    symlink("/proc/self/fd/2", to));
+	snprintf(opts, sizeof opts, "mode=1777,size=%llu",
+	    (unsigned long long)size);
+	if (l->limits.disk)
+		JAIL_STEP("mount-dev", bind_sub(root, disk, "/shm",
+		    "/dev/shm") || jail_join(to, sizeof to, root, "/dev/shm") ||
+		    mount(NULL, to, NULL, MS_REMOUNT | MS_BIND | MS_NOSUID |
+		    MS_NODEV | MS_NOEXEC, NULL));
+	else
+		JAIL_STEP("mount-dev", mount_tmpfs(root, "/dev/shm", opts,
+		    MS_NOEXEC));
+	/* the disk lives on in its binds (and the service's fd) */
+	if (l->limits.disk)
+		JAIL_STEP("mount-disk", send_disk(disk) ||
+		    umount2(disk, MNT_DETACH) || rmdir(disk));
+	JAIL_STEP("mount-etc", jail_join(to, sizeof to, root, "/etc") ||
+	    mkdir_p(to));
+	snprintf(text, sizeof text, "airlock:x:%u:%u:airlock lease:%s:"
+	    "/usr/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:"
+	    "/usr/sbin/nologin\n", l->uid, l->gid, JAIL_NS_HOME);
+	JAIL_STEP("mount-etc", write_into(root, "/etc/passwd", text));
+	snprintf(text, sizeof text, "airlock:x:%u:\nnogroup:x:65534:\n",
+	    l->gid);
+	JAIL_STEP("mount-etc", write_into(root, "/etc/group", text));
+	JAIL_STEP("pivot_root", chdir(root) ||
+	    syscall(SYS_pivot_root, ".", ".") || umount2(".", MNT_DETACH) ||
+	    chdir("/"));
+	JAIL_STEP("remount-ro", mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND |
+	    MS_RDONLY | MS_NOSUID | MS_NODEV, NULL));
+	JAIL_STEP("hostname", sethostname("airlock", 7));
+	return 0;
+}
+
