@@ -16,12 +16,12 @@
 
 #include <stddef.h>
 
+#include "common/policy/guard_policy.h"
+
 #define GUARD_ARGC_MAX 256	/* arguments, argv[0] included */
 #define GUARD_ARG_MAX 4096	/* bytes in one argument, NUL excluded */
 #define GUARD_REASON_MAX 256	/* reason text, NUL included */
 #define GUARD_QUOTE_MAX 40	/* tenant bytes quoted into a reason */
-#define GUARD_LIST_MAX 16	/* entries in each operator list */
-#define GUARD_ITEM_MAX 1024	/* bytes in one operator list entry */
 #define GUARD_SCRIPTS_MAX 8	/* script paths one argv may name */
 
 /* Stable codes: they travel in error frames and logs, never renumber. */
@@ -44,42 +44,6 @@ enum guard_verdict {
 	GUARD_VERDICT_COUNT
 };
 
-/* The launchers the guard knows how to parse; an allowlist can only pick
- * from these, so the runner can never be told to pass a command line the
- * guard does not understand. */
-enum guard_launcher {
-	GUARD_NPX = 1u << 0,
-	GUARD_NODE = 1u << 1,
-	GUARD_UVX = 1u << 2,
-	GUARD_UV = 1u << 3,
-	GUARD_PYTHON = 1u << 4,
-	GUARD_PYTHON3 = 1u << 5
-};
-
-#define GUARD_DEFAULT_LAUNCHERS "npx node uvx uv python python3"
-
-/* What the operator allows beyond the launchers (runner and review take
- * the same flags, so they accept the same argv). The strings are the
- * caller's and must outlive the policy. */
-struct guard_policy {
-	unsigned launchers;	/* enum guard_launcher bits */
-	/* --script-dir: a script (node FILE, python FILE, uv run FILE,
-	 * node --require FILE) must be an absolute canonical path below
-	 * one of these; none by default */
-	const char *script_dirs[GUARD_LIST_MAX];
-	size_t nscript_dirs;
-	/* --allow-index: registry and index URLs npx --registry and uv's
-	 * --index* / --find-links may name, compared exactly */
-	const char *indexes[GUARD_LIST_MAX];
-	size_t nindexes;
-	/* --allow-module: modules python -m / uv run -m may run, compared
-	 * exactly (dotted); none by default */
-	const char *modules[GUARD_LIST_MAX];
-	size_t nmodules;
-};
-
-enum guard_list { GUARD_SCRIPT_DIR, GUARD_INDEX, GUARD_MODULE };
-
 struct guard_result {
 	enum guard_verdict verdict;
 	size_t index;		/* offending argv index, < argc if argc */
@@ -97,20 +61,6 @@ struct guard_result {
 	 * has checked (sh is refused as a command word) */
 	int path_lookup;
 };
-
-/* The default: GUARD_DEFAULT_LAUNCHERS, no script dir, index or module. */
-void guard_policy_default(struct guard_policy *p);
-/* Add value to one of p's operator lists. A script dir must be absolute
- * and canonical (no ".", "..", "//", trailing "/") and not a system or
- * library directory (/usr, /lib, /etc, node_modules, site-packages ...);
- * an index a URL of printable ASCII; a module a dotted name. Returns -1
- * with *why (static text) when value is refused or the list is full. */
-int guard_policy_add(struct guard_policy *p, enum guard_list list,
-    const char *value, const char **why);
-/* Replace p's allowlist with list, names separated by commas and/or
- * spaces (the runner's --allow). Returns -1 and leaves p unchanged when a
- * name is not a launcher the guard understands or the list is empty. */
-int guard_policy_parse(struct guard_policy *p, const char *list);
 
 /* Check argv[0..argc-1] (NUL-terminated strings owned by the caller)
  * against policy (NULL: the default). Fills *res and returns its verdict:

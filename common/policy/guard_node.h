@@ -1,0 +1,15 @@
+/* guard_node.h - node's command line, parsed as node parses it: a fixed
+ * table of options, a preloaded module or the script only a script path
+ * below a --script-dir. Internal to the guard; the grammar is in
+ * docs/GUARD.md. */
+#ifndef AIRLOCK_GUARD_NODE_H
+#define AIRLOCK_GUARD_NODE_H
+
+#include <stddef.h>
+
+#include "common/policy/guard_walk.h"
+
+/* Check argv[i..] as node's (argv[i] names node). */
+enum guard_verdict node_check(struct guard_walk *c, size_t i);
+
+#endif
