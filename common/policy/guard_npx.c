@@ -150,8 +150,8 @@ npx_check(struct guard_walk *c, size_t i)
 				v = c->argv[++j];
 			if (!v || !walk_index_allowed(c, v))
 				return walk_deny(c, GUARD_FORBIDDEN_OPTION, j,
-				    "npx",
-				    "a registry not named by --allow-index");
+				    "npx", "a registry not named by "
+				    "--allow-index");
 			continue;
 		} else {
 			return npx_refuse_option(c, j);
@@ -194,8 +194,7 @@ npx_check(struct guard_walk *c, size_t i)
 		return r;
 	if (npkg == 0 && !ver)
 		return walk_deny(c, GUARD_BAD_VALUE, j, "npx",
-		    "give the package a "
-		    "version (name@1.2.3): without one npx may run a host "
-		    "program of that name");
+		    "give the package a version (name@1.2.3): without one "
+		    "npx may run a host program of that name");
 	return dashdash ? GUARD_OK : npx_check_tail(c, j);
 }

@@ -135,8 +135,8 @@ python_check(struct guard_walk *c, size_t i)
 				continue;
 			if (ch == 'c')
 				return walk_deny(c, GUARD_INLINE_CODE, j,
-				    "python",
-				    "-c runs code given on the command line");
+				    "python", "-c runs code given on the "
+				    "command line");
 			if (ch == 'i')
 				return walk_deny(c, GUARD_STDIN_PROGRAM, j,
 				    "python", "-i starts a REPL on stdin");
