@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <linux/magic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/socket.h>
@@ -101,6 +102,28 @@ jail_self_exe(const struct jail *j)
 	return j->cfg.mode == JAIL_NS ? JAIL_NS_SELF : j->cfg.self_exe;
 }
 
+/* A state directory inside what every jail sees read-only (a launcher's
+ * directory, an --ro-path) would show each jail the others' state and
+ * keep its own mounts busy: refused, naming both. */
+static int
+state_dir_in_view(const struct jail *j, char *err, size_t errlen)
+{
+	char real[PATH_MAX];
+	const char *in;
+
+	if (!realpath(j->cfg.state_dir, real)) {
+		snprintf(err, errlen, "state directory %s: %s",
+		    j->cfg.state_dir, strerror(errno));
+		return -1;
+	}
+	if (!(in = jail_view_covered(&j->view, real)))
+		return 0;
+	snprintf(err, errlen, "--state-dir %s is inside %s, which every jail "
+	    "sees read-only (a launcher's files or an --ro-path): choose a "
+	    "state directory outside it", j->cfg.state_dir, in);
+	return -1;
+}
+
 int
 jail_init(struct jail *j, const struct jail_config *cfg, char *err,
     size_t errlen)
@@ -172,6 +195,8 @@ jail_init(struct jail *j, const struct jail_config *cfg, char *err,
 	j->proc_private = cfg->mode == JAIL_NS ||
 	    (cfg->mode == JAIL_UID && h->proc_ok);
 	if (jail_config_view(cfg, &j->view, err, errlen) != 0)
+		return -1;
+	if (cfg->mode != JAIL_NONE && state_dir_in_view(j, err, errlen))
 		return -1;
 	if (cfg->mode != JAIL_NONE) {
 		if (chmod(cfg->state_dir, 0711) != 0) {

@@ -74,13 +74,13 @@ inside(const char *path, const char *dir)
 	    (path[n] == '\0' || path[n] == '/' || (n == 1 && *dir == '/'));
 }
 
-int
+const char *
 jail_view_covered(const struct jail_view *v, const char *path)
 {
 	for (size_t i = 0; i < v->nro; i++)
 		if (inside(path, v->ro[i]))
-			return 1;
-	return 0;
+			return v->ro[i];
+	return NULL;
 }
 
 static int

@@ -50,7 +50,7 @@ struct jail_view_spec {
 int jail_view_build(struct jail_view *v, const struct jail_view_spec *s,
     char *err, size_t errlen);
 
-/* Is path (a real path) an ro entry or inside one? */
-int jail_view_covered(const struct jail_view *v, const char *path);
+/* The ro entry that path (a real path) is or is inside; NULL if none. */
+const char *jail_view_covered(const struct jail_view *v, const char *path);
 
 #endif
