@@ -110,7 +110,8 @@ static const char usage_run[] =
 "usage: airlock sandbox run --lang python|java|exec [OPTIONS] -- SOURCE...\n"
 "       airlock sandbox run --lang exec [OPTIONS] -- COMMAND [ARGS...]\n"
 "\n"
-"Run one tool in a fresh jail: python3 -I on SOURCE (its first file),\n"
+"Run one tool in a fresh jail: python3 -E -s on SOURCE (its first file;\n"
+"the others beside it on sys.path),\n"
 "javac then java for Java sources (one set of limits for both; every\n"
 "class file checked against the denylist before anything runs, then the\n"
 "JVM's only class path; the first file names the main class),\n"
@@ -124,8 +125,13 @@ static const char usage_run[] =
 "\n"
 "  --lang L          python, java or exec\n"
 "  --input FILE|-    the tool's stdin (default: empty)\n"
+"  --file NAME=PATH  one of the tool's files, called NAME in the jail\n"
+"                    (repeatable; every --file, then each SOURCE, the\n"
+"                    first runs: Python imports the others, javac\n"
+"                    compiles them all; at most 15)\n"
 LIMIT_HELP
-"  --json            the result as one JSON object on stdout\n"
+"  --json            the result, or an error with a stable code, as one\n"
+"                    JSON object on stdout (docs/SANDBOX.md)\n"
 JAIL_HELP
 "  --java-unconfined test hook for the A/B tests of the Java stage's run-\n"
 "                    time layers: the JVM loads classes from the directory\n"
@@ -206,7 +212,7 @@ JAIL_HELP
 
 static const char usage_call[] =
 "usage: airlock sandbox call --connect ADDR --tenant ID --lang L\n"
-"                            [OPTIONS] -- SOURCE...\n"
+"                            [OPTIONS] [--file NAME=PATH]... -- SOURCE...\n"
 "\n"
 "Send one request to airlock sandbox serve and print what run would.\n"
 "\n"
@@ -216,9 +222,12 @@ static const char usage_call[] =
 "  --request-id ID     (default: random)\n"
 "  --lang L            python, java or exec\n"
 "  --input FILE|-      the tool's stdin\n"
+"  --file NAME=PATH    one of the tool's files, called NAME (repeatable;\n"
+"                      every --file, then each SOURCE; the first runs)\n"
 "  --timeout DUR --cpu-time DUR --memory SIZE --pids N --output SIZE\n"
 "                      requested limits (default: the service's)\n"
-"  --json              the result as one JSON object on stdout\n"
+"  --json              the result, or an error with a stable code, as\n"
+"                      one JSON object on stdout\n"
 "  --connect-timeout DUR  connect + handshake (default 10s)\n"
 "\n"
 EXIT_CODES
@@ -233,7 +242,7 @@ enum {
 	OPT_CGROUP, OPT_LANDLOCK, OPT_DISK, OPT_PYTHON, OPT_JAVA_HOME,
 	OPT_DENYLIST, OPT_LOG, OPT_SECRET, OPT_CHECK, OPT_CONFIG, OPT_CONNECT,
 	OPT_TENANT, OPT_REQID, OPT_CONNECT_TIMEOUT, OPT_HEAP,
-	OPT_JAVA_UNCONFINED, OPT_OLD_CPU,
+	OPT_JAVA_UNCONFINED, OPT_OLD_CPU, OPT_FILE,
 	OPT_SERVICE = 1000	/* + the index of sbx_options[] */
 };
 
@@ -499,6 +508,70 @@ report(const struct sbx_result *r, unsigned lang,
 	return result_exit(r);
 }
 
+/* --- --json: every other outcome as one object too -------------------- */
+
+/* The stable code of an outcome that is neither a result nor a
+ * service's refusal, by its exit status (docs/SANDBOX.md, "Errors"). */
+static const char *
+error_code(int status)
+{
+	switch (status) {
+	case EXIT_USAGE: return "usage";
+	case EXIT_DATAERR: return "input";
+	case EXIT_UNAVAILABLE: return "unreachable";
+	case EXIT_SOFTWARE: return "internal";
+	case EXIT_OSERR: return "system";
+	case EXIT_IOERR: return "io";
+	case EXIT_PROTOCOL: return "bad_answer";
+	case EXIT_CONFIG: return "config";
+	case EXIT_AUTH: return "handshake_failed";
+	default: return "error";
+	}
+}
+
+/* {"code":..,"message":..,"exit_status":N}: the one object on stdout. */
+static void
+json_error(const char *code, const char *msg, int status)
+{
+	printf("{\"code\":\"%s\",\"message\":", code);
+	json_write_quoted(stdout, msg, strlen(msg));
+	printf(",\"exit_status\":%d}\n", status);
+	fflush(stdout);
+}
+
+static void
+json_die(int status, const char *msg)
+{
+	json_error(error_code(status), msg, status);
+}
+
+/* --json anywhere before "--": from then on die() writes its error as
+ * the one JSON object, and getopt's complaints become die()'s. */
+static int
+json_asked(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--json") == 0) {
+			die_set_hook(json_die);
+			opterr = 0;
+			return 1;
+		}
+	return 0;
+}
+
+/* An option getopt refused (o is '?' or ':'): the usage text, or with
+ * --json the error object. Returns the exit status. */
+static int
+bad_option(int json, const char *usage, int argc, char **argv)
+{
+	const char *arg = optind - 1 < argc ? argv[optind - 1] : "";
+
+	if (json)
+		die(EXIT_USAGE, "unknown option or missing value: %s", arg);
+	fputs(usage, stderr);
+	return EXIT_USAGE;
+}
+
 /* --- reading the tool's files and input -------------------------------- */
 
 static uint8_t *
@@ -531,33 +604,75 @@ read_all(const char *path, size_t cap, size_t *len)
 	return buf;
 }
 
-/* The sources named on the command line: name = basename. */
-static size_t
-read_sources(char **paths, size_t n, struct sbx_file_data *files)
-{
-	size_t total = 0;
+/* The tool's files, in command-line order: each --file NAME=PATH, then
+ * each SOURCE (named by its basename). The first runs. */
+struct sources {
+	struct sbx_file_data f[SBX_FILES_MAX];
+	size_t n, total;
+};
 
-	if (n > SBX_FILES_MAX)
+static void
+source_add(struct sources *s, const char *name, const char *path)
+{
+	struct sbx_file_data *f;
+
+	if (s->n == SBX_FILES_MAX)
 		die(EXIT_USAGE, "at most %d files", SBX_FILES_MAX);
+	if (!sbx_name_valid((const uint8_t *)name, strlen(name)))
+		die(EXIT_USAGE, "%s: file names are 1-%d bytes of "
+		    "[A-Za-z0-9._-], not starting with '.'", path,
+		    SBX_NAME_MAX);
+	for (size_t j = 0; j < s->n; j++)
+		if (strcmp(s->f[j].name, name) == 0)
+			die(EXIT_USAGE, "two files named %s", name);
+	f = &s->f[s->n++];
+	f->name = name;
+	f->data = read_all(path, SBX_FILE_MAX, &f->len);
+	s->total += f->len;
+	if (s->total > SBX_FILES_TOTAL_MAX)
+		die(EXIT_USAGE, "the files are larger than %u bytes in all",
+		    SBX_FILES_TOTAL_MAX);
+}
+
+/* --file NAME=PATH: the file at PATH, called NAME in the jail. */
+static void
+source_named(struct sources *s, const char *arg)
+{
+	char *name = xstrdup(arg), *eq = strchr(name, '=');
+
+	if (!eq || eq == name || !eq[1])
+		die(EXIT_USAGE, "--file: NAME=PATH, e.g. --file "
+		    "helper.py=/tmp/x1");
+	*eq = '\0';
+	source_add(s, name, eq + 1);
+}
+
+/* The --file arguments as given, read once the command line parsed. */
+struct named_files {
+	const char *arg[SBX_FILES_MAX];
+	size_t n;
+};
+
+static void
+named_add(struct named_files *nf, const char *arg)
+{
+	if (nf->n == SBX_FILES_MAX)
+		die(EXIT_USAGE, "at most %d files", SBX_FILES_MAX);
+	nf->arg[nf->n++] = arg;
+}
+
+/* Every --file, then each SOURCE (named by its basename). */
+static void
+sources_read(struct sources *s, const struct named_files *nf, char **paths,
+    size_t n)
+{
+	for (size_t i = 0; i < nf->n; i++)
+		source_named(s, nf->arg[i]);
 	for (size_t i = 0; i < n; i++) {
 		const char *base = strrchr(paths[i], '/');
 
-		base = base ? base + 1 : paths[i];
-		if (!sbx_name_valid((const uint8_t *)base, strlen(base)))
-			die(EXIT_USAGE, "%s: file names are 1-%d bytes of "
-			    "[A-Za-z0-9._-], not starting with '.'", paths[i],
-			    SBX_NAME_MAX);
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(files[j].name, base) == 0)
-				die(EXIT_USAGE, "two files named %s", base);
-		files[i].name = base;
-		files[i].data = read_all(paths[i], SBX_FILE_MAX, &files[i].len);
-		total += files[i].len;
-		if (total > SBX_FILES_TOTAL_MAX)
-			die(EXIT_USAGE, "the files are larger than %u bytes in "
-			    "all", SBX_FILES_TOTAL_MAX);
+		source_add(s, base ? base + 1 : paths[i], paths[i]);
 	}
-	return n;
 }
 
 static void
@@ -590,13 +705,15 @@ run_main(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "java-unconfined", no_argument, NULL,
 		    OPT_JAVA_UNCONFINED },
+		{ "file", required_argument, NULL, OPT_FILE },
 		LIMIT_OPTIONS, JAIL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	static struct sbx_env sb;
-	static struct sbx_file_data files[SBX_FILES_MAX];
+	static struct sources src;
+	struct named_files named = { .n = 0 };
 	struct sbx_jail_opts jo;
 	struct sbx_limits lim;
 	struct sbx_job job;
@@ -610,6 +727,7 @@ run_main(int argc, char **argv)
 
 	sbx_jail_opts_default(&jo);
 	sbx_limits_default(&lim);
+	json = json_asked(argc, argv);
 	for (idx = -1; (o = getopt_long(argc, argv, "+h", opts, &idx)) != -1;
 	    idx = -1) {
 		if (limit_opt(opts, idx, optarg, &lim) ||
@@ -623,15 +741,19 @@ run_main(int argc, char **argv)
 		case OPT_INPUT: input = optarg; break;
 		case OPT_JSON: json = 1; break;
 		case OPT_JAVA_UNCONFINED: unconfined = 1; break;
+		case OPT_FILE: named_add(&named, optarg); break;
 		case 'h': fputs(usage_run, stdout); return EXIT_OK;
-		default: fputs(usage_run, stderr); return EXIT_USAGE;
+		default: return bad_option(json, usage_run, argc, argv);
 		}
 	}
 	if (!lang)
 		die(EXIT_USAGE, "no --lang given (python, java or exec)");
-	if (optind >= argc)
-		die(EXIT_USAGE, "nothing to run: give -- SOURCE... (or -- "
-		    "COMMAND for exec)");
+	if (optind >= argc && (lang == SBX_LANG_EXEC || !named.n))
+		die(EXIT_USAGE, "nothing to run: give -- SOURCE... or --file "
+		    "NAME=PATH (or -- COMMAND for exec)");
+	if (lang == SBX_LANG_EXEC && named.n)
+		die(EXIT_USAGE, "--file: exec runs COMMAND, it takes no "
+		    "files");
 	if (lang == SBX_LANG_JAVA && !jo.java_home &&
 	    !(jo.java_home = sbx_env_java_home()))
 		die(EXIT_CONFIG, "no JDK found (javac on PATH); give "
@@ -646,9 +768,10 @@ run_main(int argc, char **argv)
 	if (lang == SBX_LANG_EXEC) {
 		job.exec_argv = argv + optind;
 	} else {
-		job.nfiles = read_sources(argv + optind,
-		    (size_t)(argc - optind), files);
-		job.files = files;
+		sources_read(&src, &named, argv + optind,
+		    (size_t)(argc - optind));
+		job.nfiles = src.n;
+		job.files = src.f;
 	}
 	if (input) {
 		job.input = read_all(input, SBX_INPUT_MAX, &job.input_len);
@@ -675,6 +798,9 @@ run_main(int argc, char **argv)
 	    res.reason == SBX_SHUTDOWN) {
 		log_msg(LOG_WARN, "stopped by a signal");
 		jail_fini(&sb.jail);
+		if (json)
+			json_error("signal", "stopped by a signal", 128 +
+			    SIGTERM);
 		return 128 + SIGTERM;
 	}
 	rc = report(&res, lang, &lim, &cap, json);
@@ -1033,6 +1159,7 @@ call_main(int argc, char **argv)
 		{ "request-id", required_argument, NULL, OPT_REQID },
 		{ "lang", required_argument, NULL, OPT_LANG },
 		{ "input", required_argument, NULL, OPT_INPUT },
+		{ "file", required_argument, NULL, OPT_FILE },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "connect-timeout", required_argument, NULL,
 		    OPT_CONNECT_TIMEOUT },
@@ -1048,8 +1175,9 @@ call_main(int argc, char **argv)
 		[SBX_CALL_AUTH] = SBX_EXIT_AUTH,
 		[SBX_CALL_PROTOCOL] = EXIT_PROTOCOL,
 		[SBX_CALL_INTERNAL] = EXIT_SOFTWARE };
-	static struct sbx_file_data files[SBX_FILES_MAX];
+	static struct sources src;
 	static struct sbx_answer ans;
+	struct named_files named = { .n = 0 };
 	const char *input = NULL;
 	struct sbx_call call = {
 		.addr = getenv("AIRLOCK_SANDBOX"),
@@ -1059,7 +1187,7 @@ call_main(int argc, char **argv)
 	struct capture cap;
 	enum sbx_call_status st;
 	char err[512], id[17];
-	int json = 0, o, idx;
+	int json = json_asked(argc, argv), o, idx;
 
 	for (idx = -1; (o = getopt_long(argc, argv, "+h", opts, &idx)) != -1;
 	    idx = -1) {
@@ -1075,6 +1203,7 @@ call_main(int argc, char **argv)
 				die(EXIT_USAGE, "--lang: python, java or exec");
 			break;
 		case OPT_INPUT: input = optarg; break;
+		case OPT_FILE: named_add(&named, optarg); break;
 		case OPT_JSON: json = 1; break;
 		case OPT_CONNECT_TIMEOUT:
 			call.connect_ms = duration_arg("connect-timeout",
@@ -1085,7 +1214,7 @@ call_main(int argc, char **argv)
 				die(EXIT_USAGE, "--log-format: human or json");
 			break;
 		case 'h': fputs(usage_call, stdout); return EXIT_OK;
-		default: fputs(usage_call, stderr); return EXIT_USAGE;
+		default: return bad_option(json, usage_call, argc, argv);
 		}
 	}
 	if (!call.addr || !*call.addr)
@@ -1096,17 +1225,18 @@ call_main(int argc, char **argv)
 		die(EXIT_USAGE, "--tenant: 1-64 bytes of [A-Za-z0-9._-]");
 	if (!call.lang)
 		die(EXIT_USAGE, "no --lang given");
-	if (optind >= argc)
-		die(EXIT_USAGE, "no SOURCE given");
+	if (optind >= argc && !named.n)
+		die(EXIT_USAGE, "no SOURCE given (-- SOURCE... or --file "
+		    "NAME=PATH)");
 	exec_id(id);
 	if (!call.request_id)
 		call.request_id = id;
 	if (!proto_id_valid((const uint8_t *)call.request_id,
 	    strlen(call.request_id)))
 		die(EXIT_USAGE, "--request-id: 1-64 bytes of [A-Za-z0-9._-]");
-	call.nfiles = read_sources(argv + optind, (size_t)(argc - optind),
-	    files);
-	call.files = files;
+	sources_read(&src, &named, argv + optind, (size_t)(argc - optind));
+	call.nfiles = src.n;
+	call.files = src.f;
 	if (input)
 		call.input = read_all(input, SBX_INPUT_MAX, &call.input_len);
 	/* the service's caps bound what comes back; ours bound it again */
@@ -1120,6 +1250,9 @@ call_main(int argc, char **argv)
 	case SBX_CALL_REFUSED:
 		log_msg(LOG_ERROR, "the sandbox refused the request: %s: %s",
 		    sbx_error_name(ans.refusal.code), ans.refusal.message);
+		if (json)
+			json_error(sbx_error_name(ans.refusal.code),
+			    ans.refusal.message, refusal_exit(ans.refusal.code));
 		return refusal_exit(ans.refusal.code);
 	default:
 		die(exit_for[st], "%s", err);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/base/log.h"
 
@@ -31,16 +32,30 @@ const struct exit_code_desc exit_code_table[] = {
 	{ -1, NULL }
 };
 
+static void (*die_hook)(int code, const char *msg);
+static pid_t die_hook_pid;
+
+void
+die_set_hook(void (*hook)(int code, const char *msg))
+{
+	die_hook = hook;
+	die_hook_pid = getpid();
+}
+
 static _Noreturn void
 die_va(int code, int err, const char *fmt, va_list ap)
 {
 	char msg[1024];
+	size_t n;
 
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	if (err)
-		log_msg(LOG_ERROR, "%s: %s", msg, strerror(err));
-	else
-		log_msg(LOG_ERROR, "%s", msg);
+	if (err) {
+		n = strlen(msg);
+		snprintf(msg + n, sizeof msg - n, ": %s", strerror(err));
+	}
+	log_msg(LOG_ERROR, "%s", msg);
+	if (die_hook && getpid() == die_hook_pid)
+		die_hook(code, msg);
 	exit(code);
 }
 

@@ -38,11 +38,17 @@ struct exit_code_desc {
 /* Every code above, ascending, ending with { -1, NULL }. */
 extern const struct exit_code_desc exit_code_table[];
 
-/* Print "prog: error: MESSAGE" (and ": strerror" with die_errno) and exit. */
+/* Print "prog: error: MESSAGE" (and ": strerror" with die_errno) and exit.
+ * A hook set by die_set_hook sees the code and the message first (the
+ * sandbox's --json writes them as its one object on stdout). */
 _Noreturn void die(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 _Noreturn void die_errno(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* The hook die calls before it exits (NULL: none); the process that set
+ * it only: a forked child's die does not call it. */
+void die_set_hook(void (*hook)(int code, const char *msg));
 
 /* Allocation that exits on failure; returned memory is the caller's. */
 void *xmalloc(size_t n);

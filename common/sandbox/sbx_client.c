@@ -11,6 +11,7 @@
 #include "common/wire/channel.h"
 #include "common/wire/netaddr.h"
 #include "common/wire/secret.h"
+#include "common/wire/version.h"
 
 enum sbx_answer_step
 sbx_answer_read(struct sbx_answer *a, uint8_t type, const uint8_t *p,
@@ -234,8 +235,9 @@ sbx_call(const struct sbx_call *c, struct sbx_answer *a, char *err,
 		snprintf(err, errlen, "sandbox unreachable: %s", cause);
 		return SBX_CALL_UNREACHABLE;
 	}
-	if (channel_handshake(&ch, fd, CHANNEL_INITIATOR, psk,
-	    (int)c->connect_ms, err, errlen) != 0) {
+	if (channel_handshake_as(&ch, fd, CHANNEL_INITIATOR, psk,
+	    VERSION_CURRENT, "client", "sandbox service", (int)c->connect_ms,
+	    err, errlen) != 0) {
 		secure_wipe(psk, sizeof psk);
 		close(fd);
 		return SBX_CALL_AUTH;

@@ -540,8 +540,12 @@ build_cmd(struct run *r, struct cmd *c)
 	c->envp[4] = NULL;
 	switch (j->lang) {
 	case SBX_LANG_PYTHON:
+		/* -I but for -P: no PYTHON* variables (-E), no user site
+		 * (-s), and the script's own directory first on sys.path, so
+		 * a tool's other files import (import helper) */
 		c->argv[a++] = (char *)r->env->python;
-		c->argv[a++] = "-I";
+		c->argv[a++] = "-E";
+		c->argv[a++] = "-s";
 		c->argv[a++] = (char *)j->files[0].name;
 		break;
 	case SBX_LANG_JAVA:

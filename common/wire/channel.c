@@ -96,15 +96,16 @@ int
 channel_handshake(struct channel *c, int fd, enum channel_role role,
     const uint8_t psk[32], int timeout_ms, char *err, size_t errlen)
 {
-	return channel_handshake_as(c, fd, role, psk, VERSION_CURRENT,
-	    timeout_ms, err, errlen);
+	return channel_handshake_as(c, fd, role, psk, VERSION_CURRENT, "relay",
+	    "runner", timeout_ms, err, errlen);
 }
 
-/* A versions hint instead of msg2: say which cause it is. 0 when the
+/* A versions hint instead of msg2: say which cause it is, naming both
+ * sides as the caller does (self: "relay", peer: "runner"). 0 when the
  * record is no hint. */
 static int
-say_hint(const uint8_t *p, size_t n, unsigned version, char *err,
-    size_t errlen)
+say_hint(const uint8_t *p, size_t n, unsigned version, const char *self,
+    const char *peer, char *err, size_t errlen)
 {
 	char theirs[VERSION_HINT_MAX];
 	uint32_t mask;
@@ -113,19 +114,20 @@ say_hint(const uint8_t *p, size_t n, unsigned version, char *err,
 		return 0;
 	version_list_text(mask, theirs, sizeof theirs);
 	if (mask & (1u << version))
-		SAY("handshake failed: wrong secret (the runner speaks "
-		    "airlock/%u too: it accepts versions %s)", version, theirs);
+		SAY("handshake failed: wrong secret (the %s speaks "
+		    "airlock/%u too: it accepts versions %s)", peer, version,
+		    theirs);
 	else
-		SAY("handshake failed: protocol version mismatch: this relay "
-		    "speaks airlock/%u, the runner accepts versions %s",
-		    version, theirs);
+		SAY("handshake failed: protocol version mismatch: this %s "
+		    "speaks airlock/%u, the %s accepts versions %s",
+		    self, version, peer, theirs);
 	return 1;
 }
 
 int
 channel_handshake_as(struct channel *c, int fd, enum channel_role role,
-    const uint8_t psk[32], unsigned version, int timeout_ms, char *err,
-    size_t errlen)
+    const uint8_t psk[32], unsigned version, const char *self,
+    const char *peer, int timeout_ms, char *err, size_t errlen)
 {
 	struct noise_handshake hs;
 	uint8_t msg[NOISE_MSG1_LEN];
@@ -160,19 +162,20 @@ channel_handshake_as(struct channel *c, int fd, enum channel_role role,
 		 * word (docs/PROTOCOL.md), so both causes are named here */
 		if ((n = read_record(c, deadline, &why)) < 0) {
 			SAY("handshake failed: no reply (%s): wrong secret, or "
-			    "not an airlock/%u runner (a runner also closes "
+			    "not an airlock/%u %s (a %s also closes "
 			    "connections past its --max-conns-per-peer)", why,
-			    version);
+			    version, peer, peer);
 			goto out;
 		}
 		if (n != NOISE_MSG2_LEN &&
-		    say_hint(c->body, (size_t)n, version, err, errlen))
+		    say_hint(c->body, (size_t)n, version, self, peer, err,
+		    errlen))
 			goto out;
 		st = noise_read_message(&hs, c->body, (size_t)n, NULL, 0, &plen);
 		if (st != NOISE_OK) {
 			SAY("handshake failed: %s (wrong secret, or not an "
-			    "airlock/%u runner)", noise_status_text(st),
-			    version);
+			    "airlock/%u %s)", noise_status_text(st), version,
+			    peer);
 			goto out;
 		}
 	} else {

@@ -40,12 +40,14 @@ int channel_handshake(struct channel *c, int fd, enum channel_role role,
     const uint8_t psk[32], int timeout_ms, char *err, size_t errlen);
 
 /* The same, speaking protocol version (common/wire/version.h); an initiator
- * that gets a runner's versions hint instead of msg2 says which of the
- * two causes it is: a wrong secret (the runner speaks this version too)
- * or a version mismatch (naming both sides' versions). */
+ * that gets a service's versions hint instead of msg2 says which of the
+ * two causes it is: a wrong secret (the service speaks this version too)
+ * or a version mismatch (naming both sides' versions). Its messages name
+ * the sides as self and peer ("relay" and "runner", "client" and
+ * "sandbox service"); channel_handshake is a relay's. */
 int channel_handshake_as(struct channel *c, int fd, enum channel_role role,
-    const uint8_t psk[32], unsigned version, int timeout_ms, char *err,
-    size_t errlen);
+    const uint8_t psk[32], unsigned version, const char *self,
+    const char *peer, int timeout_ms, char *err, size_t errlen);
 
 /* Take over a connection whose handshake another process ran (the
  * pre-auth process): the channel owns fd (made non-blocking) and a copy of
