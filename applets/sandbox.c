@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "common/base/cli.h"
+#include "common/gateway/gateway.h"
 #include "common/sandbox/javacheck.h"
 #include "common/service/metrics.h"
 #include "common/service/metrics_http.h"
@@ -62,7 +63,7 @@ enum {
 "(the service drained past its --drain-timeout; the result says so).\n"
 
 static const char usage_main[] =
-"usage: airlock sandbox run|serve|call|verify|denylist|check [OPTIONS] ...\n"
+"usage: airlock sandbox run|serve|call|gateway|verify|denylist|check ...\n"
 "\n"
 "Run tenant code tools once per request in a fresh jail with no network.\n"
 "\n"
@@ -70,6 +71,9 @@ static const char usage_main[] =
 "  serve  --listen ADDR --secret-file F [--config FILE] [OPTIONS]\n"
 "                                            the service\n"
 "  call   --connect ADDR --secret-file F [OPTIONS] -- SOURCE...\n"
+"  gateway --listen 127.0.0.1:PORT|unix:PATH --connect ADDR [OPTIONS]\n"
+"                                            an HTTP JSON API (Piston's v2)\n"
+"                                            in front of serve\n"
 "  verify [--java-denylist FILE] DIR...      check class files\n"
 "  denylist                                  print the built-in Java denylist\n"
 "  check  [--json] [JAIL OPTIONS]            what this host supports (modes,\n"
@@ -234,6 +238,44 @@ EXIT_CODES
 "69 service unreachable, 76 protocol error, 77 refused (the budget or\n"
 "cause is named), 80 handshake failed.\n";
 
+static const char usage_gateway[] =
+"usage: airlock sandbox gateway --listen 127.0.0.1:PORT|unix:PATH\n"
+"                               --connect ADDR [OPTIONS]\n"
+"\n"
+"An HTTP/1.1 JSON API in Piston's v2 shape, run beside the platform (like\n"
+"the relay): POST /api/v2/execute and GET /api/v2/runtimes. Each\n"
+"execution is forwarded over the sandbox protocol (Noise, the shared\n"
+"secret) to airlock sandbox serve; the answer is Piston's fields plus\n"
+"\"airlock\" (reason, cpu_ms, peak_memory, limits, budget). Every error is\n"
+"a JSON object with a stable \"code\". The tenant: the X-Airlock-Tenant\n"
+"header or the body's \"tenant\" (docs/SANDBOX.md, \"Gateway\").\n"
+"\n"
+"  --listen ADDR         127.0.0.1:PORT, [::1]:PORT or unix:/PATH (made\n"
+"                        0600); repeatable, at most 4\n"
+"  --allow-remote        allow a --listen address that is not loopback\n"
+"                        (whoever reaches it runs code as any tenant)\n"
+"  --connect ADDR        the sandbox service (AIRLOCK_SANDBOX)\n"
+"  --secret-file FILE    shared secret (AIRLOCK_SECRET_FILE, AIRLOCK_SECRET)\n"
+"  --default-tenant ID   the tenant of a request that names none (default:\n"
+"                        none; such a request is refused)\n"
+"  --runtime LANG=VERSION  what /api/v2/runtimes reports and a request's\n"
+"                        \"version\" must match (or \"*\"); repeatable\n"
+"                        (default python=3 and java=17)\n"
+"  --max-conns N         connections at once (default 64; past it 503)\n"
+"  --max-body SIZE       request body (default 16M)\n"
+"  --max-output SIZE     stdout and stderr each, asked of the service and\n"
+"                        kept (default 1M)\n"
+"  --read-timeout DUR    the request's head and body (default 10s)\n"
+"  --write-timeout DUR   the answer (default 10s)\n"
+"  --connect-timeout DUR the service's connect and handshake (default 10s)\n"
+"  --drain-timeout DUR   SIGTERM: requests in flight may finish this long\n"
+"                        (default 30s)\n"
+"  --log-format human|json\n"
+"\n"
+"Exit status: 0 after a drain (SIGTERM, SIGINT), 64 usage, 71 a socket\n"
+"could not be made, 78 configuration (the secret, a --listen address\n"
+"that is not loopback).\n";
+
 /* --- options shared by run and serve ----------------------------------- */
 
 enum {
@@ -242,7 +284,9 @@ enum {
 	OPT_CGROUP, OPT_LANDLOCK, OPT_DISK, OPT_PYTHON, OPT_JAVA_HOME,
 	OPT_DENYLIST, OPT_LOG, OPT_SECRET, OPT_CHECK, OPT_CONFIG, OPT_CONNECT,
 	OPT_TENANT, OPT_REQID, OPT_CONNECT_TIMEOUT, OPT_HEAP,
-	OPT_JAVA_UNCONFINED, OPT_OLD_CPU, OPT_FILE,
+	OPT_JAVA_UNCONFINED, OPT_OLD_CPU, OPT_FILE, OPT_LISTEN, OPT_REMOTE,
+	OPT_DEFAULT_TENANT, OPT_RUNTIME, OPT_MAX_CONNS, OPT_MAX_BODY,
+	OPT_MAX_OUTPUT, OPT_READ_TIMEOUT, OPT_WRITE_TIMEOUT, OPT_DRAIN,
 	OPT_SERVICE = 1000	/* + the index of sbx_options[] */
 };
 
@@ -905,6 +949,7 @@ java_stage_main(int argc, char **argv)
 
 static int serve_main(int argc, char **argv);
 static int call_main(int argc, char **argv);
+static int gateway_main(int argc, char **argv);
 static int preflight_asked;	/* sandbox check with service flags */
 
 /* check: the host report for the sandbox's jail (the runner's --check,
@@ -972,6 +1017,8 @@ sandbox_main(int argc, char **argv)
 		return serve_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "call") == 0)
 		return call_main(argc - 1, argv + 1);
+	if (strcmp(cmd, "gateway") == 0)
+		return gateway_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "verify") == 0)
 		return verify_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "_java-stage") == 0)
@@ -1257,4 +1304,164 @@ call_main(int argc, char **argv)
 	default:
 		die(exit_for[st], "%s", err);
 	}
+}
+
+/* --- gateway ----------------------------------------------------------- */
+
+/* --runtime LANG=VERSION: replaces the default's entry for LANG. */
+static void
+runtime_arg(struct gateway_config *c, const char *arg, int *given)
+{
+	const char *eq = strchr(arg, '=');
+	char lang[16];
+	unsigned l;
+	size_t i;
+
+	if (!eq || (size_t)(eq - arg) >= sizeof lang || !eq[1] ||
+	    strlen(eq + 1) > PISTON_VERSION_MAX)
+		die(EXIT_USAGE, "--runtime: LANG=VERSION (python=3.11), the "
+		    "version at most %d bytes", PISTON_VERSION_MAX);
+	memcpy(lang, arg, (size_t)(eq - arg));
+	lang[eq - arg] = '\0';
+	if ((l = sbx_lang_parse(lang)) != SBX_LANG_PYTHON &&
+	    l != SBX_LANG_JAVA)
+		die(EXIT_USAGE, "--runtime: python or java");
+	for (const char *v = eq + 1; *v; v++)
+		if (!(*v >= '0' && *v <= '9') && !(*v >= 'a' && *v <= 'z') &&
+		    !(*v >= 'A' && *v <= 'Z') && !strchr(".-_+", *v))
+			die(EXIT_USAGE, "--runtime: a version of [A-Za-z0-9.+_-]");
+	if (!*given) {
+		c->nruntimes = 0;
+		*given = 1;
+	}
+	for (i = 0; i < c->nruntimes && c->runtimes[i].lang != l; i++)
+		;
+	if (i == c->nruntimes)
+		c->nruntimes++;
+	c->runtimes[i].lang = l;
+	snprintf(c->runtimes[i].version, sizeof c->runtimes[i].version, "%s",
+	    eq + 1);
+}
+
+static uint64_t
+size_arg(const char *name, const char *v, uint64_t max)
+{
+	uint64_t n;
+
+	if (cli_size_bytes(v, &n) || n == 0 || n > max)
+		die(EXIT_USAGE, "--%s: '%s' is not a size from 1 to %llu bytes",
+		    name, v, (unsigned long long)max);
+	return n;
+}
+
+static int
+gateway_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "listen", required_argument, NULL, OPT_LISTEN },
+		{ "allow-remote", no_argument, NULL, OPT_REMOTE },
+		{ "connect", required_argument, NULL, OPT_CONNECT },
+		{ "secret-file", required_argument, NULL, OPT_SECRET },
+		{ "default-tenant", required_argument, NULL,
+		    OPT_DEFAULT_TENANT },
+		{ "runtime", required_argument, NULL, OPT_RUNTIME },
+		{ "max-conns", required_argument, NULL, OPT_MAX_CONNS },
+		{ "max-body", required_argument, NULL, OPT_MAX_BODY },
+		{ "max-output", required_argument, NULL, OPT_MAX_OUTPUT },
+		{ "read-timeout", required_argument, NULL, OPT_READ_TIMEOUT },
+		{ "write-timeout", required_argument, NULL, OPT_WRITE_TIMEOUT },
+		{ "connect-timeout", required_argument, NULL,
+		    OPT_CONNECT_TIMEOUT },
+		{ "drain-timeout", required_argument, NULL, OPT_DRAIN },
+		{ "log-format", required_argument, NULL, OPT_LOG },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const int sigs[] = { SIGCHLD, SIGTERM, SIGINT };
+	static struct gateway_config c = {
+		.runtimes = { { SBX_LANG_PYTHON, "3" }, { SBX_LANG_JAVA, "17" } },
+		.nruntimes = 2, .max_body = 16u << 20, .max_output = 1u << 20,
+		.read_timeout_ms = 10000, .write_timeout_ms = 10000,
+		.connect_ms = 10000, .drain_ms = 30000, .max_conns = 64,
+	};
+	const char *secret_file = NULL;
+	int fds[GATEWAY_LISTEN_MAX], o, runtime_given = 0;
+	char err[640];
+
+	c.connect = getenv("AIRLOCK_SANDBOX");
+	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (o) {
+		case OPT_LISTEN:
+			if (c.nlisten == GATEWAY_LISTEN_MAX)
+				die(EXIT_USAGE, "--listen: at most %d",
+				    GATEWAY_LISTEN_MAX);
+			c.listen[c.nlisten++] = optarg;
+			break;
+		case OPT_REMOTE: c.allow_remote = 1; break;
+		case OPT_CONNECT: c.connect = optarg; break;
+		case OPT_SECRET: secret_file = optarg; break;
+		case OPT_DEFAULT_TENANT:
+			if (!proto_id_valid((const uint8_t *)optarg,
+			    strlen(optarg)))
+				die(EXIT_USAGE, "--default-tenant: 1-64 bytes of "
+				    "[A-Za-z0-9._-]");
+			c.default_tenant = optarg;
+			break;
+		case OPT_RUNTIME: runtime_arg(&c, optarg, &runtime_given); break;
+		case OPT_MAX_CONNS:
+			c.max_conns = (unsigned)count_arg("max-conns", optarg, 1,
+			    4096);
+			break;
+		case OPT_MAX_BODY:
+			c.max_body = size_arg("max-body", optarg, 64u << 20);
+			break;
+		case OPT_MAX_OUTPUT:
+			c.max_output = size_arg("max-output", optarg, 64u << 20);
+			break;
+		case OPT_READ_TIMEOUT:
+			c.read_timeout_ms = duration_arg("read-timeout", optarg);
+			break;
+		case OPT_WRITE_TIMEOUT:
+			c.write_timeout_ms = duration_arg("write-timeout",
+			    optarg);
+			break;
+		case OPT_CONNECT_TIMEOUT:
+			c.connect_ms = duration_arg("connect-timeout", optarg);
+			break;
+		case OPT_DRAIN:
+			c.drain_ms = duration_arg("drain-timeout", optarg);
+			break;
+		case OPT_LOG:
+			if (log_set_format(optarg))
+				die(EXIT_USAGE, "--log-format: human or json");
+			break;
+		case 'h': fputs(usage_gateway, stdout); return EXIT_OK;
+		default: fputs(usage_gateway, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		die(EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (!c.nlisten)
+		die(EXIT_USAGE, "no --listen given (127.0.0.1:PORT or "
+		    "unix:PATH)");
+	if (!c.connect || !*c.connect)
+		die(EXIT_USAGE, "no sandbox service: --connect or "
+		    "AIRLOCK_SANDBOX");
+	if (c.read_timeout_ms == 0 || c.write_timeout_ms == 0)
+		die(EXIT_USAGE, "--read-timeout and --write-timeout: above 0");
+	if (secret_load_psk(secret_file, c.psk, err, sizeof err) != 0)
+		die(EXIT_CONFIG, "%s", err);
+	if (gateway_listen(&c, fds, err, sizeof err) != 0)
+		die(strstr(err, "loopback") ? EXIT_CONFIG : EXIT_OSERR, "%s",
+		    err);
+	for (size_t i = 0; i < c.nlisten; i++)
+		log_event(LOG_INFO, "gateway listening", (struct log_field[]){
+		    LF_STR("address", c.listen[i]),
+		    LF_STR("sandbox", c.connect),
+		    LF_NUM("max_conns", c.max_conns) }, 3);
+	if (gateway_serve(&c, fds, signals_fd(sigs, sizeof sigs /
+	    sizeof sigs[0]), err, sizeof err) != 0)
+		die(EXIT_OSERR, "%s", err);
+	log_msg(LOG_INFO, "gateway stopped");
+	return EXIT_OK;
 }

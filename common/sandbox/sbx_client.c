@@ -224,7 +224,9 @@ sbx_call(const struct sbx_call *c, struct sbx_answer *a, char *err,
 		    "caps");
 		return SBX_CALL_BAD_REQUEST;
 	}
-	if (secret_load_psk(c->secret_file, psk, err, errlen) != 0)
+	if (c->psk)
+		memcpy(psk, c->psk, sizeof psk);
+	else if (secret_load_psk(c->secret_file, psk, err, errlen) != 0)
 		return SBX_CALL_BAD_SECRET;
 	if (netaddr_parse(&na, c->addr, err, errlen)) {
 		secure_wipe(psk, sizeof psk);

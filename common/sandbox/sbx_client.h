@@ -20,6 +20,9 @@
 struct sbx_call {
 	const char *addr;		/* the service: netaddr.h's forms */
 	const char *secret_file;	/* NULL: the environment's secret */
+	const uint8_t *psk;		/* not NULL: this PSK, loaded once by
+					 * a long-lived caller (the gateway);
+					 * secret_file is then unused */
 	uint64_t connect_ms;		/* connect and handshake */
 	const char *tenant;		/* proto_id_valid */
 	const char *request_id;		/* proto_id_valid */

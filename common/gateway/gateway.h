@@ -1,0 +1,51 @@
+/* gateway.h - `airlock sandbox gateway`: an HTTP/1.1 JSON API in Piston's
+ * v2 shape, in the platform's container (like the relay), forwarding
+ * each request over the sandbox protocol (Noise, the shared secret) to
+ * `sandbox serve` through the client of `sandbox call` (sbx_client).
+ *
+ * One process per connection, one request per connection (every answer
+ * says Connection: close; bytes after the request's body are never read
+ * as a second request). The head and body must arrive within
+ * read_timeout_ms, the answer leave within write_timeout_ms; at most
+ * max_conns connections at once (past it: 503 gateway_busy at once).
+ * Listeners are loopback TCP or unix sockets (0600) unless allow_remote. */
+#ifndef AIRLOCK_GATEWAY_H
+#define AIRLOCK_GATEWAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/gateway/piston.h"
+#include "common/wire/secret.h"
+
+#define GATEWAY_LISTEN_MAX 4
+
+struct gateway_config {
+	const char *listen[GATEWAY_LISTEN_MAX];
+	size_t nlisten;
+	int allow_remote;		/* listeners beyond loopback */
+	const char *connect;		/* the sandbox service */
+	uint8_t psk[SECRET_PSK_LEN];	/* from the shared secret */
+	const char *default_tenant;	/* NULL: every request names one */
+	struct piston_runtime runtimes[2];
+	size_t nruntimes;
+	uint64_t max_body;		/* bytes of a request body */
+	uint64_t max_output;		/* bytes per stream asked for and kept */
+	uint64_t read_timeout_ms, write_timeout_ms, connect_ms;
+	uint64_t drain_ms;		/* SIGTERM: requests in flight get this */
+	unsigned max_conns;
+};
+
+/* Listen on every address of c, or -1 with err naming the one refused
+ * (not loopback without allow_remote, or the socket failed); listening
+ * fds go to fds[0..c->nlisten). */
+int gateway_listen(const struct gateway_config *c, int *fds, char *err,
+    size_t errlen);
+
+/* Serve on fds until SIGTERM or SIGINT (sigfd: a signalfd for those and
+ * SIGCHLD), then drain: stop listening, give requests in flight
+ * drain_ms, end the rest. Returns 0, or -1 with err. */
+int gateway_serve(const struct gateway_config *c, const int *fds, int sigfd,
+    char *err, size_t errlen);
+
+#endif
