@@ -363,7 +363,8 @@ execute(struct conn *k, const struct httpr *r, const char *got,
 	}
 	if (!(k->tenant = pick_tenant(k, r, &q)))
 		return;
-	snprintf(q.tenant, sizeof q.tenant, "%s", k->tenant);
+	if (k->tenant != q.tenant)	/* the header's or the default */
+		snprintf(q.tenant, sizeof q.tenant, "%s", k->tenant);
 	k->tenant = q.tenant;
 	if (r->request_id[0] && !proto_id_valid((const uint8_t *)
 	    r->request_id, strlen(r->request_id))) {

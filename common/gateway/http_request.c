@@ -27,7 +27,9 @@ request_line(const char *p, size_t n, struct httpr *r)
 	ver++;
 	if (n - (size_t)(ver - p) != 8 || memcmp(ver, "HTTP/1.", 7) != 0 ||
 	    (ver[7] != '1' && ver[7] != '0')) {
-		if (n - (size_t)(ver - p) >= 5 && memcmp(ver, "HTTP/", 5) == 0)
+		if (n - (size_t)(ver - p) == 8 && memcmp(ver, "HTTP/", 5) == 0
+		    && ver[5] >= '0' && ver[5] <= '9' && ver[6] == '.' &&
+		    ver[7] >= '0' && ver[7] <= '9')
 			return REFUSE(r, HTTPR_VERSION, "only HTTP/1.1 and "
 			    "HTTP/1.0");
 		return REFUSE(r, HTTPR_BAD, "a malformed request line");
