@@ -230,10 +230,74 @@ test_names_json(void)
 	    "detail keeps the tail and masks control bytes: '%s'", d);
 }
 
+/* docs/SANDBOX.md's worked example of a request of two files, and names
+ * written as raw bytes the encoder would never produce. */
+static void
+test_files_bytes(void)
+{
+	static const char hex[] = "53425831" "000461636d65" "00027231" "01"
+	    "0000000000000000" "0000000000000000" "0000000000000000"
+	    "0000000000000000" "00000000" "0002" "0007746f6f6c2e7079"
+	    "00000005" "000968656c7065722e7079" "00000003" "00000002";
+	uint8_t example[85];
+	static const struct {
+		const char *name;
+		size_t len;
+	} bad[] = {
+		{ "a\0b", 3 }, { "\x1b[2J", 4 }, { "a\\b", 3 }, { "a\x80", 2 },
+		{ "a\x7f", 2 }, { "\xc3\xa9.py", 5 }, { "a\nb", 3 }, { "", 0 },
+		{ ".", 1 }, { "..", 2 }, { "../x", 4 }, { "/x", 2 },
+	};
+	struct sbx_request r;
+	long n;
+
+	for (size_t i = 0; i < sizeof example; i++) {
+		unsigned v;
+
+		sscanf(hex + 2 * i, "%2x", &v);
+		example[i] = (uint8_t)v;
+	}
+	memset(&r, 0, sizeof r);
+	strcpy(r.tenant, "acme");
+	strcpy(r.request_id, "r1");
+	r.lang = SBX_LANG_PYTHON;
+	r.nfiles = 2;
+	strcpy(r.files[0].name, "tool.py");
+	r.files[0].size = 5;
+	strcpy(r.files[1].name, "helper.py");
+	r.files[1].size = 3;
+	r.input_size = 2;
+	n = sbx_request_encode(buf, sizeof buf, &r);
+	ok(n == (long)sizeof example && memcmp(buf, example, sizeof example)
+	    == 0, "the worked example of two files, byte for byte");
+	ok(sbx_request_parse(&r, example, sizeof example) == SBX_OK &&
+	    sbx_request_body_len(&r) == 10, "it parses; 10 bytes follow");
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct wr w = wr_init(buf, sizeof buf);
+
+		wr_bytes(&w, "SBX1", 4);
+		wr_str16(&w, "acme", 4);
+		wr_str16(&w, "r1", 2);
+		wr_u8(&w, SBX_LANG_PYTHON);
+		for (int k = 0; k < 4; k++)
+			wr_u64(&w, 0);
+		wr_u32(&w, 0);
+		wr_u16(&w, 2);
+		wr_str16(&w, "tool.py", 7);
+		wr_u32(&w, 5);
+		wr_str16(&w, bad[i].name, bad[i].len);
+		wr_u32(&w, 3);
+		wr_u32(&w, 2);
+		ok(sbx_request_parse(&r, buf, w.off) == SBX_BAD_FILES,
+		    "a second file's name of raw bytes refused (case %zu)", i);
+	}
+}
+
 int
 main(void)
 {
 	test_request();
+	test_files_bytes();
 	test_bad_requests();
 	test_started_result();
 	test_names_json();
