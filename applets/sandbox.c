@@ -1221,7 +1221,8 @@ call_main(int argc, char **argv)
 		[SBX_CALL_UNREACHABLE] = EXIT_UNAVAILABLE,
 		[SBX_CALL_AUTH] = SBX_EXIT_AUTH,
 		[SBX_CALL_PROTOCOL] = EXIT_PROTOCOL,
-		[SBX_CALL_INTERNAL] = EXIT_SOFTWARE };
+		[SBX_CALL_INTERNAL] = EXIT_SOFTWARE,
+		[SBX_CALL_CANCELLED] = EXIT_SOFTWARE };
 	static struct sources src;
 	static struct sbx_answer ans;
 	struct named_files named = { .n = 0 };

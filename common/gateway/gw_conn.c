@@ -128,6 +128,7 @@ read_more(int fd, char *buf, size_t cap, size_t *len, int64_t deadline)
 struct capture {
 	uint8_t *b[3];
 	size_t len[3], cap[3];
+	int client_fd;		/* watched for the client leaving */
 };
 
 static void
@@ -244,10 +245,25 @@ pick_tenant(struct conn *k, const struct httpr *r, const struct piston_req *q)
 	return NULL;
 }
 
+/* Has the HTTP client gone while its execution runs? Its end of file
+ * (or a reset) says so, as nginx takes it: an HTTP client does not
+ * half-close and then wait for its answer. Bytes it still sends (a
+ * pipelined request) are dropped unread in close_lingering, not here. */
 static int
-capture_init(struct capture *k, uint64_t cap)
+client_gone(void *ctx)
+{
+	struct capture *k = ctx;
+	struct pollfd pf = { k->client_fd, POLLRDHUP, 0 };
+
+	return poll(&pf, 1, 0) > 0 &&
+	    (pf.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
+
+static int
+capture_init(struct capture *k, uint64_t cap, int client_fd)
 {
 	memset(k, 0, sizeof *k);
+	k->client_fd = client_fd;
 	for (int i = 0; i < 3; i++) {
 		k->cap[i] = (size_t)(i == 2 ? 2 * cap : cap);
 		if (!(k->b[i] = malloc(k->cap[i] ? k->cap[i] : 1)))
@@ -275,6 +291,7 @@ call_from(struct sbx_call *call, const struct gateway_config *c,
 	call->input_len = q->input_len;
 	call->ctx = cap;
 	call->emit = capture_emit;
+	call->cancelled = client_gone;
 }
 
 /* An sbx_call that came to no result and no refusal, answered. */
@@ -293,6 +310,10 @@ refuse_call(struct conn *k, enum sbx_call_status st, const char *err)
 		break;
 	case SBX_CALL_BAD_REQUEST:
 		refuse(k, 400, "bad_request", NULL, err);
+		break;
+	case SBX_CALL_CANCELLED:
+		k->status = 499;	/* nginx's word: nobody to answer */
+		k->code = "client_closed";
 		break;
 	default:
 		refuse(k, 500, "internal", NULL, err);
@@ -351,7 +372,7 @@ execute(struct conn *k, const struct httpr *r, const char *got,
 
 	if (!body)
 		return;
-	if (!store || capture_init(&cap, c->max_output) != 0) {
+	if (!store || capture_init(&cap, c->max_output, k->fd) != 0) {
 		refuse(k, 500, "internal", NULL, "out of memory");
 		return;
 	}

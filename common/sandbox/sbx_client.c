@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/base/clock.h"
 #include "common/base/log.h"
 #include "common/base/secmem.h"
 #include "common/wire/channel.h"
@@ -139,15 +140,26 @@ static enum sbx_call_status
 read_answer(struct channel *ch, const struct sbx_call *c,
     struct sbx_answer *a, char *err, size_t errlen)
 {
+	int64_t quiet_until = mono_ms() + SBX_CLIENT_ANSWER_MS;
+
 	for (;;) {
 		const uint8_t *p;
 		const char *why = "";
 		uint8_t type;
 		size_t len;
 		enum sbx_call_status st;
-		enum channel_next nx = channel_recv_wait(ch, &type, &p, &len,
-		    SBX_CLIENT_ANSWER_MS, &why);
+		enum channel_next nx;
 
+		/* wait in slices while a caller may go away in between */
+		while ((nx = channel_recv_wait(ch, &type, &p, &len,
+		    c->cancelled ? SBX_CLIENT_WATCH_MS : SBX_CLIENT_ANSWER_MS,
+		    &why)) == CHANNEL_NEED && c->cancelled &&
+		    mono_ms() < quiet_until)
+			if (c->cancelled(c->ctx)) {
+				snprintf(err, errlen, "the caller went away");
+				return SBX_CALL_CANCELLED;
+			}
+		quiet_until = mono_ms() + SBX_CLIENT_ANSWER_MS;
 		if (nx == CHANNEL_NEED) {
 			snprintf(err, errlen, "no answer from the sandbox for "
 			    "%d minutes", SBX_CLIENT_ANSWER_MS / 60000);

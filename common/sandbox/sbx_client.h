@@ -37,7 +37,14 @@ struct sbx_call {
 	 * -1 ends the call (SBX_CALL_INTERNAL). */
 	void *ctx;
 	int (*emit)(void *ctx, int stream, const uint8_t *p, size_t n);
+	/* NULL, or asked every SBX_CLIENT_WATCH_MS while no answer comes:
+	 * 1 when whoever wanted the result has gone (the gateway's HTTP
+	 * client closed), which ends the call (SBX_CALL_CANCELLED) and so,
+	 * by the closed connection, the execution or its place in a queue. */
+	int (*cancelled)(void *ctx);
 };
+
+#define SBX_CLIENT_WATCH_MS 200
 
 /* What the service said so far. */
 struct sbx_answer {
@@ -74,6 +81,7 @@ enum sbx_call_status {
 	SBX_CALL_AUTH,		/* the handshake failed: a wrong secret */
 	SBX_CALL_PROTOCOL,	/* the service broke the protocol */
 	SBX_CALL_INTERNAL,
+	SBX_CALL_CANCELLED,	/* c->cancelled said so */
 };
 
 /* Send c's request and read the answer into a; the tool's output goes to
