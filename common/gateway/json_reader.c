@@ -260,6 +260,11 @@ parse_container(struct jsonr *j, size_t *off, unsigned depth)
 			key = j->n;
 			if ((st = parse_string(j, off)) != JSONR_OK)
 				return st;
+			if (j->tok[key].len > JSONR_KEY_MAX) {
+				j->err_off = j->tok[key].start;
+				j->err = "an object key too long";
+				return JSONR_LIMIT;
+			}
 			/* every earlier key of this object, decoded */
 			for (size_t k = idx + 1; k < key; k = j->tok[k + 1].next)
 				if (str_equal(j->text, &j->tok[k], &j->tok[key]))

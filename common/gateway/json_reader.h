@@ -4,7 +4,8 @@
  * 8259 refuses (a raw control in a string, a bad escape, a lone or
  * misordered surrogate, bytes that are not UTF-8, a leading zero, a
  * trailing comma, a byte after the value), and beyond it a nesting past
- * JSONR_DEPTH_MAX, more tokens than the caller has room for, and an
+ * JSONR_DEPTH_MAX, a key longer than JSONR_KEY_MAX, more tokens than
+ * the caller has room for, and an
  * object with two keys that decode alike ({"a":1,"\u0061":2}: which one
  * a reader takes is where smuggling lives). */
 #ifndef AIRLOCK_JSON_READER_H
@@ -14,6 +15,9 @@
 #include <stdint.h>
 
 #define JSONR_DEPTH_MAX 16
+#define JSONR_KEY_MAX 256		/* an object key's text, escaped: keeps
+					 * the duplicate check's pairwise
+					 * comparisons cheap */
 #define JSONR_TEXT_MAX (64u << 20)	/* offsets fit 32 bits with room */
 
 enum jsonr_type {
@@ -45,8 +49,9 @@ struct jsonr {
 enum jsonr_status {
 	JSONR_OK,
 	JSONR_BAD,		/* not JSON, or not strictly: err, err_off */
-	JSONR_LIMIT		/* deeper than JSONR_DEPTH_MAX, more tokens
-				 * than cap, or text over JSONR_TEXT_MAX */
+	JSONR_LIMIT		/* deeper than JSONR_DEPTH_MAX, a key over
+				 * JSONR_KEY_MAX, more tokens than cap, or
+				 * text over JSONR_TEXT_MAX */
 };
 
 /* Parse text[0..len) (one value, whitespace around it) into tok[0..cap).

@@ -107,6 +107,24 @@ main(void)
 	    memcmp(buf, "\xf0\x9f\x98\x80", 4) == 0,
 	    "a surrogate pair decodes to one 4-byte character");
 
+	/* a key's length cap */
+	{
+		static char doc[2 * JSONR_KEY_MAX];
+		int dn = snprintf(doc, sizeof doc, "{\"%0*d\":1}", JSONR_KEY_MAX,
+		    0);
+
+		ok(jsonr_parse(&j, doc, (size_t)dn, tok, 64) == JSONR_OK,
+		    "a key of %d bytes", JSONR_KEY_MAX);
+		dn = snprintf(doc, sizeof doc, "{\"%0*d\":1}", JSONR_KEY_MAX + 1,
+		    0);
+		ok(jsonr_parse(&j, doc, (size_t)dn, tok, 64) == JSONR_LIMIT,
+		    "a key of %d bytes: LIMIT", JSONR_KEY_MAX + 1);
+		dn = snprintf(doc, sizeof doc, "[\"%0*d\"]", JSONR_KEY_MAX + 1,
+		    0);
+		ok(jsonr_parse(&j, doc, (size_t)dn, tok, 64) == JSONR_OK,
+		    "a string value has no such cap");
+	}
+
 	/* the token cap */
 	ok(jsonr_parse(&j, "[1,2,3,4]", 9, tok, 4) == JSONR_LIMIT,
 	    "more values than tokens: LIMIT");
