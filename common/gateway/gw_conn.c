@@ -218,7 +218,7 @@ refuse_head(struct conn *k, enum httpr_status st, const struct httpr *r)
 }
 
 /* The tenant: the header's, the body's, or the gateway's default; when
- * both name one they must agree. NULL with o answered otherwise. */
+ * both name one they must agree. NULL, answered, when there is none. */
 static const char *
 pick_tenant(struct conn *k, const struct httpr *r, const struct piston_req *q)
 {
