@@ -52,28 +52,15 @@ static const struct {
 	{ "uv", KIND_UV },
 };
 
-/* name[0..n) equals word ignoring ASCII case */
-static int
-name_is(const char *name, size_t n, const char *word)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (word[i] == '\0' ||
-		    lex_lower((unsigned char)name[i]) != word[i])
-			return 0;
-	return word[n] == '\0';
-}
-
 /* python, python3, python3.12, pypy3 ... (digits and dots after) */
 static int
 is_python_name(const char *name, size_t n)
 {
 	size_t i, base;
 
-	if (n >= 6 && name_is(name, 6, "python"))
+	if (n >= 6 && lex_name_is(name, 6, "python"))
 		base = 6;
-	else if (n >= 4 && name_is(name, 4, "pypy"))
+	else if (n >= 4 && lex_name_is(name, 4, "pypy"))
 		base = 4;
 	else
 		return 0;
@@ -92,10 +79,10 @@ command_kind(const char *name, size_t n)
 		return KIND_PYTHON;
 	for (i = 0; i < sizeof launcher_commands / sizeof launcher_commands[0];
 	    i++)
-		if (name_is(name, n, launcher_commands[i].name))
+		if (lex_name_is(name, n, launcher_commands[i].name))
 			return launcher_commands[i].kind;
 	for (i = 0; i < sizeof denied_commands / sizeof denied_commands[0]; i++)
-		if (name_is(name, n, denied_commands[i]))
+		if (lex_name_is(name, n, denied_commands[i]))
 			return KIND_DENY;
 	return KIND_NONE;
 }

@@ -161,3 +161,29 @@ lex_module_name(const char *s)
 			return 0;
 	}
 }
+
+/* name[0..n) equals word ignoring ASCII case */
+int
+lex_name_is(const char *name, size_t n, const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (word[i] == '\0' ||
+		    lex_lower((unsigned char)name[i]) != word[i])
+			return 0;
+	return word[n] == '\0';
+}
+
+size_t
+lex_name_len(const char *s)
+{
+	size_t i = 0;
+
+	if (!lex_alnum((unsigned char)s[0]))
+		return 0;
+	while (lex_alnum((unsigned char)s[i]) || s[i] == '.' || s[i] == '_' ||
+	    s[i] == '-')
+		i++;
+	return i;
+}

@@ -8,6 +8,8 @@
 #include <stddef.h>
 
 int lex_eq(const char *a, const char *b);
+/* 1 if name[0..n) equals word (lower case) ignoring ASCII case */
+int lex_name_is(const char *name, size_t n, const char *word);
 /* 1 if s starts with p / ends with suffix */
 int lex_prefix(const char *s, const char *p);
 int lex_suffix(const char *s, const char *suffix);
@@ -28,6 +30,9 @@ const char *lex_canonical_refusal(const char *p);
 int lex_path_within(const char *path, const char *dir);
 /* 1 if s is a command word: [A-Za-z0-9][A-Za-z0-9._+-]*, <= 255 bytes */
 int lex_bin_name(const char *s);
+/* The length of [A-Za-z0-9][A-Za-z0-9._-]* at s (a package name's
+ * characters, npm's and PyPI's alike), 0 when s does not start so. */
+size_t lex_name_len(const char *s);
 /* 1 if s is a dotted identifier, as python -m takes it */
 int lex_module_name(const char *s);
 /* A number "0" or without a leading zero, at most 16 digits, not followed

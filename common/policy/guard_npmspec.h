@@ -7,11 +7,14 @@
 
 #include <stddef.h>
 
-/* Split an npm registry spec [@scope/]name[@version]: sets *name_len and
- * *ver (NULL without a version; it points into s). Returns 0, or -1 when
- * s is not a plain registry spec (git, URL, path, alias, shell
- * metacharacters). */
-int npmspec_split(const char *s, size_t *name_len, const char **ver);
+/* Why s is not a registry spec [@scope/]name[@version] (static text), or
+ * NULL when it is; then *name_len is the name's length and *ver the
+ * version (NULL without one; it points into s). A version is an exact
+ * version, a semver range without white space or a dist-tag; files,
+ * tarballs, paths, URLs, git, aliases and protocols are refused in every
+ * spelling npm-package-arg reads them. */
+const char *npmspec_refusal(const char *s, size_t *name_len,
+    const char **ver);
 /* 1 if s is an exact semver x.y.z[-pre]: no range, tag, "v", "=" or
  * build metadata. */
 int npmspec_exact(const char *s);

@@ -99,11 +99,10 @@ static enum guard_verdict
 npx_package(struct guard_walk *c, size_t idx, const char *v)
 {
 	size_t n;
-	const char *ver;
+	const char *ver, *why;
 
-	if (npmspec_split(v, &n, &ver) != 0)
-		return walk_deny(c, GUARD_BAD_VALUE, idx, "npx",
-		    "not a registry package spec");
+	if ((why = npmspec_refusal(v, &n, &ver)))
+		return walk_deny(c, GUARD_BAD_VALUE, idx, "npx", why);
 	if (!ver || !npmspec_exact(ver))
 		walk_pin(c, GUARD_UNPINNED, idx, "npx",
 		    "package not pinned to an exact version");
@@ -170,7 +169,7 @@ npx_check(struct guard_walk *c, size_t i)
 		 * global bin directory (/usr/bin) and runs that instead. */
 		if ((r = npx_package(c, j, cmd)) != GUARD_OK)
 			return r;
-		npmspec_split(cmd, &n, &ver);
+		npmspec_refusal(cmd, &n, &ver);
 		/* a scoped package's bin is named without its scope:
 		 * @x/node runs a "node" as node@20 does */
 		if (cmd[0] == '@') {

