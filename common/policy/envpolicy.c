@@ -43,6 +43,7 @@ static const struct rule forbidden[] = {
 	{ "NPM_NODE_EXECPATH", 0, "tools run it as node" },
 	{ "TS_NODE_", 1, "ts-node loads the compiler module it names" },
 	{ "ESBUILD_BINARY_PATH", 0, "esbuild (tsx) runs the binary it names" },
+	{ "TSX_", 1, "tsx reads another tsconfig (its paths redirect imports)" },
 	{ "PREFIX", 0, "npm reads its global npmrc under it" },
 	{ "NPM_CONFIG_", 1, "npm configuration (node-options, script-shell)" },
 	{ "PYTHON", 1, "read by Python (PYTHONPATH, PYTHONSTARTUP, ...)" },

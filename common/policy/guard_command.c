@@ -8,48 +8,51 @@
 #include "common/policy/guard_node.h"
 #include "common/policy/guard_npx.h"
 #include "common/policy/guard_python.h"
+#include "common/policy/guard_tsnode.h"
 #include "common/policy/guard_uv.h"
 
 /* Shells, interpreters and programs that run a command or code given as
  * their arguments. A second layer only: the runner gives a command word a
  * PATH on which no host program resolves (guard_result.path_lookup), so
  * these names matter where a package itself ships such a bin (a
- * dependency's cross-env, npm's own node-gyp). Compared ignoring case. */
+ * dependency's cross-env, npm's own node-gyp), and npx's package names
+ * whose single bin is not named after them (@babel/node's babel-node).
+ * Compared ignoring case. */
 static const char *const denied_commands[] = {
-	"ash", "austin", "ava", "awk", "babel-node-repl", "bash", "bpython",
-	"bun", "bunx", "busybox", "c8", "chokidar", "chroot", "chrt", "coffee",
-	"concurrently", "conda", "corepack", "coverage", "cross-env",
-	"cross-env-shell", "csh", "dash", "deno", "doas", "dotenv",
-	"dotenv-cli", "ed", "emacs", "env", "env-cmd", "esno", "esrun", "eval",
-	"ex", "exec", "expect", "find", "fish", "flock", "forever", "gawk",
-	"gdb", "git", "hatch", "honcho", "hy", "invoke", "ionice", "ipython",
-	"java", "jest", "jiti", "jrunscript", "jshell", "jupyter",
-	"jupyter-console", "jupyter-lab", "jupyter-notebook", "ksh", "lerna",
-	"less", "ltrace", "lua", "luajit", "make", "mamba", "man", "mawk",
-	"memray", "micromamba", "mksh", "mocha", "more", "nano", "nawk",
-	"nice", "node-dev", "node-gyp", "nodemon", "nohup", "nox", "npm",
-	"npm-run-all", "nsenter", "nx", "nyc", "onchange", "pdm", "perl",
-	"php", "pip", "pip3", "pipenv", "pipx", "pm2", "pnpm", "pnpx",
-	"poetry", "prlimit", "ptipython", "ptpython", "py-spy", "py.test",
-	"pyinstrument", "pytest", "rbash", "ruby", "run-p", "run-s", "runuser",
-	"scalene", "scp", "script", "setpriv", "setsid", "sh", "shx", "ssh",
-	"stdbuf", "strace", "su", "sucrase-node", "sudo", "swc-node", "tap",
-	"tape", "tar", "taskset", "tclsh", "tcsh", "time", "timeout", "tox",
-	"toybox", "ts-node-dev", "tsc-watch", "tsnd", "unshare", "vi", "vim",
-	"virtualenv", "vite-node", "vitest", "viztracer", "watch", "watchmedo",
-	"wish", "xargs", "xonsh", "yarn", "yarnpkg", "zsh", "zx",
+	"@babel/node", "ash", "austin", "ava", "awk", "babel-node",
+	"babel-node-repl", "bash", "bpython", "bun", "bunx", "busybox", "c8",
+	"chokidar", "chroot", "chrt", "coffee", "concurrently", "conda",
+	"corepack", "coverage", "cross-env", "cross-env-shell", "csh", "dash",
+	"deno", "doas", "dotenv", "dotenv-cli", "ed", "emacs", "env", "env-cmd",
+	"esno", "esrun", "eval", "ex", "exec", "expect", "find", "fish",
+	"flock", "forever", "gawk", "gdb", "git", "hatch", "honcho", "hy",
+	"invoke", "ionice", "ipython", "java", "jest", "jiti", "jrunscript",
+	"jshell", "jupyter", "jupyter-console", "jupyter-lab",
+	"jupyter-notebook", "ksh", "lerna", "less", "ltrace", "lua", "luajit",
+	"make", "mamba", "man", "mawk", "memray", "micromamba", "mksh", "mocha",
+	"more", "nano", "nawk", "nice", "node-dev", "node-gyp", "nodemon",
+	"nohup", "nox", "npm", "npm-run-all", "nsenter", "nx", "nyc",
+	"onchange", "pdm", "perl", "php", "pip", "pip3", "pipenv", "pipx",
+	"pm2", "pnpm", "pnpx", "poetry", "prlimit", "ptipython", "ptpython",
+	"py-spy", "py.test", "pyinstrument", "pytest", "rbash", "ruby", "run-p",
+	"run-s", "runuser", "scalene", "scp", "script", "setpriv", "setsid",
+	"sh", "shx", "ssh", "stdbuf", "strace", "su", "sucrase-node", "sudo",
+	"swc-node", "tap", "tape", "tar", "taskset", "tclsh", "tcsh", "time",
+	"timeout", "tox", "toybox", "ts-node-dev", "tsc-watch", "tsnd",
+	"unshare", "vi", "vim", "virtualenv", "vite-node", "vitest",
+	"viztracer", "watch", "watchmedo", "wish", "xargs", "xonsh", "yarn",
+	"yarnpkg", "zsh", "zx",
 };
 
 static const struct {
 	const char *name;
 	enum guard_kind kind;
 } launcher_commands[] = {
-	{ "node", KIND_NODE }, { "nodejs", KIND_NODE }, { "tsx", KIND_NODE },
-	{ "ts-node", KIND_NODE }, { "ts-node-esm", KIND_NODE },
-	{ "ts-node-script", KIND_NODE }, { "ts-node-cwd", KIND_NODE },
-	{ "ts-node-transpile-only", KIND_NODE },
-	{ "babel-node", KIND_NODE }, { "npx", KIND_NPX }, { "uvx", KIND_UVX },
-	{ "uv", KIND_UV },
+	{ "node", KIND_NODE }, { "nodejs", KIND_NODE }, { "tsx", KIND_TSX },
+	{ "ts-node", KIND_TSNODE }, { "ts-node-esm", KIND_TSNODE },
+	{ "ts-node-script", KIND_TSNODE }, { "ts-node-cwd", KIND_TSNODE },
+	{ "ts-node-transpile-only", KIND_TSNODE }, { "ts-script", KIND_TSNODE },
+	{ "npx", KIND_NPX }, { "uvx", KIND_UVX }, { "uv", KIND_UV },
 };
 
 /* python, python3, python3.12, pypy3 ... (digits and dots after) */
@@ -121,6 +124,12 @@ command_launch(struct guard_walk *c, size_t j, enum guard_kind k)
 	switch (k) {
 	case KIND_NODE:
 		r = node_check(c, j);
+		break;
+	case KIND_TSX:
+		r = tsx_check(c, j);
+		break;
+	case KIND_TSNODE:
+		r = tsnode_check(c, j);
 		break;
 	case KIND_PYTHON:
 		r = python_check(c, j);

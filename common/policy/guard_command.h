@@ -14,7 +14,8 @@
 
 enum guard_kind {
 	KIND_NONE,	/* not a launcher: a package's bin */
-	KIND_NODE, KIND_PYTHON, KIND_NPX, KIND_UVX, KIND_UV,
+	KIND_NODE, KIND_TSX, KIND_TSNODE, KIND_PYTHON, KIND_NPX, KIND_UVX,
+	KIND_UV,
 	KIND_DENY	/* a shell, interpreter or runner */
 };
 

@@ -105,6 +105,15 @@ static const struct node_opt {
 	{ "--zero-fill-buffers", NB, 0, NULL },
 };
 
+/* tsx's own options (its cli.mjs: cleye flags), read before node's; the
+ * rest of its argv goes to node as it is, so node's table holds there. */
+static const struct node_opt tsx_opts[] = {
+	{ "--no-cache", NB, 0, NULL },
+	{ "--noCache", NB, 0, NULL },
+	{ "--tsconfig", NF, 0,
+	    "reads another tsconfig, whose paths redirect imports" },
+};
+
 static int
 value_ok(const char *v, enum value_kind k)
 {
@@ -121,116 +130,129 @@ value_ok(const char *v, enum value_kind k)
  * specifier would be looked up in node_modules directories and global
  * folders, which is library code again. */
 static enum guard_verdict
-node_preload(struct guard_walk *c, size_t idx, const char *v)
+node_preload(struct guard_walk *c, size_t idx, const char *v, const char *who)
 {
 	size_t n;
 
 	if (!lex_graph(v) || v[0] == '\\')
-		return walk_deny(c, GUARD_BAD_VALUE, idx, "node",
+		return walk_deny(c, GUARD_BAD_VALUE, idx, who,
 		    "module spec with spaces, controls or escapes");
 	if ((n = lex_scheme_len(v)) == 4 && lex_lower(v[0]) == 'd' &&
 	    lex_lower(v[1]) == 'a' && lex_lower(v[2]) == 't' &&
 	    lex_lower(v[3]) == 'a')
-		return walk_deny(c, GUARD_INLINE_CODE, idx, "node",
+		return walk_deny(c, GUARD_INLINE_CODE, idx, who,
 		    "a data: URL module is inline code");
 	if (n)
-		return walk_deny(c, GUARD_BAD_VALUE, idx, "node",
+		return walk_deny(c, GUARD_BAD_VALUE, idx, who,
 		    "preloads a module from a URL");
-	return walk_script(c, idx, v, "node");
+	return walk_script(c, idx, v, who);
 }
 
-/* argv[j] is node's program (j == argc: there is none). */
+/* argv[j] is node's program (j == argc: there is none). tsx hands its
+ * argv to node, so node's words mean the same there; tsx's own "watch"
+ * command reruns the script on changes with options of its own. */
 static enum guard_verdict
-node_script(struct guard_walk *c, size_t i, size_t j)
+node_script(struct guard_walk *c, size_t i, size_t j, const char *who)
 {
 	const char *a;
 
 	if (j >= c->argc)
-		return walk_deny(c, GUARD_STDIN_PROGRAM, i, "node",
+		return walk_deny(c, GUARD_STDIN_PROGRAM, i, who,
 		    "no script: node would read its program from stdin");
 	a = c->argv[j];
 	if (lex_eq(a, "inspect") || lex_eq(a, "debug"))
-		return walk_deny(c, GUARD_DEBUGGER, j, "node",
+		return walk_deny(c, GUARD_DEBUGGER, j, who,
 		    "starts the built-in debugger");
-	return walk_script(c, j, a, "node");
+	if (lex_eq(who, "tsx") && lex_eq(a, "watch"))
+		return walk_deny(c, GUARD_BAD_SUBCOMMAND, j, who,
+		    "tsx watch is not a server's command");
+	return walk_script(c, j, a, who);
 }
 
 /* Single-dash words node does not know: say why when they look like
  * bundled -e/-p/-i (node does not bundle; refusing them as inline code
  * makes the reason obvious). */
 static enum guard_verdict
-node_short_unknown(struct guard_walk *c, size_t j)
+node_short_unknown(struct guard_walk *c, size_t j, const char *who)
 {
 	const char *a = c->argv[j];
 
 	if (lex_all_in(a + 1, "") && strpbrk(a + 1, "0123456789") == NULL) {
 		if (strpbrk(a + 1, "ep"))
-			return walk_deny(c, GUARD_INLINE_CODE, j, "node",
+			return walk_deny(c, GUARD_INLINE_CODE, j, who,
 			    "bundled flags with -e or -p evaluate code");
 		if (strchr(a + 1, 'i'))
-			return walk_deny(c, GUARD_STDIN_PROGRAM, j, "node",
+			return walk_deny(c, GUARD_STDIN_PROGRAM, j, who,
 			    "bundled -i starts a REPL on stdin");
 	}
-	return walk_deny(c, GUARD_UNKNOWN_OPTION, j, "node",
+	return walk_deny(c, GUARD_UNKNOWN_OPTION, j, who,
 	    "option not allowed");
 }
 
-enum guard_verdict
-node_check(struct guard_walk *c, size_t i)
+/* node's grammar for argv[i..], or tsx's: node's with tsx's own options
+ * first. who names the launcher in refusals. */
+static enum guard_verdict
+node_walk(struct guard_walk *c, size_t i, int tsx)
 {
+	const char *who = tsx ? "tsx" : "node";
 	char name[NAME_MAX_OPT + 1];
 	size_t j, k, n;
 
 	for (j = i + 1; j < c->argc; j++) {
 		const char *a = c->argv[j], *eq = NULL, *v;
 		const struct node_opt *o = NULL;
-		size_t vidx = j;
+		enum guard_verdict r;
 
 		if (a[0] != '-' || a[1] == '\0')
-			return node_script(c, i, j);
+			return node_script(c, i, j, who);
 		if (lex_eq(a, "--"))
-			return node_script(c, i, j + 1);
+			return node_script(c, i, j + 1, who);
 		/* node splits at '=' only for "--" options and treats '_'
 		 * as '-' in names from the third byte on */
 		if (a[1] == '-')
 			eq = strchr(a, '=');
 		n = eq ? (size_t)(eq - a) : strlen(a);
 		if (n > NAME_MAX_OPT)
-			return walk_deny(c, GUARD_UNKNOWN_OPTION, j, "node",
+			return walk_deny(c, GUARD_UNKNOWN_OPTION, j, who,
 			    "option not allowed");
 		for (k = 0; k < n; k++)
 			name[k] = k >= 2 && a[k] == '_' ? '-' : a[k];
 		name[n] = '\0';
 		if (lex_prefix(name, "--inspect") ||
 		    lex_prefix(name, "--debug"))
-			return walk_deny(c, GUARD_DEBUGGER, j, "node",
+			return walk_deny(c, GUARD_DEBUGGER, j, who,
 			    "opens a debugger port (code injection)");
-		for (k = 0; k < sizeof node_opts / sizeof node_opts[0]; k++)
+		for (k = 0; tsx && k < sizeof tsx_opts / sizeof tsx_opts[0];
+		    k++)
+			if (lex_eq(name, tsx_opts[k].name))
+				o = &tsx_opts[k];
+		for (k = 0; !o && k < sizeof node_opts / sizeof node_opts[0];
+		    k++)
 			if (lex_eq(name, node_opts[k].name))
 				o = &node_opts[k];
 		if (!o && a[1] != '-')
-			return node_short_unknown(c, j);
+			return node_short_unknown(c, j, who);
 		if (!o)
-			return walk_deny(c, GUARD_UNKNOWN_OPTION, j, "node",
+			return walk_deny(c, GUARD_UNKNOWN_OPTION, j, who,
 			    "option not allowed");
 		switch (o->kind) {
 		case NI:
-			return walk_deny(c, GUARD_INLINE_CODE, j, "node",
+			return walk_deny(c, GUARD_INLINE_CODE, j, who,
 			    o->why);
 		case NR:
-			return walk_deny(c, GUARD_STDIN_PROGRAM, j, "node",
+			return walk_deny(c, GUARD_STDIN_PROGRAM, j, who,
 			    o->why);
 		case NF:
-			return walk_deny(c, GUARD_FORBIDDEN_OPTION, j, "node",
+			return walk_deny(c, GUARD_FORBIDDEN_OPTION, j, who,
 			    o->why);
 		case NB:
 			if (eq)
-				return walk_deny(c, GUARD_BAD_VALUE, j, "node",
+				return walk_deny(c, GUARD_BAD_VALUE, j, who,
 				    "option takes no value");
 			continue;
 		case N8:
 			if (!eq || !value_ok(eq + 1, VN))
-				return walk_deny(c, GUARD_BAD_VALUE, j, "node",
+				return walk_deny(c, GUARD_BAD_VALUE, j, who,
 				    "give this V8 flag as --flag=NUMBER");
 			continue;
 		default:
@@ -238,27 +260,30 @@ node_check(struct guard_walk *c, size_t i)
 		}
 		/* NV and NP take a value: after '=' or the next word, which
 		 * node refuses when it starts with '-' */
-		if (eq) {
-			v = eq + 1;
-		} else if (j + 1 < c->argc) {
-			v = c->argv[++j];
-			vidx = j;
-		} else {
-			return walk_deny(c, GUARD_BAD_VALUE, j, "node",
-			    "option needs a value");
-		}
+		if ((r = walk_value(c, &j, eq, who, &v)) != GUARD_OK)
+			return r;
 		if (v[0] == '\0' || v[0] == '-')
-			return walk_deny(c, GUARD_BAD_VALUE, vidx, "node",
+			return walk_deny(c, GUARD_BAD_VALUE, j, who,
 			    "missing option value");
 		if (o->kind == NP) {
-			enum guard_verdict r = node_preload(c, vidx, v);
-
-			if (r != GUARD_OK)
+			if ((r = node_preload(c, j, v, who)) != GUARD_OK)
 				return r;
 		} else if (!value_ok(v, (enum value_kind)o->value)) {
-			return walk_deny(c, GUARD_BAD_VALUE, vidx, "node",
+			return walk_deny(c, GUARD_BAD_VALUE, j, who,
 			    "bad option value");
 		}
 	}
-	return node_script(c, i, j);
+	return node_script(c, i, j, who);
+}
+
+enum guard_verdict
+node_check(struct guard_walk *c, size_t i)
+{
+	return node_walk(c, i, 0);
+}
+
+enum guard_verdict
+tsx_check(struct guard_walk *c, size_t i)
+{
+	return node_walk(c, i, 1);
 }

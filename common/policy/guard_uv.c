@@ -139,7 +139,8 @@ uv_options(struct guard_walk *c, size_t *jp, unsigned mode, struct uv_state *st,
 	for (j = *jp; j < c->argc; j++) {
 		const char *a = c->argv[j], *eq = NULL, *v;
 		const struct uv_opt *o;
-		size_t n, vidx = j;
+		enum guard_verdict r;
+		size_t n;
 
 		if (a[0] != '-' || a[1] == '\0')
 			break;
@@ -165,31 +166,24 @@ uv_options(struct guard_walk *c, size_t *jp, unsigned mode, struct uv_state *st,
 			st->script |= o->short_name == 's';
 			continue;
 		}
-		if (eq) {
-			v = eq + 1;
-		} else if (j + 1 < c->argc) {
-			v = c->argv[++j];
-			vidx = j;
-		} else {
-			return walk_deny(c, GUARD_BAD_VALUE, j, who,
-			    "option needs a value");
-		}
+		if ((r = walk_value(c, &j, eq, who, &v)) != GUARD_OK)
+			return r;
 		if (!uv_value_ok(c, v, o->value))
 			return walk_deny(c, o->value == V_INDEX ?
-			    GUARD_FORBIDDEN_OPTION : GUARD_BAD_VALUE, vidx, who,
+			    GUARD_FORBIDDEN_OPTION : GUARD_BAD_VALUE, j, who,
 			    o->value == V_INDEX ? "an index not named by "
 			    "--allow-index" : o->value == V_SPEC ? "not a "
 			    "requirement name[extras] with versions (no URL "
 			    "or path)" : "bad option value");
 		if (lex_eq(o->name, "--from")) {
-			st->from = vidx;
+			st->from = j;
 			if (!pep508_pinned(v))
-				walk_pin(c, GUARD_UNPINNED, vidx, who,
+				walk_pin(c, GUARD_UNPINNED, j, who,
 				    "--from not pinned as name==version");
 		} else if (lex_eq(o->name, "--with")) {
 			st->nwith++;
 			if (!pep508_pinned(v))
-				walk_pin(c, GUARD_UNPINNED, vidx, who,
+				walk_pin(c, GUARD_UNPINNED, j, who,
 				    "--with not pinned as name==version");
 		}
 	}

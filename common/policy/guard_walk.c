@@ -79,6 +79,21 @@ walk_script(struct guard_walk *c, size_t idx, const char *p, const char *who)
 	return GUARD_OK;
 }
 
+enum guard_verdict
+walk_value(struct guard_walk *c, size_t *jp, const char *eq, const char *who,
+    const char **v)
+{
+	if (eq) {
+		*v = eq + 1;
+		return GUARD_OK;
+	}
+	if (*jp + 1 >= c->argc)
+		return walk_deny(c, GUARD_BAD_VALUE, *jp, who,
+		    "option needs a value");
+	*v = c->argv[++*jp];
+	return GUARD_OK;
+}
+
 /* The operator allowed exactly this registry or index URL. */
 int
 walk_index_allowed(const struct guard_walk *c, const char *v)

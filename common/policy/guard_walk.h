@@ -38,6 +38,11 @@ void walk_pin(struct guard_walk *c, enum guard_verdict v, size_t idx,
  * added to c->res->scripts for the runner to check on disk. */
 enum guard_verdict walk_script(struct guard_walk *c, size_t idx,
     const char *p, const char *who);
+/* The value of the option at argv[*jp]: after its '=' (eq, NULL when
+ * there is none) or else the next word, *jp then moved to it. Refuses an
+ * option that ends argv without one. */
+enum guard_verdict walk_value(struct guard_walk *c, size_t *jp,
+    const char *eq, const char *who, const char **v);
 /* 1 if the operator allowed exactly this registry or index URL. */
 int walk_index_allowed(const struct guard_walk *c, const char *v);
 

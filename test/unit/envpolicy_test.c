@@ -59,6 +59,7 @@ static const char *const forbidden_keys[] = {
 	"JAVA_OPTS", "java_opts", "MAVEN_OPTS", "GRADLE_OPTS", "LUA_INIT",
 	"LUA_INIT_5_4", "npm_execpath", "npm_node_execpath",
 	"TS_NODE_COMPILER", "ts_node_transpiler", "ESBUILD_BINARY_PATH",
+	"TSX_TSCONFIG_PATH", "tsx_tsconfig_path",
 	/* case variants */
 	"path", "Path", "ld_preload", "Ld_Preload", "node_options",
 	"Node_Options", "pythonpath", "uv_index_url", "airlock_x", "bash_env",
@@ -77,6 +78,7 @@ static const char *const allowed_keys[] = {
 	"LDAP", "ASX", "MAKER", "PS5", "PSQL_HOST", "RUST_LOG",
 	"TERM", "DISPLAY", "LESSSECURE_X", "CHROME_PATHS",
 	"JAVA_OPTSX", "LUA_PATHX", "npm_execpathx", "TS_NODE", "ESBUILD",
+	"TSX", "TSXY",
 };
 
 static const char *const bad_keys[] = {

@@ -666,6 +666,110 @@ test_policy_lists(void)
 }
 
 
+/* Registry bins that run code: each read with its own option table.
+ * ts-node's -C is --compiler (a module it loads), not node's
+ * --conditions; tsx hands its argv to node; babel-node moves node flags
+ * from anywhere before "--" ahead of the script, so it is refused. */
+static const struct tcase node_bins[] = {
+	{ "npx -y -- ts-node@10.9.2 -C /srv/x.js /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 4 },
+	{ "npx -y ts-node@10.9.2 -C x /srv/a.ts", GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 -Cx /srv/a.ts", GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 -TC x /srv/a.ts", GUARD_FORBIDDEN_OPTION,
+	    3 },
+	{ "npx -y ts-node@10.9.2 --compiler=x /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 --compiler x /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 --transpiler=x /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 --transpiler x /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 --swc /srv/a.ts", GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 -O {} /srv/a.ts", GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 --compiler-options={} /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 --compilerOptions {} /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 -P /srv/t.json /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 --project=/srv/t.json /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 --cwd /srv /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 --dir=/srv /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 -e x", GUARD_INLINE_CODE, 3 },
+	{ "npx -y ts-node@10.9.2 --eval=x", GUARD_INLINE_CODE, 3 },
+	{ "npx -y ts-node@10.9.2 -p /srv/a.ts", GUARD_INLINE_CODE, 3 },
+	{ "npx -y ts-node@10.9.2 --print /srv/a.ts", GUARD_INLINE_CODE, 3 },
+	{ "npx -y ts-node@10.9.2 -pe x", GUARD_INLINE_CODE, 3 },
+	{ "npx -y ts-node@10.9.2 -ie x", GUARD_INLINE_CODE, 3 },
+	{ "npx -y ts-node@10.9.2 -Ti", GUARD_STDIN_PROGRAM, 3 },
+	{ "npx -y ts-node@10.9.2 -i", GUARD_STDIN_PROGRAM, 3 },
+	{ "npx -y ts-node@10.9.2 --interactive", GUARD_STDIN_PROGRAM, 3 },
+	{ "npx -y ts-node@10.9.2", GUARD_STDIN_PROGRAM, 2 },
+	{ "npx -y ts-node@10.9.2 -T", GUARD_STDIN_PROGRAM, 2 },
+	{ "npx -y ts-node@10.9.2 -", GUARD_STDIN_PROGRAM, 3 },
+	{ "npx -y ts-node@10.9.2 -- -C", GUARD_BAD_VALUE, 4 },
+	{ "npx -y ts-node@10.9.2 -TH /srv/a.ts", GUARD_UNKNOWN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 -r x.js /srv/a.ts", GUARD_BAD_VALUE, 4 },
+	{ "npx -y ts-node@10.9.2 --require=dotenv/config /srv/a.ts",
+	    GUARD_BAD_VALUE, 3 },
+	{ "npx -y ts-node@10.9.2 -r -C /srv/a.ts", GUARD_BAD_VALUE, 4 },
+	{ "npx -y ts-node@10.9.2 --transpile-only=x /srv/a.ts",
+	    GUARD_BAD_VALUE, 3 },
+	{ "npx -y ts-node@10.9.2 --no-warnings /srv/a.ts",
+	    GUARD_UNKNOWN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 --conditions x /srv/a.ts",
+	    GUARD_UNKNOWN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 --import /srv/x.mjs /srv/a.ts",
+	    GUARD_UNKNOWN_OPTION, 3 },
+	{ "npx -y ts-node@10.9.2 --comp=x /srv/a.ts", GUARD_UNKNOWN_OPTION,
+	    3 },
+	{ "npx -y ts-node@10.9.2 --Compiler=x /srv/a.ts", GUARD_UNKNOWN_OPTION,
+	    3 },
+	{ "npx -p ts-node@10.9.2 ts-node-esm -C x /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 4 },
+	{ "npx -p ts-node@10.9.2 ts-script --compiler x /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 4 },
+	{ "npx -p ts-node@10.9.2 TS-NODE-CWD -C x /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 4 },
+	{ "npx -p ts-node@10.9.2 ts-node-transpile-only -O {} /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 4 },
+	{ "uvx --from x==1 ts-node -C x /srv/a.ts", GUARD_FORBIDDEN_OPTION, 4 },
+	{ "npx -y ts-node@10.9.2 -T -H --files /srv/a.ts -C x", 0, 0 },
+	{ "npx -p ts-node@10.9.2 -p typescript@5.6.3 ts-node --transpile-only "
+	    "-r /srv/setup.js --ignore=node_modules -D 2307 /srv/a.ts", 0, 0 },
+	{ "npx -y ts-node@10.9.2 --require /srv/s.js --esm -- /srv/a.ts", 0,
+	    0 },
+	/* tsx: node's grammar (tsx hands argv to node, where -C is
+	 * --conditions) and tsx's own options */
+	{ "npx -y -- tsx@4.19.2 -C development /srv/a.ts", 0, 0 },
+	{ "npx -y tsx@4.19.2 --no-cache --import /srv/x.mjs /srv/a.ts", 0, 0 },
+	{ "npx -y tsx@4.19.2 --tsconfig /srv/t.json /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y tsx@4.19.2 --tsconfig=/srv/t.json /srv/a.ts",
+	    GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y tsx@4.19.2 watch /srv/a.ts", GUARD_BAD_SUBCOMMAND, 3 },
+	{ "npx -y tsx@4.19.2 -e x", GUARD_INLINE_CODE, 3 },
+	{ "npx -y tsx@4.19.2 --test", GUARD_FORBIDDEN_OPTION, 3 },
+	{ "npx -y tsx@4.19.2 --import=data:,x /srv/a.ts", GUARD_INLINE_CODE,
+	    3 },
+	{ "npx -y tsx@4.19.2 inspect /srv/a.ts", GUARD_DEBUGGER, 3 },
+	{ "npx -y tsx@4.19.2 --no-cache=1 /srv/a.ts", GUARD_BAD_VALUE, 3 },
+	{ "npx -y tsx@4.19.2 -v", GUARD_UNKNOWN_OPTION, 3 },
+	/* babel-node: refused, by its bin's name and by its package's */
+	{ "npx -y @babel/node@7.29.7 /srv/a.js --inspect=0.0.0.0:9229",
+	    GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "npx -y @Babel/Node@7.29.7 /srv/a.js", GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "npx -p @babel/node@7.29.7 babel-node /srv/a.js",
+	    GUARD_FORBIDDEN_COMMAND, 3 },
+	{ "npx -y babel-node@6.5.3 /srv/a.js", GUARD_FORBIDDEN_COMMAND, 2 },
+	{ "uv run --with x==1 babel-node /srv/a.js", GUARD_FORBIDDEN_COMMAND,
+	    4 },
+};
+
 static void
 run_table(const struct tcase *t, size_t n, const char *label)
 {
@@ -998,6 +1102,8 @@ main(void)
 	test_normalised();
 	run_table(attacks, sizeof attacks / sizeof attacks[0], "attack");
 	run_table(shapes_ok, sizeof shapes_ok / sizeof shapes_ok[0], "shape");
+	run_table(node_bins, sizeof node_bins / sizeof node_bins[0],
+	    "node bin");
 	test_runner_facts();
 	test_policy_lists();
 	return tap_done();
