@@ -21,6 +21,7 @@
 
 #include "common/egress/egress_allow.h"
 #include "common/policy/approval.h"
+#include "common/policy/approval_diff.h"
 #include "common/wire/channel.h"
 #include "common/policy/envpolicy.h"
 #include "common/base/fsutil.h"
@@ -612,12 +613,11 @@ check_approval(struct lease *l)
 		l->egress_extra_len = token.egress.n;
 		return 0;
 	}
-	if (res == APPROVAL_ENV_MISMATCH)
-		approval_env_diff(&token, &ar, diff, sizeof diff);
+	/* a mismatch says what differs (never a credential's value) */
+	approval_diff(&token, &ar, res, diff, sizeof diff);
 	snprintf(msg, sizeof msg, "%s: the approval token does not allow "
-	    "this spawn%s%s", approval_result_name(res),
-	    res == APPROVAL_ENV_MISMATCH ? ": env keys " : "",
-	    res == APPROVAL_ENV_MISMATCH ? diff : "");
+	    "this spawn%s%s", approval_result_name(res), diff[0] ? ": " : "",
+	    diff);
 	return refuse(l, LERR_APPROVAL, msg);
 }
 
