@@ -3,11 +3,11 @@
  * approve-time check). One source of truth for runner and review.
  *
  * The guard parses each launcher's command line the way the launcher does
- * (node's option parser, CPython's getopt, npx's pre-parser, uv's clap
- * definitions) and fails closed: an option it does not understand is
- * refused, never passed through. A command that npx or uv would execute is
- * checked again with the rules of that command (npx -y node -e x is inline
- * code). The accepted grammar of every launcher is written down in
+ * (node's option parser, CPython's getopt, npx's pre-parser and npm's
+ * spec reader, uv's clap definitions, ts-node's own table) and fails
+ * closed: an option it does not understand is refused, never passed
+ * through. A command that npx or uv would execute is checked again with
+ * the rules of that command (npx -y node -e x is inline code). The accepted grammar of every launcher is written down in
  * docs/GUARD.md. Pure: no I/O, no allocation, no global state; the
  * file-system half (script paths resolved, the lease's PATH) is
  * common/policy/guardfs.h. */
