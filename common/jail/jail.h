@@ -28,11 +28,14 @@
  *         HOME (and /work) read-write.
  * Child steps, in order (docs/HACKING.md "Jail order"):
  *   both, first: oom-score (JAIL_OOM_SCORE_ADJ: every lease before the
- *        service when the OOM killer chooses, the largest lease first);
- *   uid: cgroup; [the private /proc]; keepcaps; setgroups, setresgid,
- *        setresuid; capabilities (bounding, ambient, inheritable,
- *        securebits); verify that root cannot be regained; chdir;
- *        pdeathsig;
+ *        service when the OOM killer chooses, the largest lease first;
+ *        uid mode: JAIL_OOM_HELPER_ADJ, the server raising its own);
+ *   uid: cgroup; with CAP_SYS_ADMIN: unshare mount, IPC and pid, fork
+ *        pid 1 (its /proc, then the server), the proxy outside; then
+ *        unshare net and mount the disk where asked; oom-score of the
+ *        server; keepcaps; setgroups, setresgid, setresuid; capabilities
+ *        (bounding, ambient, inheritable, securebits); verify that root
+ *        cannot be regained; chdir; pdeathsig;
  *   ns:  cgroup; setgroups, setresgid, setresuid (the user namespace is
  *        made by the lease uid, unprivileged); unshare; id maps;
  *        pdeathsig; fork the init (pid 1); then in the child: mounts,
@@ -63,6 +66,12 @@ enum jail_mode { JAIL_NONE = 0, JAIL_UID = 1, JAIL_NS = 2 };
  * host) then picks leases before the service, whose own value stays as
  * it started, and among leases the one using the most memory. */
 #define JAIL_OOM_SCORE_ADJ 1000
+
+/* uid mode's proxy and pid 1 (forks of the service that never exec: their
+ * resident size is the service's shared pages): after every server, before
+ * the service. The server raises itself to JAIL_OOM_SCORE_ADJ while still
+ * root. */
+#define JAIL_OOM_HELPER_ADJ 500
 
 enum jail_landlock {
 	JAIL_LANDLOCK_AUTO = 0,	/* apply what the kernel offers, say what not */

@@ -71,6 +71,14 @@ jail_caps_drop(int have_setpcap)
 	return caps_set(0, 0, 0);
 }
 
+int
+jail_caps_only(uint64_t keep)
+{
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0)
+		return -1;
+	return caps_set(keep, keep, 0);
+}
+
 /* Root and capabilities must be gone for good. */
 int
 jail_creds_verify_dropped(uid_t uid, gid_t gid)

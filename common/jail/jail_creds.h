@@ -18,6 +18,10 @@ uint64_t jail_caps_effective(void);
  * inheritable always. 0, or -1 with errno. */
 int jail_caps_drop(int have_setpcap);
 
+/* Keep only the capabilities in keep (effective and permitted; ambient
+ * and inheritable cleared), for a process that never execs. 0, or -1. */
+int jail_caps_only(uint64_t keep);
+
 /* 0 when the process is uid:gid in all its ids, has no supplementary
  * group and no capability, and setresuid(0...) fails; else -1 (EPERM). */
 int jail_creds_verify_dropped(uid_t uid, gid_t gid);

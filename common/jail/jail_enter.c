@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -117,22 +118,97 @@ pdeath(pid_t parent)
 	return 0;
 }
 
+/* pid 1 (both modes): parent-death tie to the proxy, the mounts, the
+ * server; then it reaps. In uid mode it is root: it keeps CAP_KILL only. */
 static int
-enter_uid(struct jail_lease *l, const char **step)
+enter_pid1(struct jail_lease *l, int status_w, int alive_r,
+    int (*mounts)(struct jail_lease *, const char **),
+    int (*server)(struct jail_lease *, const char **), const char **step)
+{
+	struct pollfd pf = { alive_r, POLLIN, 0 };
+	pid_t pid;
+
+	JAIL_STEP("pdeathsig", prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0));
+	/* getppid() is 0 here (the parent is outside): the proxy holds the
+	 * write end of alive_r, so a hang-up means it is gone */
+	*step = "pdeathsig";
+	if (poll(&pf, 1, 0) != 0) {
+		errno = ESRCH;
+		return -1;
+	}
+	close(alive_r);
+	if (mounts(l, step) != 0)
+		return -1;
+	JAIL_STEP("fork", (pid = fork()) < 0);
+	if (pid == 0) {
+		close(status_w);
+		return server(l, step);
+	}
+	/* a failed step here ends pid 1, and with it the namespace */
+	if (l->j->cfg.mode == JAIL_UID)
+		JAIL_STEP("capabilities", jail_caps_only(
+		    JAIL_CAP_BIT(CAP_KILL)));
+	jail_nsinit_run_init(pid, status_w);
+}
+
+/* After the unshare: fork pid 1 of the new pid namespace and become the
+ * proxy the service watches (uid mode's proxy, root outside, drops every
+ * capability: it signals only pid 1, of its own uid). The proxy and pid 1
+ * never exec: their environ is the service's (which may hold a secret);
+ * the server gets its own envp. */
+static int
+fork_pid1(struct jail_lease *l, pid_t parent,
+    int (*mounts)(struct jail_lease *, const char **),
+    int (*server)(struct jail_lease *, const char **), const char **step)
+{
+	extern char **environ;
+	int st[2], alive[2];
+	pid_t pid;
+
+	for (char **e = environ; e && *e; e++)
+		memset(*e, 0, strlen(*e));
+	JAIL_STEP("pdeathsig", pdeath(parent));
+	JAIL_STEP("pipe", pipe2(st, O_CLOEXEC) || pipe2(alive, O_CLOEXEC));
+	JAIL_STEP("fork", (pid = fork()) < 0);
+	if (pid == 0) {
+		close(st[0]);
+		close(alive[1]);
+		return enter_pid1(l, st[1], alive[0], mounts, server, step);
+	}
+	close(st[1]);
+	close(alive[0]);
+	if (l->disk_sock[1] >= 0)
+		close(SPAWN_PASS_FD);	/* pid 1 reports the disk; not us */
+	if (l->j->cfg.mode == JAIL_UID)
+		JAIL_STEP("capabilities", jail_caps_drop(
+		    l->j->host.cap_setpcap));
+	jail_nsinit_run_proxy(pid, st[0]);
+}
+
+/* uid mode: no network and a capped disk where asked (CAP_SYS_ADMIN,
+ * probed), as root. */
+static int
+uid_net_disk(struct jail_lease *l, const char **step)
 {
 	const struct jail *j = l->j;
-	pid_t parent = getppid();
-	int setpcap = j->host.cap_setpcap;
 
-	JAIL_STEP("cgroup", cgroup_lease_attach(&l->cg));
-	if (j->proc_private)
-		JAIL_STEP("mount-proc", jail_private_proc());
-	/* the sandbox: no network, a capped disk (CAP_SYS_ADMIN, probed) */
 	JAIL_STEP("unshare", (j->cfg.new_net || l->limits.disk) ?
 	    unshare((j->cfg.new_net ? CLONE_NEWNET : 0) |
 	    (l->limits.disk ? CLONE_NEWNS : 0)) : 0);
 	if (l->limits.disk)
 		JAIL_STEP("mount-disk", jail_mounts_uid_disk(l));
+	return 0;
+}
+
+/* uid mode's server: the lease's uid for good, then the tail. */
+static int
+enter_uid_server(struct jail_lease *l, pid_t parent, const char **step)
+{
+	int setpcap = l->j->host.cap_setpcap;
+	char adj[16];
+
+	snprintf(adj, sizeof adj, "%d", JAIL_OOM_SCORE_ADJ);
+	JAIL_STEP("oom-score", file_write_str("/proc/self/oom_score_adj", adj));
 	/* keep CAP_SETPCAP across the uid change to drop the bounding set
 	 * afterwards; everything else goes with the change */
 	JAIL_STEP("keepcaps", setpcap ? prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) : 0);
@@ -145,6 +221,41 @@ enter_uid(struct jail_lease *l, const char **step)
 	/* credential changes clear the parent-death signal: set it again */
 	JAIL_STEP("pdeathsig", pdeath(parent));
 	return enter_tail(l, step);
+}
+
+/* uid mode's pid 1, in the lease's pid namespace: its /proc, network and
+ * disk; it keeps only CAP_KILL (to forward signals) once the server is
+ * forked. */
+static int
+uid_init_mounts(struct jail_lease *l, const char **step)
+{
+	JAIL_STEP("mount-proc", jail_private_proc());
+	return uid_net_disk(l, step);
+}
+
+static int
+uid_init_server(struct jail_lease *l, const char **step)
+{
+	return enter_uid_server(l, 1, step);
+}
+
+static int
+enter_uid(struct jail_lease *l, const char **step)
+{
+	pid_t parent = getppid();
+
+	JAIL_STEP("cgroup", cgroup_lease_attach(&l->cg));
+	/* with CAP_SYS_ADMIN (probed): a pid namespace and /proc of the
+	 * lease's own, pid 1 and the proxy as in ns mode */
+	if (l->j->proc_private) {
+		JAIL_STEP("cmdline", jail_nsinit_find_args());
+		JAIL_STEP("unshare", jail_private_unshare());
+		return fork_pid1(l, parent, uid_init_mounts, uid_init_server,
+		    step);
+	}
+	if (uid_net_disk(l, step) != 0)
+		return -1;
+	return enter_uid_server(l, parent, step);
 }
 
 /* The server, inside: ids, capabilities, the tail. */
@@ -165,65 +276,25 @@ enter_ns_server(struct jail_lease *l, const char **step)
 	return enter_tail(l, step);
 }
 
-/* pid 1: parent-death tie to the proxy, the mounts, the server. */
 static int
-enter_ns_init(struct jail_lease *l, int status_w, int alive_r,
-    const char **step)
+ns_mounts(struct jail_lease *l, const char **step)
 {
-	struct pollfd pf = { alive_r, POLLIN, 0 };
-	pid_t pid;
-
-	JAIL_STEP("pdeathsig", prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0));
-	/* getppid() is 0 here (the parent is outside): the proxy holds the
-	 * write end of alive_r, so a hang-up means it is gone */
-	*step = "pdeathsig";
-	if (poll(&pf, 1, 0) != 0) {
-		errno = ESRCH;
-		return -1;
-	}
-	close(alive_r);
-	if (jail_mounts_build_root(l, step) != 0)
-		return -1;
-	JAIL_STEP("fork", (pid = fork()) < 0);
-	if (pid == 0) {
-		close(status_w);
-		return enter_ns_server(l, step);
-	}
-	jail_nsinit_run_init(pid, status_w);
+	return jail_mounts_build_root(l, step);
 }
 
 static int
 enter_ns(struct jail_lease *l, const char **step)
 {
-	extern char **environ;
-	pid_t parent = getppid(), pid;
-	int st[2], alive[2];
+	pid_t parent = getppid();
 
-	/* the proxy and pid 1 never exec: their environ is the service's
-	 * (which may hold a secret); the server gets its own envp */
-	for (char **e = environ; e && *e; e++)
-		memset(*e, 0, strlen(*e));
 	JAIL_STEP("cmdline", jail_nsinit_find_args());
-
 	JAIL_STEP("cgroup", cgroup_lease_attach(&l->cg));
 	JAIL_STEP("setgroups", setgroups(0, NULL));
 	JAIL_STEP("setresgid", setresgid(l->gid, l->gid, l->gid));
 	JAIL_STEP("setresuid", setresuid(l->uid, l->uid, l->uid));
 	JAIL_STEP("unshare", unshare(jail_ns_flags(&l->j->cfg)));
 	JAIL_STEP("id-map", jail_creds_write_maps(l->uid, l->gid));
-	JAIL_STEP("pdeathsig", pdeath(parent));
-	JAIL_STEP("pipe", pipe2(st, O_CLOEXEC) || pipe2(alive, O_CLOEXEC));
-	JAIL_STEP("fork", (pid = fork()) < 0);
-	if (pid == 0) {
-		close(st[0]);
-		close(alive[1]);
-		return enter_ns_init(l, st[1], alive[0], step);
-	}
-	close(st[1]);
-	close(alive[0]);
-	if (l->disk_sock[1] >= 0)
-		close(SPAWN_PASS_FD);	/* pid 1 reports the disk; not us */
-	jail_nsinit_run_proxy(pid, st[0]);
+	return fork_pid1(l, parent, ns_mounts, enter_ns_server, step);
 }
 
 int
@@ -236,7 +307,8 @@ jail_lease_enter(void *ctx, const char **step)
 		return 0;
 	/* first, as the service's uid (raising needs no privilege): a
 	 * child gone past the uid change may be refused its own /proc */
-	snprintf(adj, sizeof adj, "%d", JAIL_OOM_SCORE_ADJ);
+	snprintf(adj, sizeof adj, "%d", l->j->cfg.mode == JAIL_UID ?
+	    JAIL_OOM_HELPER_ADJ : JAIL_OOM_SCORE_ADJ);
 	JAIL_STEP("oom-score", file_write_str("/proc/self/oom_score_adj", adj));
 	switch (l->j->cfg.mode) {
 	case JAIL_UID:

@@ -152,15 +152,19 @@ jail_mount_proc(const char *at)
 	return 0;
 }
 
-/* uid mode: a mount namespace of the lease's own with that /proc over the
- * host's, and an IPC namespace of its own, so /proc/sysvipc lists nothing
- * of anyone else (seccomp refuses SysV IPC and mqueues besides). Needs
- * CAP_SYS_ADMIN (procfs of the host's pid namespace). */
+/* uid mode: mount, IPC and pid namespaces of the lease's own, so
+ * /proc/sysvipc lists nothing of anyone else (seccomp refuses SysV IPC
+ * and mqueues besides) and no other pid can be named. CAP_SYS_ADMIN. */
+int
+jail_private_unshare(void)
+{
+	return unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID);
+}
+
 int
 jail_private_proc(void)
 {
-	if (unshare(CLONE_NEWNS | CLONE_NEWIPC) != 0 ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
 		return -1;
 	return jail_mount_proc("/proc");
 }

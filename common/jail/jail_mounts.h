@@ -19,8 +19,12 @@
  * masked and the kernel's knobs read-only. 0, or -1 with errno. */
 int jail_mount_proc(const char *at);
 
-/* uid mode: new mount and IPC namespaces with such a /proc over the
- * host's (CAP_SYS_ADMIN). 0, or -1 with errno. */
+/* uid mode: new mount, IPC and pid namespaces (CAP_SYS_ADMIN); the
+ * caller's next child is pid 1 of the new pid namespace. 0, or -1. */
+int jail_private_unshare(void);
+
+/* uid mode, in that pid 1: / private, the new pid namespace's /proc (as
+ * above) over the host's. 0, or -1 with errno. */
 int jail_private_proc(void);
 
 /* uid mode, in the child's own mount namespace: the execution's disk (a

@@ -249,20 +249,31 @@ explain_seccomp(int code, char *why, size_t cap)
 	    "the kernel refused the filter (CONFIG_SECCOMP_FILTER?)");
 }
 
-/* uid mode: can a lease get its own /proc (jail_private_proc)? Tried in a
- * child, as a lease would. */
+/* uid mode: can a lease get its own pid namespace and /proc? Tried in a
+ * child, as a lease would: the namespaces, then the /proc in their pid 1. */
 static int
 proc_trial(const struct jail_config *c)
 {
+	pid_t pid;
+	int st;
+
 	(void)c;
-	return jail_private_proc() == 0 ? 0 : errno > 0 && errno < 126 ? errno :
-	    126;
+	if (jail_private_unshare() != 0 || (pid = fork()) < 0)
+		return errno > 0 && errno < 126 ? errno : 126;
+	if (pid == 0)
+		_exit(jail_private_proc() == 0 ? 0 : errno > 0 &&
+		    errno < 126 ? errno : 126);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 126;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 126;
 }
 
 static void
 explain_proc(int code, char *why, size_t cap)
 {
-	snprintf(why, cap, "a private /proc with hidepid=invisible failed: "
+	snprintf(why, cap, "a pid namespace and /proc (hidepid=invisible) "
+	    "of the lease's own failed: "
 	    "%s%s", code > 0 && code < 126 ? strerror(code) : "the trial died",
 	    code == EINVAL ? " (hidepid=invisible needs Linux 5.8)" :
 	    code == EPERM || code == EACCES ? " (mount refused: a seccomp or "
