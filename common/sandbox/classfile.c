@@ -643,6 +643,43 @@ element_class(struct classfile_str s)
 	return (struct classfile_str){ s.p, 0 };
 }
 
+/* Can an 'L' after c start a class in descriptor or signature form? At
+ * the start, or after what precedes a type in those grammars. */
+static int
+type_may_follow(uint8_t c)
+{
+	return c == '(' || c == ')' || c == '[' || c == '<' || c == ';' ||
+	    c == '*' || c == '+' || c == '-' || c == ':' || c == '^';
+}
+
+/* Every class a Utf8 entry names in descriptor form ("Lname;", or
+ * "Lname<" in a generic signature), wherever the entry is used: a
+ * class written as an annotation's value (@A(X.class)) or an enum
+ * constant's type is only such a string, never a Class constant, and so
+ * is a generic Signature. A string literal of that shape counts too:
+ * refusing it costs a tool nothing. */
+static int
+emit_embedded(struct parser *p, struct classfile_str s)
+{
+	static const struct classfile_str none = { NULL, 0 };
+
+	for (size_t i = 0; i < s.len; i++) {
+		size_t end = i + 1;
+
+		if (s.p[i] != 'L' || (i > 0 && !type_may_follow(s.p[i - 1])))
+			continue;
+		while (end < s.len && s.p[end] != ';' && s.p[end] != '<')
+			end++;
+		if (end == s.len || !classfile_class_name_valid(s.p + i + 1,
+		    end - i - 1))
+			continue;
+		if (emit(p, CLASSFILE_REF_TYPE, (struct classfile_str){
+		    s.p + i + 1, end - i - 1 }, none, s) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 visit_pool(struct parser *p)
 {
@@ -677,6 +714,10 @@ visit_pool(struct parser *p)
 		}
 		case TAG_MTYPE:
 			if (emit_types(p, utf8(p, e->a), 1) != 0)
+				return -1;
+			break;
+		case TAG_UTF8:
+			if (emit_embedded(p, utf8(p, i)) != 0)
 				return -1;
 			break;
 		default:

@@ -19,7 +19,10 @@
  * else is CLASSFILE_BAD: a file this reader cannot fully account for is
  * never passed. Attribute bodies (Code, BootstrapMethods, ...) are
  * framed, not interpreted: whatever they use is a pool index, and the
- * whole pool is visited whether used or not. */
+ * whole pool is visited whether used or not; a class an attribute names
+ * only by a string (an annotation's class value, a generic Signature) is
+ * found in that string: every Utf8 entry is searched for classes in
+ * descriptor form. */
 #ifndef AIRLOCK_CLASSFILE_H
 #define AIRLOCK_CLASSFILE_H
 
@@ -44,8 +47,9 @@ enum classfile_ref_kind {
 	 * owner as named, array owners reduced to the element class and
 	 * primitive-array owners reported with an empty cls), name, desc */
 	CLASSFILE_REF_MEMBER,
-	/* a class named in a descriptor (NameAndType, MethodType, or a
-	 * declared field or method): cls, and desc = the whole descriptor */
+	/* a class named in a descriptor (NameAndType, MethodType, a
+	 * declared field or method, or any Utf8 entry holding "Lname;" or
+	 * "Lname<"): cls, and desc = the whole descriptor or string */
 	CLASSFILE_REF_TYPE,
 	/* a method this class declares native: cls = this class, name, desc */
 	CLASSFILE_REF_NATIVE

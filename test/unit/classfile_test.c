@@ -393,6 +393,57 @@ test_corrupt_files(void)
 
 /* Flip each byte of a real file to a few values: never a crash, and the
  * result is stable (same verdict twice). */
+/* Collects the classes of CLASSFILE_REF_TYPE visits, space-separated. */
+static int
+collect_types(void *ctx, const struct classfile_ref *r)
+{
+	char *out = ctx;
+	size_t n = strlen(out);
+
+	if (r->kind == CLASSFILE_REF_TYPE && n + r->cls.len + 2 < 512) {
+		out[n] = ' ';
+		memcpy(out + n + 1, r->cls.p, r->cls.len);
+		out[n + 1 + r->cls.len] = '\0';
+	}
+	return 0;
+}
+
+/* A class written only as a string (an annotation's class value, a
+ * generic signature) is reported: every Utf8 entry is searched. */
+static void
+test_embedded_types(void)
+{
+	static const char *const strs[] = {
+		"Ljava/lang/ProcessBuilder;",		/* @A(ProcessBuilder.class) */
+		"[[Ljava/lang/Runtime;",		/* an array class value */
+		"Ljava/util/List<Ljava/net/Socket;>;",	/* a Signature */
+		"<T:Ljava/lang/Thread;>()TT;",		/* a method Signature */
+		"XLjava/io/File;",			/* 'L' inside a word */
+		"Ljava/io/NoEnd",			/* no ';' */
+		"L;", "Ljava//Bad;",			/* not class names */
+	};
+	uint8_t extra[512];
+	char got[512] = "";
+	size_t off = 0, n;
+
+	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
+		size_t len = strlen(strs[i]);
+
+		extra[off++] = 1;
+		extra[off++] = (uint8_t)(len >> 8);
+		extra[off++] = (uint8_t)len;
+		memcpy(extra + off, strs[i], len);
+		off += len;
+	}
+	n = build(hb, sizeof hb, 61, sizeof strs / sizeof *strs, extra, off,
+	    0x21, NULL, 0);
+	ok(n > 0 && classfile_scan(hb, n, collect_types, got, NULL, NULL,
+	    NULL) == CLASSFILE_OK && strcmp(got, " java/lang/ProcessBuilder "
+	    "java/lang/Runtime java/util/List java/net/Socket "
+	    "java/lang/Thread") == 0, "classes in Utf8 entries in descriptor "
+	    "or signature form are reported, nothing else (%s)", got);
+}
+
 static void
 test_mutations(void)
 {
@@ -449,6 +500,7 @@ main(void)
 	test_real_files();
 	test_visit();
 	test_pool_cases();
+	test_embedded_types();
 	test_header_cases();
 	test_corrupt_files();
 	test_mutations();
