@@ -24,30 +24,33 @@ static const char *const dev_files[] = {
 	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
 };
 
-/* mkdir -p of an absolute path (each component mode 0755). */
+/* mkdir -p of an absolute path (each component mode 0755). The parent
+ * usually exists (the view's paths share their directories): one mkdir
+ * then, not one per component; else back up to what exists and make the
+ * rest forward. */
 static int
 mkdir_p(const char *path)
 {
-	char buf[PATH_MAX];
-	size_t n = strlen(path);
+	char buf[PATH_MAX], *slash;
+	size_t n = strlen(path), len;
 
 	if (n >= sizeof buf) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
 	memcpy(buf, path, n + 1);
-	for (char *p = buf + 1; ; p++) {
-		if (*p == '/' || *p == '\0') {
-			char c = *p;
-
-			*p = '\0';
-			if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-				return -1;
-			if (c == '\0')
-				return 0;
-			*p = c;
-		}
+	while (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+		if (errno != ENOENT || !(slash = strrchr(buf, '/')) ||
+		    slash == buf)
+			return -1;
+		*slash = '\0';
 	}
+	while ((len = strlen(buf)) < n) {
+		buf[len] = '/';		/* a cut made above, undone */
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+			return -1;
+	}
+	return 0;
 }
 
 /* What of /proc describes the host rather than the lease (Docker's masked
