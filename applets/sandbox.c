@@ -189,6 +189,13 @@ LIMIT_HELP
 "                            nobody with --jail none as root)\n"
 "  --exec-interpreter PATH   what language exec runs (files[0] as its\n"
 "                            argument); without it exec is refused\n"
+"  --warm python=N           keep N warm slots (1..64, at most\n"
+"                            --max-concurrency): jails prepared with the\n"
+"                            default limits, python3 started and waiting;\n"
+"                            each takes one execution whose memory, pids,\n"
+"                            CPU rlimit and disk are the defaults, is then\n"
+"                            destroyed and made again (others start cold;\n"
+"                            Java has no warm slots)\n"
 JAIL_HELP
 "  --log-format human|json\n"
 "  --config FILE             more of these options, one a line, without\n"

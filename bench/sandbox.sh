@@ -23,6 +23,10 @@
 #     serve    airlock sandbox call to a running airlock sandbox serve
 #              (unix socket): the handshake, the request, one execution;
 #              the service's jail set-up is paid once, at start
+#     warm     the same call to a serve with --warm python=2: the jail and
+#              the interpreter were prepared before the call
+#   calls per second at saturation: BENCH_CALLS calls (60) from 4 clients
+#     at once, to the cold serve and to the warm one
 #   java    test/java/benign/Tool.java:
 #     plain    javac -d DIR Tool.java && java -cp DIR Tool (default JVM
 #              flags; the sandbox uses serial GC and C1 only)
@@ -39,12 +43,13 @@ cd "$top" || exit 1
 AIRLOCK=${AIRLOCK:-$top/airlock}
 CGRUN=$top/build/test/helpers/cgrun
 if [ "${BENCH_SMOKE:-0}" = 1 ]; then
-	set -- 1 1
+	set -- 1 1 4
 else
-	set -- 30 5
+	set -- 30 5 60
 fi
 RUNS=${BENCH_RUNS:-$1}
 JRUNS=${BENCH_JAVA_RUNS:-$2}
+CALLS=${BENCH_CALLS:-$3}
 PY=/usr/bin/python3
 # the sandbox refuses a state directory below one others can write
 . "$top/scripts/scratch.sh"
@@ -52,13 +57,15 @@ scratch_root airlock-bench || exit 1
 W=$(mktemp -d "$SCRATCH_ROOT/airlock-sbx-bench.XXXXXX") || exit 1
 chmod 711 "$W"
 SERVE=
-trap '[ -n "$SERVE" ] && kill "$SERVE" 2>/dev/null; rm -rf "$W"' EXIT
+WARM=
+trap '[ -n "$SERVE" ] && kill "$SERVE" 2>/dev/null; [ -n "$WARM" ] && kill "$WARM" 2>/dev/null; rm -rf "$W"' EXIT
 trap 'exit 130' INT TERM
 # uid ranges of our own: another service's executions (serve's below, or
 # another checkout's tests) may hold uids of the default one
 BASE=$((7000000 + ($$ % 4000) * 1000))
 RUN_UIDS=$BASE-$((BASE + 399))
-SERVE_UIDS=$((BASE + 400))-$((BASE + 999))
+SERVE_UIDS=$((BASE + 400))-$((BASE + 699))
+WARM_UIDS=$((BASE + 700))-$((BASE + 999))
 cp test/java/py/hello.py "$W/"
 echo '{"a": 1, "b": [1, 2, 3]}' >"$W/in.json"
 ST=$W/state
@@ -87,7 +94,7 @@ one_py() {
 	nolandlock) "$AIRLOCK" sandbox run --state-dir "$ST" --uid-range "$RUN_UIDS" --landlock off \
 		--lang python --input "$W/in.json" -- "$W/hello.py" \
 		>/dev/null 2>"$W/stderr" ;;
-	serve) "$AIRLOCK" sandbox call --connect "unix:$W/sbx.sock" \
+	serve | warm) "$AIRLOCK" sandbox call --connect "unix:$W/$1.sock" \
 		--secret-file "$W/secret" --tenant bench --lang python \
 		--input "$W/in.json" -- "$W/hello.py" >/dev/null 2>"$W/stderr" ;;
 	esac
@@ -152,17 +159,35 @@ rm -f "$W"/err.*	# the probes' failures only chose the rows
 # the service: its jail is set up once, each call pays one execution
 head -c 48 /dev/urandom >"$W/secret"
 chmod 600 "$W/secret"
-"$AIRLOCK" sandbox serve --listen "unix:$W/sbx.sock" --secret-file "$W/secret" \
-	--state-dir "$W/state-serve" --uid-range "$SERVE_UIDS" --tenant-concurrency 64 2>"$W/serve.log" &
-SERVE=$!
+# start_serve MODE UIDS [OPTIONS]: a service on $W/MODE.sock, its pid in
+# $MODE_pid; a service that does not start is MODE's error
+start_serve() {
+	sm=$1
+	su=$2
+	shift 2
+	"$AIRLOCK" sandbox serve --listen "unix:$W/$sm.sock" --secret-file "$W/secret" \
+		--state-dir "$W/state-$sm" --uid-range "$su" --tenant-concurrency 64 \
+		"$@" 2>"$W/$sm.log" &
+	eval "${sm}_pid=\$!"
+	i=0
+	while [ ! -S "$W/$sm.sock" ] && [ $i -lt 200 ] && kill -0 "$(eval echo \$${sm}_pid)" 2>/dev/null; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ -S "$W/$sm.sock" ] ||
+		echo "sandbox serve ($sm) did not start: $(tail -n 2 "$W/$sm.log" | tr '\n' ' ')" >"$W/err.$sm"
+}
+start_serve serve "$SERVE_UIDS"
+SERVE=$serve_pid
+start_serve warm "$WARM_UIDS" --warm python=2
+WARM=$warm_pid
+# the warm slots are prepared in the background: let both be ready
 i=0
-while [ ! -S "$W/sbx.sock" ] && [ $i -lt 200 ] && kill -0 "$SERVE" 2>/dev/null; do
+while [ ! -f "$W/err.warm" ] && [ "$(ls -d "$W"/state-warm/lease-* 2>/dev/null | wc -l)" -lt 2 ] && [ $i -lt 100 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done
-[ -S "$W/sbx.sock" ] ||
-	echo "sandbox serve did not start: $(tail -n 2 "$W/serve.log" | tr '\n' ' ')" >"$W/err.serve"
-modes="$modes serve"
+modes="$modes serve warm"
 # warm the page cache once
 for m in $modes; do sample py "$m"; done
 rm -f "$W"/py.*
@@ -221,6 +246,31 @@ row "bwrap, same namespaces, in fresh cgroups" bwrapcg
 row "airlock sandbox run" airlock
 row "airlock sandbox run --landlock off" nolandlock
 row "airlock sandbox call -> serve" serve
+row "airlock sandbox call -> serve --warm" warm
+p_warm=$(figure py.warm)
+if [ -n "$p_plain" ] && [ -n "$p_warm" ]; then
+	echo
+	awk -v p="$p_plain" -v w="$p_warm" 'BEGIN {
+	    printf "warm call / plain python3: ratio %.2f (the whole call: client start, handshake, upload, execution, result)\n", w / p }'
+fi
+# saturation: $CALLS calls from 4 clients at once, to each service
+echo
+for m in serve warm; do
+	[ -f "$W/err.$m" ] && continue
+	t0=$(now_ns)
+	seq "$CALLS" | xargs -P 4 -I{} sh -c '"$1" sandbox call --connect "unix:$2/$3.sock" \
+		--secret-file "$2/secret" --tenant "b{}" --lang python --input "$2/in.json" \
+		-- "$2/hello.py" >/dev/null 2>>"$2/sat.err" || echo x >>"$2/sat.fail"' _ "$AIRLOCK" "$W" "$m"
+	t1=$(now_ns)
+	if [ -s "$W/sat.fail" ]; then
+		echo "calls per second, $m: **error**: $(wc -l <"$W/sat.fail") of $CALLS calls failed: $(tail -n 1 "$W/sat.err")" 
+		echo "saturation $m" >"$W/err.sat$m"
+		rm -f "$W/sat.fail"
+	else
+		awk -v n="$CALLS" -v t="$((t1 - t0))" -v m="$m" -v c="$(nproc)" 'BEGIN {
+		    printf "calls per second at saturation (%d calls, 4 clients, %d CPUs), %s: %.1f\n", n, c, m, n / (t / 1e9) }'
+	fi
+done
 if [ -n "$have_java" ]; then
 	echo
 	j_plain=$(figure java.plain)

@@ -15,7 +15,7 @@ enum {
 	O_QUEUE_TIMEOUT, O_HS, O_PER_PEER, O_PREAUTH, O_EXEC, O_TIMEOUT,
 	O_CPU, O_OLD_CPU, O_MEMORY, O_PIDS, O_OUTPUT, O_JAIL, O_UIDS,
 	O_OLD_UIDS, O_STATE, O_CGROUP, O_LANDLOCK, O_DISK, O_PYTHON,
-	O_JAVA_HOME, O_DENYLIST, O_LOG, O_METRICS, O_DRAIN, O_COUNT
+	O_JAVA_HOME, O_DENYLIST, O_LOG, O_METRICS, O_DRAIN, O_WARM, O_COUNT
 };
 
 /* In the order of the enum above. */
@@ -60,6 +60,7 @@ const struct optconfig_option sbx_options[] = {
 	{ "log-format", 1, 0, OPTCONFIG_FIXED },
 	{ "metrics", 1, 0, OPTCONFIG_FIXED },
 	{ "drain-timeout", 1, 0, OPTCONFIG_RELOAD },
+	{ "warm", 1, 0, OPTCONFIG_FIXED },
 };
 const size_t sbx_noptions = sizeof sbx_options / sizeof *sbx_options;
 
@@ -137,6 +138,44 @@ count(const char *name, const char *v, uint64_t min, uint64_t max,
 		    "to %llu", name, v, zero_ok ? 0ull :
 		    (unsigned long long)min, (unsigned long long)max);
 	*out = (uint32_t)n;
+	return 0;
+}
+
+/* --warm LANG=N[,LANG=N...]: the warm slots kept per language. Python
+ * only: Java's slots (a warm JVM that compiles, is checked and runs in
+ * one process) are not built, and asking for them is refused rather than
+ * silently cold. */
+static int
+warm_parse(struct sbx_server_config *s, const char *v, char *err,
+    size_t errlen)
+{
+	char one[32];
+
+	s->warm_python = 0;
+	while (*v) {
+		size_t n = strcspn(v, ",");
+		char *eq;
+
+		if (n == 0 || n >= sizeof one)
+			return errbuf_set(err, errlen, "--warm: LANG=N[,LANG=N], "
+			    "e.g. python=4");
+		memcpy(one, v, n);
+		one[n] = '\0';
+		v += n + (v[n] == ',');
+		if (!(eq = strchr(one, '=')))
+			return errbuf_set(err, errlen, "--warm: '%s' is not LANG=N",
+			    one);
+		*eq = '\0';
+		if (strcmp(one, "java") == 0)
+			return errbuf_set(err, errlen, "--warm: java: warm Java "
+			    "slots are not implemented (Python only)");
+		if (strcmp(one, "python") != 0)
+			return errbuf_set(err, errlen, "--warm: '%s' is not a "
+			    "language with warm slots (python)", one);
+		if (count("warm", eq + 1, 1, 64, 0, &s->warm_python, err,
+		    errlen) != 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -302,6 +341,8 @@ set_value(void *cfg, size_t o, const char *v, char *err, size_t errlen)
 	case O_METRICS: c->metrics = v; return 0;
 	case O_DRAIN:
 		return optconfig_duration(name, v, &s->drain_ms, err, errlen);
+	case O_WARM:
+		return warm_parse(s, v, err, errlen);
 	}
 	return errbuf_set(err, errlen, "option %zu unknown", o);
 }
@@ -370,6 +411,14 @@ sbx_config_finish(struct sbx_config *c, char *err, size_t errlen)
 		    (unsigned long long)s->max_disk);
 	s->disk = c->jo.disk;
 	s->secret_files = c->secret_files;
+	/* each waiting slot holds up to --memory: the cap on them all */
+	if (s->warm_python > s->budget.total_concurrent)
+		return errbuf_set(err, errlen, "--warm python=%u is over "
+		    "--max-concurrency %u: a warm slot waits for one execution",
+		    s->warm_python, s->budget.total_concurrent);
+	if (s->warm_python && c->jo.mode == JAIL_NONE)
+		return errbuf_set(err, errlen, "--warm needs a jail (--jail ns "
+		    "or uid): a slot is a prepared jail");
 	return 0;
 }
 

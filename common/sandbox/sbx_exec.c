@@ -17,6 +17,7 @@
 
 #include "common/base/clock.h"
 #include "common/sandbox/sbx_stage.h"
+#include "common/sandbox/sbx_warm.h"
 #include "common/jail/spawn.h"
 
 #define TICK_MS 5		/* cgroup counters are read this often */
@@ -50,7 +51,14 @@ struct run {
 	int exited, wstatus;
 	int rest_killed;		/* after a normal exit, once */
 	int saved_cwd;			/* jail none: our cwd during spawn */
-	size_t in_off;
+	/* stdin: a warm slot's record of the files, then the input */
+	const uint8_t *in_seg[2];
+	size_t in_len[2], in_i, in_off;
+	uint8_t *record;		/* owned */
+	uint64_t cpu_base;		/* usec the slot used before the call */
+	struct jail_file jf[JAIL_FILES_MAX];
+	struct sbx_job slot_job;	/* a warm slot's: no files, no input */
+	struct sbx_result slot_res;	/* what preparing it said */
 	int in_open, open[3];		/* stdin; stdout, stderr by fd 1, 2 */
 	uint64_t bytes[3];
 	/* Java stage record */
@@ -200,17 +208,25 @@ pump_in(struct run *r)
 {
 	ssize_t n;
 
-	if (r->in_off < r->job->input_len) {
+	while (r->in_i < 2 && r->in_off == r->in_len[r->in_i]) {
+		r->in_i++;
+		r->in_off = 0;
+	}
+	if (r->in_i < 2) {
 		do
-			n = write(r->ch.in, r->job->input + r->in_off,
-			    r->job->input_len - r->in_off);
+			n = write(r->ch.in, r->in_seg[r->in_i] + r->in_off,
+			    r->in_len[r->in_i] - r->in_off);
 		while (n < 0 && errno == EINTR);
 		if (n > 0)
 			r->in_off += (size_t)n;
 		else if (n < 0 && errno != EAGAIN)
-			r->in_off = r->job->input_len;	/* EPIPE: not read */
+			r->in_i = 2;	/* EPIPE: the rest is not read */
 	}
-	if (r->in_off == r->job->input_len) {
+	while (r->in_i < 2 && r->in_off == r->in_len[r->in_i]) {
+		r->in_i++;
+		r->in_off = 0;
+	}
+	if (r->in_i == 2) {
 		close(r->ch.in);
 		r->in_open = 0;
 	}
@@ -235,7 +251,8 @@ tick(struct run *r)
 		stop(r, SBX_PIDS);
 	else if (st.disk_full)
 		stop(r, SBX_DISK);
-	else if (st.has_cpu && st.cpu_usec > r->job->lim.cpu_ms * 1000) {
+	else if (st.has_cpu && st.cpu_usec - r->cpu_base >
+	    r->job->lim.cpu_ms * 1000) {
 		if (r->stage_pending)
 			set_detail(r, "the Java compiler ran past the CPU "
 			    "limit");
@@ -402,7 +419,7 @@ finish(struct run *r)
 	res->wall_ms = r->t_end > r->t_start ? (uint64_t)(r->t_end -
 	    r->t_start) : 0;
 	if (st.has_cpu) {
-		res->cpu_ms = st.cpu_usec / 1000;
+		res->cpu_ms = (st.cpu_usec - r->cpu_base) / 1000;
 		res->flags |= SBX_F_CPU_CGROUP;
 	} else if (getrusage(RUSAGE_CHILDREN, &ru) == 0) {
 		uint64_t us = (uint64_t)ru.ru_utime.tv_sec * 1000000 +
@@ -546,7 +563,12 @@ build_cmd(struct run *r, struct cmd *c)
 		c->argv[a++] = (char *)r->env->python;
 		c->argv[a++] = "-E";
 		c->argv[a++] = "-s";
-		c->argv[a++] = (char *)j->files[0].name;
+		if (j->nfiles == 0) {	/* a warm slot: the loader waits */
+			c->argv[a++] = "-c";
+			c->argv[a++] = (char *)sbx_warm_python_loader;
+		} else {
+			c->argv[a++] = (char *)j->files[0].name;
+		}
 		break;
 	case SBX_LANG_JAVA:
 		if (j->nfiles > 40)
@@ -604,126 +626,298 @@ job_jail(struct run *r)
 	 * must not bind first, or a fork bomb would look like a tool that
 	 * failed to fork (the cgroup's refusals are what names the reason) */
 	jl->nproc = r->jcopy.cg.kind != CGROUP_NONE ? l->pids + 16 : l->pids;
-	jl->cpu_seconds = (l->cpu_ms + 999) / 1000 + 1;
+	jl->cpu_seconds = sbx_exec_cpu_seconds(l);
 	jl->disk = r->job->disk;
 	r->jcopy.cg.lim.memory = l->memory;
 	r->jcopy.cg.lim.pids = l->pids;
+}
+
+uint64_t
+sbx_exec_cpu_seconds(const struct sbx_limits *lim)
+{
+	return (lim->cpu_ms + 999) / 1000 + 1;
+}
+
+static struct run the_run;	/* one execution per process at a time */
+
+static void
+run_init(struct run *r, const struct sbx_exec_env *env,
+    const struct sbx_job *job, const struct sbx_output *out,
+    struct sbx_result *res)
+{
+	memset(r, 0, sizeof *r);
+	memset(res, 0, sizeof *res);
+	r->env = env;
+	r->job = job;
+	r->out = out;
+	r->res = res;
+	r->stop = -1;
+	r->tfd_deadline = r->tfd_tick = -1;
+	r->saved_cwd = -1;
+	res->reason = SBX_JAIL_FAILED;
+	res->kind = SBX_KIND_NONE;
+}
+
+/* The jail and the started command: r->job's files written by the jail,
+ * or none (a warm slot, whose loader takes them on stdin). 0, or -1 with
+ * the reason in r->res. */
+static int
+prepare(struct run *r)
+{
+	const struct sbx_exec_env *env = r->env;
+	const struct sbx_job *job = r->job;
+	struct jail_request rq;
+	struct spawn_spec spec;
+	struct cmd c;
+	char err[512];
+	size_t nf = 0;
+
+	if (job->nfiles + (env->deny_text != NULL) > JAIL_FILES_MAX) {
+		snprintf(err, sizeof err, "more files than the jail takes (%d)",
+		    JAIL_FILES_MAX);
+		set_detail(r, err);
+		return -1;
+	}
+	for (size_t i = 0; i < job->nfiles; i++)
+		r->jf[nf++] = (struct jail_file){ job->files[i].name,
+		    job->files[i].data, job->files[i].len, 0644 };
+	if (job->lang == SBX_LANG_JAVA && env->deny_text)
+		r->jf[nf++] = (struct jail_file){ ".airlock-java-deny",
+		    env->deny_text, env->deny_len, 0444 };
+	job_jail(r);
+	rq = (struct jail_request){ .id = job->id, .tenant = job->tenant,
+	    .registration = NULL, .work = 1, .files = r->jf, .nfiles = nf };
+	if (jail_lease_open(&r->jcopy, &rq, &r->lease, err, sizeof err) != 0) {
+		set_detail(r, err);
+		return -1;
+	}
+	r->lease_open = 1;
+	if (build_cmd(r, &c) != 0) {
+		set_detail(r, "cannot build the command line");
+		return -1;
+	}
+	r->tfd_deadline = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC |
+	    TFD_NONBLOCK);
+	r->tfd_tick = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC |
+	    TFD_NONBLOCK);
+	if (r->tfd_deadline < 0 || r->tfd_tick < 0) {
+		snprintf(err, sizeof err, "timerfd: %s", strerror(errno));
+		set_detail(r, err);
+		return -1;
+	}
+	spec = (struct spawn_spec){ .argv = c.argv, .envp = c.envp,
+		.jail = jail_lease_enter, .jail_ctx = &r->lease,
+		.cgroup_fd = jail_lease_cgroup_fd(&r->lease),
+		.pass_fd = jail_lease_pass_fd(&r->lease) };
+	spec.into_cgroup = spec.cgroup_fd >= 0;
+	r->t_start = mono_ms();
+	if (none_prepare(r, err, sizeof err) != 0 ||
+	    spawn_start(&spec, &r->ch, err, sizeof err) != 0) {
+		none_restore(r);
+		set_detail(r, err);
+		return -1;
+	}
+	none_restore(r);
+	r->spawned = 1;
+	r->in_open = r->open[1] = r->open[2] = 1;
+	if (jail_lease_started(&r->lease, err, sizeof err) != 0) {
+		set_detail(r, err);
+		stop(r, SBX_JAIL_FAILED);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every process of the execution killed and reaped, its jail removed. */
+static void
+run_close(struct run *r)
+{
+	char err[512];
+	int found, st;
+
+	if (r->spawned) {
+		if (r->in_open)
+			close(r->ch.in);
+		close(r->ch.out);
+		close(r->ch.err);
+		close(r->ch.pidfd);
+	}
+	/* every process of the execution is dead: reap the last of them
+	 * (pid 1 of a pid namespace may come back to us as a zombie) */
+	if (r->spawned)
+		(void)spawn_kill_all(0);
+	if (r->lease_open && jail_lease_close(&r->lease, r->spawned ?
+	    r->ch.pid : -1, &st, &found, err, sizeof err) != 0 &&
+	    r->res->detail[0] == '\0')
+		set_detail(r, err);
+	if (r->tfd_deadline >= 0)
+		close(r->tfd_deadline);
+	if (r->tfd_tick >= 0)
+		close(r->tfd_tick);
+	free(r->record);
+	r->record = NULL;
+	r->spawned = r->lease_open = 0;
+	r->tfd_deadline = r->tfd_tick = -1;
+}
+
+/* The started command, from r->t_start on: its stdin, the limits, the
+ * result, the end. */
+static int
+run_go(struct run *r)
+{
+	const struct sbx_job *job = r->job;
+	struct itimerspec its = { { 0, TICK_MS * 1000000 },
+		{ 0, TICK_MS * 1000000 } };
+	int rc;
+
+	r->stage_pending = job->lang == SBX_LANG_JAVA;
+	sbx_stage_init(&r->stage);
+	timerfd_settime(r->tfd_tick, 0, &its, NULL);
+	arm_deadline(r, r->t_start + (int64_t)job->lim.timeout_ms);
+	if (r->in_len[0] + r->in_len[1] == 0) {
+		close(r->ch.in);
+		r->in_open = 0;
+	}
+	loop(r);
+	if (!r->exited)
+		stop(r, r->stop >= 0 ? r->stop : SBX_EXITED);
+	finish(r);
+	rc = r->abandoned ? -1 : 0;
+	run_close(r);
+	return rc;
 }
 
 int
 sbx_exec(const struct sbx_exec_env *env, const struct sbx_job *job,
     const struct sbx_output *out, struct sbx_result *res)
 {
-	static struct run r;	/* one execution per process at a time */
-	struct jail_file jf[JAIL_FILES_MAX];
-	struct jail_request rq;
-	struct spawn_spec spec;
-	struct cmd c;
-	char err[512];
-	size_t nf = 0;
-	int rc = 0, found, st;
+	struct run *r = &the_run;
 
-	memset(&r, 0, sizeof r);
+	if (r->slot_job.id)
+		sbx_exec_warm_discard();
+	run_init(r, env, job, out, res);
+	if (prepare(r) != 0) {
+		run_close(r);
+		return 0;
+	}
+	r->in_seg[1] = job->input;
+	r->in_len[1] = job->input_len;
+	return run_go(r);
+}
+
+static int
+no_emit(void *ctx, int stream, const uint8_t *p, size_t n)
+{
+	(void)ctx;
+	(void)stream;
+	(void)p;
+	(void)n;
+	return -1;
+}
+
+static size_t
+no_room(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+static const struct sbx_output no_output = { NULL, no_emit, no_room, -1,
+	NULL, NULL };
+
+int
+sbx_exec_warm_prepare(const struct sbx_exec_env *env,
+    const struct sbx_job *slot, char *err, size_t errlen)
+{
+	struct run *r = &the_run;
+
+	if (slot->lang != SBX_LANG_PYTHON || slot->nfiles != 0 ||
+	    slot->input_len != 0) {
+		snprintf(err, errlen, "warm slots are for Python only");
+		return -1;
+	}
+	run_init(r, env, &r->slot_job, &no_output, &r->slot_res);
+	r->slot_job = *slot;
+	if (prepare(r) != 0) {
+		snprintf(err, errlen, "%s", r->slot_res.detail);
+		run_close(r);
+		memset(&r->slot_job, 0, sizeof r->slot_job);
+		return -1;
+	}
+	return 0;
+}
+
+const struct sbx_job *
+sbx_exec_warm_slot(void)
+{
+	return the_run.slot_job.id ? &the_run.slot_job : NULL;
+}
+
+uint64_t
+sbx_exec_warm_memory(void)
+{
+	struct jail_stats st;
+
+	if (!the_run.slot_job.id)
+		return 0;
+	jail_lease_stats(&the_run.lease, &st);
+	return st.has_memory ? st.peak_memory : 0;
+}
+
+int
+sbx_exec_warm_pidfd(void)
+{
+	return the_run.slot_job.id && the_run.spawned ? the_run.ch.pidfd : -1;
+}
+
+void
+sbx_exec_warm_discard(void)
+{
+	struct run *r = &the_run;
+
+	if (!r->slot_job.id)
+		return;
+	stop(r, SBX_SHUTDOWN);
+	run_close(r);
+	memset(&r->slot_job, 0, sizeof r->slot_job);
+}
+
+int
+sbx_exec_warm_run(const struct sbx_job *job, const struct sbx_output *out,
+    struct sbx_result *res)
+{
+	struct run *r = &the_run;
+	struct jail_stats st;
+
 	memset(res, 0, sizeof *res);
-	r.env = env;
-	r.job = job;
-	r.out = out;
-	r.res = res;
-	r.stop = -1;
-	r.tfd_deadline = r.tfd_tick = -1;
-	r.saved_cwd = -1;
 	res->reason = SBX_JAIL_FAILED;
 	res->kind = SBX_KIND_NONE;
-	if (job->nfiles + (env->deny_text != NULL) > JAIL_FILES_MAX) {
-		snprintf(err, sizeof err, "more files than the jail takes (%d)",
-		    JAIL_FILES_MAX);
-		set_detail(&r, err);
-		return 0;
-	}
-	for (size_t i = 0; i < job->nfiles; i++)
-		jf[nf++] = (struct jail_file){ job->files[i].name,
-		    job->files[i].data, job->files[i].len, 0644 };
-	if (job->lang == SBX_LANG_JAVA && env->deny_text)
-		jf[nf++] = (struct jail_file){ ".airlock-java-deny",
-		    env->deny_text, env->deny_len, 0444 };
-	job_jail(&r);
-	rq = (struct jail_request){ .id = job->id, .tenant = job->tenant,
-	    .registration = NULL, .work = 1, .files = jf, .nfiles = nf };
-	if (jail_lease_open(&r.jcopy, &rq, &r.lease, err, sizeof err) != 0) {
-		set_detail(&r, err);
-		return 0;
-	}
-	r.lease_open = 1;
-	if (build_cmd(&r, &c) != 0) {
-		set_detail(&r, "cannot build the command line");
-		goto close;
-	}
-	r.tfd_deadline = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC |
-	    TFD_NONBLOCK);
-	r.tfd_tick = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC |
-	    TFD_NONBLOCK);
-	if (r.tfd_deadline < 0 || r.tfd_tick < 0) {
-		snprintf(err, sizeof err, "timerfd: %s", strerror(errno));
-		set_detail(&r, err);
-		goto close;
-	}
-	spec = (struct spawn_spec){ .argv = c.argv, .envp = c.envp,
-		.jail = jail_lease_enter, .jail_ctx = &r.lease,
-		.cgroup_fd = jail_lease_cgroup_fd(&r.lease),
-		.pass_fd = jail_lease_pass_fd(&r.lease) };
-	spec.into_cgroup = spec.cgroup_fd >= 0;
-	r.t_start = mono_ms();
-	if (none_prepare(&r, err, sizeof err) != 0 ||
-	    spawn_start(&spec, &r.ch, err, sizeof err) != 0) {
-		none_restore(&r);
-		set_detail(&r, err);
-		goto close;
-	}
-	none_restore(&r);
-	r.spawned = 1;
-	r.in_open = r.open[1] = r.open[2] = 1;
-	if (jail_lease_started(&r.lease, err, sizeof err) != 0) {
-		set_detail(&r, err);
-		stop(&r, SBX_JAIL_FAILED);
-		goto close;
-	}
-	r.stage_pending = job->lang == SBX_LANG_JAVA;
-	sbx_stage_init(&r.stage);
-	{
-		struct itimerspec its = { { 0, TICK_MS * 1000000 },
-			{ 0, TICK_MS * 1000000 } };
+	if (!r->slot_job.id || !sbx_warm_fits(&r->slot_job, job) ||
+	    strcmp(job->id, r->slot_job.id) != 0) {
+		static const char no[] = "no warm slot for this execution";
 
-		timerfd_settime(r.tfd_tick, 0, &its, NULL);
+		sbx_detail_set(res->detail, sizeof res->detail,
+		    (const uint8_t *)no, sizeof no - 1);
+		return 0;
 	}
-	arm_deadline(&r, r.t_start + (int64_t)job->lim.timeout_ms);
-	if (job->input_len == 0) {
-		close(r.ch.in);
-		r.in_open = 0;
+	r->job = job;
+	r->out = out;
+	r->res = res;
+	if (sbx_warm_record(job, &r->record, &r->in_len[0]) != 0) {
+		set_detail(r, "cannot hand the files to the warm slot");
+		stop(r, SBX_JAIL_FAILED);
+		run_close(r);
+		memset(&r->slot_job, 0, sizeof r->slot_job);
+		return 0;
 	}
-	loop(&r);
-	if (!r.exited)
-		stop(&r, r.stop >= 0 ? r.stop : SBX_EXITED);
-	finish(&r);
-	rc = r.abandoned ? -1 : 0;
-close:
-	if (r.spawned) {
-		if (r.in_open)
-			close(r.ch.in);
-		close(r.ch.out);
-		close(r.ch.err);
-		close(r.ch.pidfd);
-	}
-	/* every process of the execution is dead: reap the last of them
-	 * (pid 1 of a pid namespace may come back to us as a zombie) */
-	if (r.spawned)
-		(void)spawn_kill_all(0);
-	if (r.lease_open && jail_lease_close(&r.lease, r.spawned ? r.ch.pid :
-	    -1, &st, &found, err, sizeof err) != 0 && r.res->detail[0] ==
-	    '\0')
-		set_detail(&r, err);
-	if (r.tfd_deadline >= 0)
-		close(r.tfd_deadline);
-	if (r.tfd_tick >= 0)
-		close(r.tfd_tick);
-	return rc;
+	r->in_seg[0] = r->record;
+	r->in_seg[1] = job->input;
+	r->in_len[1] = job->input_len;
+	/* the slot's own start is the service's: what the call uses is
+	 * counted from here */
+	jail_lease_stats(&r->lease, &st);
+	r->cpu_base = st.has_cpu ? st.cpu_usec : 0;
+	r->t_start = mono_ms();
+	memset(&r->slot_job, 0, sizeof r->slot_job);
+	return run_go(r);
 }

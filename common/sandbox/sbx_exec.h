@@ -91,6 +91,37 @@ struct sbx_exec_env {
 int sbx_exec(const struct sbx_exec_env *env, const struct sbx_job *job,
     const struct sbx_output *out, struct sbx_result *res);
 
+/* Warm slots (sbx_server's --warm): an execution prepared before its
+ * request, used once. sbx_exec_warm_prepare does everything sbx_exec
+ * does up to the started command, for slot (lang Python, no files, no
+ * input; slot->id names the execution and must outlive the slot): a fresh
+ * lease (uid, directories, cgroup with slot's limits), the jail entered,
+ * the interpreter started on the loader (sbx_warm.h), waiting on its
+ * stdin. One slot per process; 0, or -1 with a message (nothing left).
+ * sbx_exec_warm_run takes it for job, which must fit it (sbx_warm_fits)
+ * and carry its id: the files and input go to the loader, the clocks start
+ * then, and CPU is counted from then (the slot's start is the service's
+ * cost, charged to no tenant); then as sbx_exec, the jail destroyed the
+ * same way. A job that does not fit gets reason jail_failed; the caller
+ * asks first. sbx_exec_warm_discard kills and removes an unused slot
+ * (sbx_exec does too). sbx_exec_warm_slot: the prepared slot's job, or
+ * NULL; sbx_exec_warm_pidfd: its command's pidfd (readable when it died
+ * while waiting), or -1. */
+int sbx_exec_warm_prepare(const struct sbx_exec_env *env,
+    const struct sbx_job *slot, char *err, size_t errlen);
+const struct sbx_job *sbx_exec_warm_slot(void);
+/* The prepared slot's memory: its cgroup's peak so far (bytes), 0 without
+ * a memory cgroup or a slot. */
+uint64_t sbx_exec_warm_memory(void);
+int sbx_exec_warm_pidfd(void);
+int sbx_exec_warm_run(const struct sbx_job *job,
+    const struct sbx_output *out, struct sbx_result *res);
+void sbx_exec_warm_discard(void);
+
+/* The RLIMIT_CPU backstop of a CPU limit: its seconds rounded up, plus
+ * one (the cgroup's reading is what stops a tool first). */
+uint64_t sbx_exec_cpu_seconds(const struct sbx_limits *lim);
+
 /* Java heap (-Xmx) for a memory limit: half of it, at least 16 MiB, at
  * most the limit minus 64 MiB when that is larger than half. */
 uint64_t sbx_java_heap(uint64_t memory);

@@ -14,9 +14,11 @@
 #include "common/base/clock.h"
 #include "common/base/log.h"
 #include "common/base/random_id.h"
+#include "common/base/secmem.h"
 #include "common/base/xwrap.h"
 #include "common/sandbox/sbx_config.h"
 #include "common/sandbox/sbx_env.h"
+#include "common/sandbox/sbx_warm.h"
 #include "common/service/metrics.h"
 #include "common/service/service.h"
 #include "common/wire/channel.h"
@@ -128,6 +130,14 @@ on_ctl(void *ctx, void *handler)
 
 	if (ctlmsg_recv(h->sv.ctl, &m, &fd, MSG_DONTWAIT) != CTLMSG_OK)
 		return;		/* gone (SIGCHLD cleans up), or nonsense */
+	if (m.type == CTLMSG_READY) {	/* a keeper's slot is prepared */
+		if (h->warm == 1) {
+			h->warm = 2;
+			s->warm_ready++;
+			metric_set(M_SBX_WARM_IDLE, 0, s->warm_ready);
+		}
+		return;
+	}
 	switch (sbx_server_admission(&s->budgets, h, &m, s->draining,
 	    (uint64_t)mono_ms(), &verdict)) {
 	case SBX_ADMISSION_VERDICT:
@@ -146,7 +156,16 @@ static void
 release(void *ctx, void *handler)
 {
 	struct sbx_server *s = ctx;
+	struct sbx_server_handler *h = handler;
 
+	if (h->warm) {
+		/* a keeper ended before its connection: its slot failed or
+		 * died; the next one waits a second (no fork loop) */
+		s->warm_keepers--;
+		s->warm_ready -= h->warm == 2;
+		s->warm_retry_at = mono_ms() + 1000;
+		metric_set(M_SBX_WARM_IDLE, 0, s->warm_ready);
+	}
 	sbx_server_release(&s->budgets, handler, (uint64_t)mono_ms());
 	start_queued(s);
 }
@@ -169,6 +188,7 @@ struct conn {
 	struct sbx_file_data files[SBX_FILES_MAX];
 	uint8_t *body;
 	const char *why;	/* the receiver went away: why */
+	int warm;		/* a warm slot took the execution */
 };
 
 /* Send ERROR and end the connection (the handler exits next); the close
@@ -404,7 +424,8 @@ log_execution(const struct conn *c, const struct sbx_job *job,
 	count_execution(c->req.lang, r);
 	log_event(r->reason == SBX_EXITED ? LOG_INFO : LOG_WARN, "execution",
 	    (struct log_field[]){
-	    LF_STR("exec", c->exec_id), LF_STR("tenant", c->req.tenant),
+	    LF_STR("exec", c->exec_id), LF_STR("start", c->warm ? "warm" :
+	    "cold"), LF_STR("tenant", c->req.tenant),
 	    LF_STR("request", c->req.request_id), LF_STR("key", c->key_id),
 	    LF_STR("language", sbx_lang_name(c->req.lang)),
 	    LF_NUM("timeout_ms", lim->timeout_ms), LF_NUM("cpu_limit_ms",
@@ -420,15 +441,19 @@ log_execution(const struct conn *c, const struct sbx_job *job,
 	    r->stdout_bytes), LF_NUM("stderr_bytes", r->stderr_bytes),
 	    LF_NUM("truncated", r->flags & (SBX_F_STDOUT_TRUNCATED |
 	    SBX_F_STDERR_TRUNCATED)),
-	    LF_STR("detail", detail) }, 20);
+	    LF_STR("detail", detail) }, 21);
 }
 
 /* The handler of one authenticated connection, in its own process:
- * returns its exit status. */
+ * returns its exit status. sigfd: the signals that stop the execution,
+ * or -1 (made here). In a warm slot's keeper the slot takes the
+ * execution when it fits (sbx_warm_fits), else it is destroyed unused
+ * and the execution starts cold. */
 static int
 handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
-    int ctl, const char *peer, unsigned key)
+    int ctl, const char *peer, unsigned key, int sigfd)
 {
+	const struct sbx_job *slot = sbx_exec_warm_slot();
 	static struct conn c;
 	struct sbx_started started;
 	struct sbx_result res;
@@ -441,7 +466,7 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
 	int rc;
 
 	/* the signals that stop the execution are read from env.sigfd */
-	if ((env.sigfd = service_handler_signals()) < 0) {
+	if ((env.sigfd = sigfd >= 0 ? sigfd : service_handler_signals()) < 0) {
 		log_msg(LOG_ERROR, "handler signals: %s", strerror(errno));
 		return EXIT_OSERR;
 	}
@@ -451,7 +476,9 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
 	/* a copy: the ring is wiped next */
 	snprintf(c.key_id, sizeof c.key_id, "%s", service_key_id(&s->ring,
 	    key));
-	if (random_id(c.exec_id) != 0) {
+	if (slot)	/* the slot's lease is the execution's */
+		snprintf(c.exec_id, sizeof c.exec_id, "%s", slot->id);
+	else if (random_id(c.exec_id) != 0) {
 		log_msg(LOG_ERROR, "getrandom: %s", strerror(errno));
 		return EXIT_OSERR;
 	}
@@ -509,7 +536,11 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
 		return EXIT_SOFTWARE;
 	out = (struct sbx_output){ &c, conn_emit, conn_room, c.ch.fd,
 		conn_events, conn_ready };
-	rc = sbx_exec(&env, &job, &out, &res);
+	c.warm = slot && sbx_warm_fits(slot, &job);
+	if (slot)
+		metric_add(M_SBX_WARM_STARTS, c.warm ? 0 : 1, 1);
+	rc = c.warm ? sbx_exec_warm_run(&job, &out, &res) :
+	    sbx_exec(&env, &job, &out, &res);
 	service_done(ctl, res.cpu_ms);
 	log_execution(&c, &job, &res);
 	if (rc != 0) {
@@ -527,9 +558,170 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
 	return EXIT_OK;
 }
 
-/* An authenticated connection from the pre-auth process: one handler,
- * up to the executions and queue places in all plus the refusal slots
- * (the budgets refuse past the first two); past them it is closed. */
+/* --- warm slots ----------------------------------------------------------- */
+
+/* A warm slot's keeper, in its own process (a handler not yet given a
+ * connection): prepare one slot (sbx_exec_warm_prepare: the service's
+ * default limits, nothing of any tenant), say READY, then wait. A CONN
+ * from the supervisor makes it that connection's handler. A slot that
+ * dies while it waits is destroyed and made again (the keeper stays
+ * ready: a connection already on its way is served, cold if need be); a
+ * signal ends it, the slot destroyed. It holds no secret while it waits:
+ * only the key ids the execution's log line names. */
+static int
+keeper_serve(struct sbx_server *s, int ctl)
+{
+	static char id[17];
+	static struct sbx_exec_env env;
+	static const struct sbx_limits zero;
+	struct sbx_job slot;
+	struct ctlmsg m;
+	char err[512], peer[96];
+	uint64_t idle = 0;
+	int sigfd, conn = -1, ready = 0, rc;
+
+	secure_wipe(s->ring.psk, sizeof s->ring.psk);
+	if ((sigfd = service_handler_signals()) < 0)
+		return EXIT_OSERR;
+	env = *s->env;
+	env.sigfd = sigfd;
+	for (;;) {
+		struct pollfd pf[3];
+
+		if (!sbx_exec_warm_slot()) {
+			memset(&slot, 0, sizeof slot);
+			if (random_id(id) != 0)
+				return EXIT_OSERR;
+			slot.id = id;
+			slot.lang = SBX_LANG_PYTHON;
+			sbx_server_limits(&s->cfg, &zero, &slot.lim);
+			slot.disk = sbx_env_disk(s->cfg.disk, slot.lim.memory,
+			    s->cfg.max_disk);
+			if (sbx_exec_warm_prepare(&env, &slot, err, sizeof err)
+			    != 0) {
+				log_event(LOG_WARN, "warm slot not prepared",
+				    (struct log_field[]){ LF_STR("exec", id),
+				    LF_STR("reason", err) }, 2);
+				if (!ready)	/* no connection can come */
+					return EXIT_UNAVAILABLE;
+			} else {
+				idle = sbx_exec_warm_memory();
+				metric_add(M_SBX_WARM_BYTES, 0, idle);
+			}
+		}
+		if (!ready && ctlmsg_send(ctl, &(struct ctlmsg){ .type =
+		    CTLMSG_READY }, -1, 0) != CTLMSG_OK)
+			break;
+		ready = 1;
+		pf[0] = (struct pollfd){ ctl, POLLIN, 0 };
+		pf[1] = (struct pollfd){ sigfd, POLLIN, 0 };
+		pf[2] = (struct pollfd){ sbx_exec_warm_pidfd(), POLLIN, 0 };
+		if (poll(pf, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pf[1].revents)
+			break;		/* stopped: draining, a reload */
+		if (pf[0].revents)
+			break;		/* a connection (or nonsense) */
+		if (pf[2].revents) {	/* the slot died waiting */
+			metric_add(M_SBX_WARM_BYTES, 0, (uint64_t)0 - idle);
+			idle = 0;
+			sbx_exec_warm_discard();
+		}
+	}
+	metric_add(M_SBX_WARM_BYTES, 0, (uint64_t)0 - idle);
+	if (ready && ctlmsg_recv(ctl, &m, &conn, MSG_DONTWAIT) == CTLMSG_OK &&
+	    m.type == CTLMSG_CONN) {
+		netaddr_peer_text(conn, peer, sizeof peer);
+		rc = handler_serve(s, conn, &m.u.conn, ctl, peer, m.conn_key,
+		    sigfd);
+		secure_wipe(&m, sizeof m);
+		return rc;
+	}
+	if (conn >= 0)
+		close(conn);
+	sbx_exec_warm_discard();
+	return EXIT_OK;
+}
+
+/* Keep --warm keepers, each preparing its slot in its own process while
+ * the supervisor serves on; none while draining, none for a second after
+ * one died unused. */
+static void
+warm_fill(struct sbx_server *s)
+{
+	while (!s->draining && s->warm_keepers < s->cfg.warm_python &&
+	    mono_ms() >= s->warm_retry_at) {
+		struct sbx_server_handler *h;
+		int ctl;
+		pid_t pid = supervisor_fork(&s->sv, -1, &ctl);
+
+		if (pid == 0)
+			_exit(keeper_serve(s, ctl));
+		if (pid < 0) {
+			s->warm_retry_at = mono_ms() + 1000;
+			return;
+		}
+		h = supervisor_handler(&s->sv, s->sv.nh - 1);
+		h->warm = 1;
+		s->warm_keepers++;
+	}
+}
+
+/* Hand conn to a keeper whose slot is ready: 0, or -1 when none took
+ * it. The keeper's slot fits the request or is destroyed unused there:
+ * the request is only read by its handler. */
+static int
+warm_give(struct sbx_server *s, int conn, const struct noise_transport *t,
+    unsigned key, unsigned version)
+{
+	for (size_t i = 0; i < s->sv.nh; i++) {
+		struct sbx_server_handler *h = supervisor_handler(&s->sv, i);
+		struct ctlmsg m;
+		enum ctlmsg_status st;
+
+		if (h->warm != 2)
+			continue;
+		memset(&m, 0, sizeof m);
+		m.type = CTLMSG_CONN;
+		m.conn_key = (uint8_t)key;
+		m.conn_version = (uint8_t)version;
+		m.u.conn = *t;
+		st = ctlmsg_send(h->sv.ctl, &m, conn, MSG_DONTWAIT);
+		secure_wipe(&m, sizeof m);
+		if (st != CTLMSG_OK)
+			continue;	/* gone: reaping cleans up */
+		close(conn);
+		h->warm = 0;
+		s->warm_keepers--;
+		s->warm_ready--;
+		metric_set(M_SBX_WARM_IDLE, 0, s->warm_ready);
+		warm_fill(s);		/* the next slot, in the background */
+		return 0;
+	}
+	return -1;
+}
+
+/* Every keeper still waiting is told to end (SIGTERM): draining, or a
+ * reload whose limits its slot may no longer fit. */
+static void
+warm_stop(struct sbx_server *s)
+{
+	for (size_t i = 0; i < s->sv.nh; i++) {
+		struct sbx_server_handler *h = supervisor_handler(&s->sv, i);
+
+		if (h->warm)
+			kill(h->sv.pid, SIGTERM);
+	}
+}
+
+/* An authenticated connection from the pre-auth process: a warm slot's
+ * keeper, or one new handler, up to the executions and queue places in
+ * all plus the refusal slots (the budgets refuse past the first two;
+ * keepers not yet given a connection do not count); past them it is
+ * closed. */
 static void
 take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
     unsigned version)
@@ -538,14 +730,16 @@ take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
 	char peer[96];
 	int ctl;
 
-	(void)version;	/* the sandbox's payloads are the same in both */
 	/* no "accepted" line: the handler's execution line says it all */
 	if (service_take(&s->sv, (size_t)s->cfg.budget.total_concurrent +
-	    s->cfg.budget.total_queue, conn, peer, sizeof peer) != 0)
+	    s->cfg.budget.total_queue + s->warm_keepers, conn, peer,
+	    sizeof peer) != 0)
+		return;
+	if (warm_give(s, conn, t, key, version) == 0)
 		return;
 	/* the handler is a per-request child: exiting is its cleanup */
 	if (supervisor_fork(&s->sv, conn, &ctl) == 0)
-		_exit(handler_serve(s, conn, t, ctl, peer, key));
+		_exit(handler_serve(s, conn, t, ctl, peer, key, -1));
 }
 
 /* Reap, then the gauge /readyz reads: every live handler counts, queued
@@ -554,8 +748,10 @@ take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
 static void
 reap_all(void *ctx)
 {
-	reap(ctx);
-	metric_set(M_LEASES_ACTIVE, 0, ((struct sbx_server *)ctx)->sv.nh);
+	struct sbx_server *s = ctx;
+
+	reap(s);
+	metric_set(M_LEASES_ACTIVE, 0, s->sv.nh - s->warm_keepers);
 }
 
 void
@@ -631,6 +827,7 @@ reload(struct sbx_server *s)
 	s->ring = ring;
 	secret_ring_wipe(&ring);
 	supervisor_replace_preauth(&s->sv);
+	warm_stop(s);	/* slots of the old limits: made again */
 	log_event(LOG_INFO, "reloaded", (struct log_field[]){
 	    LF_NUM("secrets", s->ring.n),
 	    LF_NUM("max_timeout_ms", s->cfg.max.timeout_ms),
@@ -661,7 +858,9 @@ tick(void *ctx)
 
 	reap_all(s);
 	expire_queued(s);
-	return s->budgets.queued ? 50 : -1;
+	warm_fill(s);
+	return s->budgets.queued ? 50 : s->warm_keepers <
+	    s->cfg.warm_python && !s->draining ? 1000 : -1;
 }
 
 enum sbx_server_status
@@ -716,6 +915,7 @@ sbx_server_run(struct sbx_server *s, const struct sbx_exec_env *env,
 	    (uint32_t)s->cfg.handshake_ms, s->cfg.max_per_peer,
 	    s->cfg.preauth_uid, 0, &s->env->jail->cfg, err, errlen) != 0)
 		return SBX_SERVER_BAD_SETUP;
+	warm_fill(s);
 	if ((sig = service_serve(sv, &loop, s)) < 0) {
 		snprintf(err, errlen, "poll: %s", strerror(errno));
 		return SBX_SERVER_SYSTEM;
@@ -726,9 +926,11 @@ sbx_server_run(struct sbx_server *s, const struct sbx_exec_env *env,
 	 * reason shutdown, their result sent; what is left 5 s later is
 	 * killed */
 	s->draining = 1;
+	warm_stop(s);
 	refuse_queued(s);
 	log_event(LOG_INFO, "sandbox draining", (struct log_field[]){
-	    LF_NUM("executions", sv->nh), LF_NUM("drain_timeout_ms",
+	    LF_NUM("executions", sv->nh - s->warm_keepers),
+	    LF_NUM("drain_timeout_ms",
 	    sig == SIGINT ? 0 : s->cfg.drain_ms) }, 2);
 	service_drain(sv, sig == SIGINT ? 0 : (uint32_t)s->cfg.drain_ms,
 	    5000, on_ctl, reap_all, s);

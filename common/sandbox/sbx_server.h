@@ -11,7 +11,16 @@
  *   ADMIT tenant, CPU limit  -------->  sbx_budget_admit: run, queue or
  *                            <--------  VERDICT  (refuse with its code)
  *   STARTED, STDOUT/STDERR..., EXIT
- *   DONE CPU used            -------->  sbx_budget_finish, start the next */
+ *   DONE CPU used            -------->  sbx_budget_finish, start the next
+ *
+ * With --warm python=N the supervisor also keeps N keepers: handlers
+ * forked before any connection, each preparing one warm slot
+ * (sbx_exec_warm_prepare) and saying READY; a connection goes to a ready
+ * keeper (CONN over its control socket: the fd and the transport state,
+ * as the pre-auth process hands them over) and a new keeper is forked
+ * behind it. The keeper then is that connection's handler: its slot
+ * takes the execution when it fits, else it is destroyed unused and the
+ * execution starts cold. */
 #ifndef AIRLOCK_SBX_SERVER_H
 #define AIRLOCK_SBX_SERVER_H
 
@@ -40,6 +49,7 @@ struct sbx_server_config {
 	uint32_t max_per_peer;		/* pending handshakes of one source */
 	uint32_t preauth_uid;		/* service_start_preauth's uid */
 	const char *exec_interpreter;	/* absolute; NULL: exec is refused */
+	uint32_t warm_python;		/* --warm python=N: warm slots kept */
 };
 
 struct sbx_config;
@@ -53,6 +63,11 @@ struct sbx_server {
 	struct secret_ring ring;	/* the secrets accepted */
 	struct supervisor sv;
 	int draining;
+	/* warm slots: keepers forked and not yet given a connection
+	 * (preparing or ready), of them ready; no new keeper before
+	 * warm_retry_at (one died before it was given a connection) */
+	uint32_t warm_keepers, warm_ready;
+	int64_t warm_retry_at;
 };
 
 /* The limits of a request that asked for asked: a 0 takes cfg's
@@ -65,6 +80,8 @@ struct sbx_server_handler {
 	struct supervisor_handler sv;	/* first: the supervisor's part */
 	int admitted;		/* asked, and answered run or queued */
 	int done;		/* said what it used (DONE) */
+	int warm;		/* a warm slot's keeper not yet given a
+				 * connection: 1 preparing, 2 ready */
 };
 
 enum sbx_admission {

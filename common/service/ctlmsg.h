@@ -16,7 +16,8 @@
  *            applet's refusal code)
  *   DONE     handler -> supervisor    my request is over but for its final
  *            frame; stop counting it: cpu_used_ms:u64
- *   READY    pre-auth -> supervisor   confined and serving (no payload)
+ *   READY    pre-auth -> supervisor   confined and serving (no payload);
+ *            a sandbox's warm keeper -> supervisor: its slot is prepared
  *
  * A datagram whose length is not exactly 4 + the type's size, an unknown
  * type, a CONN without its one fd or any other message with an fd is

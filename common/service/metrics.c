@@ -30,6 +30,8 @@ static const char *const budget_labels[] = {
 	"queue_timeout"
 };
 
+static const char *const warm_labels[] = { "warm", "unfit" };
+
 #define N(a) (sizeof (a) / sizeof *(a))
 #define R METRICS_RUNNER
 #define S METRICS_SANDBOX
@@ -89,6 +91,16 @@ static const struct metric_def defs[M_NMETRIC_] = {
 	[M_EGRESS_CONNECTIONS] = { R, "egress_connections_total", "Egress "
 	    "proxy connections, by verdict.", "counter", "verdict",
 	    egress_labels, N(egress_labels), NULL, NULL, 1 },
+	[M_SBX_WARM_IDLE] = { S, "warm_slots_idle", "Warm slots prepared "
+	    "and waiting for an execution (--warm).", "gauge", NULL, NULL, 1,
+	    NULL, NULL, 1 },
+	[M_SBX_WARM_BYTES] = { S, "warm_slots_memory_bytes", "Memory the "
+	    "waiting warm slots' cgroups hold (each capped by --memory).",
+	    "gauge", NULL, NULL, 1, NULL, NULL, 1 },
+	[M_SBX_WARM_STARTS] = { S, "warm_starts_total", "Executions a "
+	    "keeper of a warm slot served: warm (the slot took it) or unfit "
+	    "(its settings differ: destroyed unused, started cold).",
+	    "counter", "start", warm_labels, N(warm_labels), NULL, NULL, 1 },
 	[M_EGRESS_BYTES] = { R, "egress_bytes_total", "Bytes tunnelled by "
 	    "the egress proxy: up (lease to host) and down.", "counter",
 	    "direction", direction_labels, N(direction_labels), NULL, NULL,

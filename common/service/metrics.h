@@ -29,6 +29,9 @@ enum metric {
 	M_CAPACITY,		/* gauge: the lease/execution cap */
 	M_EGRESS_CONNECTIONS,	/* counter, label verdict (egress_proxy.h) */
 	M_EGRESS_BYTES,		/* counter, label direction (up, down) */
+	M_SBX_WARM_IDLE,	/* gauge: warm slots prepared, waiting */
+	M_SBX_WARM_BYTES,	/* gauge: memory their cgroups hold */
+	M_SBX_WARM_STARTS,	/* counter, label start (warm, unfit) */
 	M_NMETRIC_
 };
 
