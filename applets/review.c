@@ -19,6 +19,9 @@
 #include "common/egress/egress_allow.h"
 #include "common/policy/envpolicy.h"
 #include "common/base/fileio.h"
+#include "common/lock/lockjail.h"
+#include "common/lock/lockstore.h"
+#include "common/lock/npmlock.h"
 #include "common/policy/guard.h"
 #include "common/base/log.h"
 #include "common/policy/review_change.h"
@@ -37,10 +40,11 @@ struct opts {
 	const char *store, *tenant, *registration, *source, *key, *pub, *out;
 	const char *expires, *note, *reason, *as, *status, *at, *skew;
 	const char *revoked, *head, *egress;
+	const char *resolve_uids, *resolve_state, *resolve_jail;
 	const char *env[PROTO_ENVC_MAX];
 	size_t envc;
 	struct guard_policy guard;	/* --script-dir --allow-index ... */
-	int json, verify, yes;
+	int json, verify, yes, lock, allow_scripts;
 	char **pos;		/* positional arguments */
 	size_t npos;
 	char **cmd;		/* after "--", when has_cmd */
@@ -92,6 +96,11 @@ opts_parse(int argc, char **argv, const char *allowed, const char *usage,
 		{ "status", &o->status, NULL }, { "at", &o->at, NULL },
 		{ "skew", &o->skew, NULL }, { "revoked", &o->revoked, NULL },
 		{ "head", &o->head, NULL }, { "egress", &o->egress, NULL },
+		{ "resolve-uid-range", &o->resolve_uids, NULL },
+		{ "resolve-state-dir", &o->resolve_state, NULL },
+		{ "resolve-jail", &o->resolve_jail, NULL },
+		{ "lock", NULL, &o->lock },
+		{ "allow-scripts", NULL, &o->allow_scripts },
 		{ "env-key", NULL, NULL }, { "script-dir", NULL, NULL },
 		{ "allow-index", NULL, NULL }, { "allow-module", NULL, NULL },
 		{ "json", NULL, &o->json },
@@ -312,12 +321,144 @@ cmd_keygen(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* ---- the lock of an npm command (docs/REVIEW.md "Locked npm trees") --- */
+
+#define RESOLVE_TIMEOUT_MS (10 * 60 * 1000)
+
+/* The lockable shape of a record's command, or die naming it. */
+static void
+spec_or_die(const char *const *argv, size_t argc, struct npm_spec *spec)
+{
+	if (npm_spec_parse(argv, argc, spec) != 0)
+		die(EXIT_USAGE, "--lock: only `npx -y NAME@VERSION [ARGS]` "
+		    "(an exact version) can be locked");
+}
+
+/* Resolve spec's whole tree into a lockfile with npm's own resolver, in
+ * a jail of its own (no secret, install scripts off), check it, and
+ * keep it in STORE/locks under its digest (hex). */
+static void
+resolve_lock(const struct opts *o, const struct npm_spec *spec,
+    char hex[LOCK_HEX_LEN + 1])
+{
+	static char *const argv[] = { "npm", "install", "--package-lock-only",
+		"--ignore-scripts", "--no-audit", "--no-fund",
+		"--registry=" NPM_REGISTRY, NULL };
+	struct lock_jail_opts jo = { JAIL_UID, 310000, 310063,
+		"/tmp/airlock-review-resolve", RESOLVE_TIMEOUT_MS };
+	char manifest[NPM_NAME_MAX + NPM_VERSION_MAX + 128], err[1024];
+	char dir[PATH_MAX];
+	struct jail_file f = { "package.json", manifest, 0, 0644 };
+	struct npm_lock lock;
+	uint8_t *text;
+	size_t len;
+	long n;
+
+	if (o->resolve_jail && (jail_mode_parse(o->resolve_jail, &jo.mode) !=
+	    0 || jo.mode == JAIL_NONE))
+		die(EXIT_USAGE, "--resolve-jail must be uid or ns");
+	if (o->resolve_uids && cli_uid_range(o->resolve_uids, &jo.uid_first,
+	    &jo.uid_last) != 0)
+		die(EXIT_USAGE, "--resolve-uid-range: '%s' is not FIRST-LAST",
+		    o->resolve_uids);
+	if (o->resolve_state)
+		jo.state_dir = o->resolve_state;
+	if ((n = npm_manifest(spec, manifest, sizeof manifest)) < 0)
+		die(EXIT_USAGE, "--lock: the package name is too long");
+	f.len = (size_t)n;
+	if (lock_jail_run(&jo, argv, &f, 1, "package-lock.json", LJ_TEXT_MAX,
+	    &text, &len, err, sizeof err) != 0)
+		die(EXIT_UNAVAILABLE, "--lock: resolving %s@%s: %s", spec->name,
+		    spec->version, err);
+	if (npm_lock_parse(text, len, spec, &lock, err, sizeof err) != 0)
+		die(EXIT_NOPERM, "refused: lock: %s", err);
+	npm_lock_free(&lock);
+	snprintf(dir, sizeof dir, "%s/locks", o->store);
+	if ((mkdir(dir, 0755) != 0 && errno != EEXIST) ||
+	    lock_save(dir, text, len, hex) != 0)
+		die_errno(EXIT_IOERR, "cannot keep the lock in %s", dir);
+	free(text);
+}
+
+/* Record rec's lock, read back from STORE/locks and checked against its
+ * digest and its command; 0, or -1 with a message in err. */
+static int
+record_lock(const char *store, const struct store_rec *rec,
+    struct npm_lock *lock, uint8_t **text, char *err, size_t errcap)
+{
+	uint8_t digest[LOCK_DIGEST_LEN];
+	struct npm_spec spec;
+	char dir[PATH_MAX];
+	size_t len;
+
+	if (lock_hex_decode(rec->lock, digest) != 0) {
+		snprintf(err, errcap, "a bad lock digest");
+		return -1;
+	}
+	snprintf(dir, sizeof dir, "%s/locks", store);
+	if (npm_spec_parse(rec->argv, rec->argc, &spec) != 0) {
+		snprintf(err, errcap, "the command is not `npx -y NAME@VERSION`");
+		return -1;
+	}
+	if (lock_load(dir, digest, text, &len, err, errcap) != 0)
+		return -1;
+	if (npm_lock_parse(*text, len, &spec, lock, err, errcap) != 0) {
+		free(*text);
+		return -1;
+	}
+	return 0;
+}
+
+/* What a reviewer should see of a lock: size, install scripts (each
+ * package named), the bin that will run; every byte escaped. */
+static void
+lock_summary(FILE *f, const char *store, const struct store_rec *rec)
+{
+	struct npm_lock lock;
+	uint8_t *text;
+	char err[512];
+
+	fprintf(f, "%-14s%s\n", "lock", rec->lock);
+	if (record_lock(store, rec, &lock, &text, err, sizeof err) != 0) {
+		fprintf(f, "%-14sUNUSABLE: ", "");
+		rfmt_esc(f, err, strlen(err));
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, "%-14s%zu packages, every one pinned by a sha512 "
+	    "integrity hash\n", "", lock.npkg);
+	fprintf(f, "%-14s", "lock bin");
+	rfmt_esc(f, lock.bin_name, strlen(lock.bin_name));
+	fprintf(f, " -> ");
+	rfmt_esc(f, lock.bin, lock.bin_len);
+	fprintf(f, "\n%-14s%zu%s\n", "lock scripts", lock.install_scripts,
+	    lock.install_scripts ? (rec->lock_scripts ? " (allowed)" :
+	    " (not allowed: they will not run)") : "");
+	for (size_t i = 0; i < lock.npkg; i++) {
+		const struct npm_pkg *p = &lock.pkg[i];
+
+		if (!p->install_script)
+			continue;
+		fprintf(f, "%-14s", "  script in");
+		rfmt_esc(f, p->path, p->path_len);
+		fputc('@', f);
+		rfmt_esc(f, p->version, p->version_len);
+		fputc('\n', f);
+	}
+	if (lock.optional)
+		fprintf(f, "%-14s%zu (may be absent on a runner's platform)\n",
+		    "lock optional", lock.optional);
+	npm_lock_free(&lock);
+	free(text);
+}
+
 /* ---- submit ----------------------------------------------------------- */
 
 static const char submit_usage[] = "airlock review submit --store DIR "
     "[--tenant T] --registration R\n"
     "    --source catalog|custom|registry [--env-key NAME]... [--as NAME]\n"
-    "    [--egress HOST:PORT,...]\n"
+    "    [--egress HOST:PORT,...] [--lock [--resolve-jail uid|ns]\n"
+    "    [--resolve-uid-range FIRST-LAST] [--resolve-state-dir DIR]]\n"
     "    [--script-dir DIR]... [--allow-index URL]... [--allow-module M]...\n"
     "    -- COMMAND [ARGS...]\n"
     "Queue a registration for review; prints its record id. The command "
@@ -326,7 +467,11 @@ static const char submit_usage[] = "airlock review submit --store DIR "
     "for every tenant\n(tenant \"*\", no --tenant) and need no review "
     "(NOT_REQUIRED); others\nare PENDING. --egress names the hosts the "
     "server may reach besides the\nrunner's own --egress-allow list "
-    "(exact host:port pairs); the token binds them.\n";
+    "(exact host:port pairs); the token binds them. --lock (for\n"
+    "`npx -y NAME@VERSION`) resolves the whole dependency tree with npm, "
+    "jailed\n(uids 310000-310063, state /tmp/airlock-review-resolve by "
+    "default), into\na lockfile kept in STORE/locks; the token then binds "
+    "its digest.\n";
 
 static int
 cmd_submit(int argc, char **argv)
@@ -340,12 +485,13 @@ cmd_submit(int argc, char **argv)
 	int src;
 
 	static char egress[EGRESS_ALLOW_TEXT_MAX + 1];
-	char why[256], err[PATH_MAX + 256];
+	char why[256], err[PATH_MAX + 256], lockhex[LOCK_HEX_LEN + 1] = "";
 	struct review_event ev;
+	struct npm_spec spec;
 
 	opts_parse(argc, argv, " store tenant registration source env-key as "
-	    "script-dir allow-index allow-module egress ",
-	    submit_usage, &o);
+	    "script-dir allow-index allow-module egress lock resolve-uid-range "
+	    "resolve-state-dir resolve-jail ", submit_usage, &o);
 	need(o.store, "store", submit_usage);
 	need(o.registration, "registration", submit_usage);
 	need(o.source, "source", submit_usage);
@@ -388,8 +534,21 @@ cmd_submit(int argc, char **argv)
 		    APPROVAL_PAYLOAD_MAX);
 	guard_or_die(&o.guard, (const char *const *)o.cmd, o.ncmd, o.env,
 	    o.envc, 0);
+	if (!o.lock && (o.resolve_uids || o.resolve_state || o.resolve_jail))
+		die(EXIT_USAGE, "--resolve-* options go with --lock");
+	if (o.lock) {
+		spec_or_die((const char *const *)o.cmd, o.ncmd, &spec);
+		/* room for the version 3 fields: str16 egress, lock, flags */
+		if (approval_payload_len_egress(&req, egress, strlen(egress)) +
+		    (egress[0] ? 0 : 2) + APPROVAL_LOCK_LEN + 1 >
+		    APPROVAL_PAYLOAD_MAX)
+			die(EXIT_USAGE, "the command is too long to fit an "
+			    "approval token with its lock");
+	}
 
 	store_or_die(&s, o.store, 1);
+	if (o.lock)	/* minutes of npm: not under the store's lock */
+		resolve_lock(&o, &spec, lockhex);
 	if (store_lock(&s) != 0)
 		die(EXIT_OSERR, "%s", s.err);
 	if (store_next_id(&s, id) != 0)
@@ -404,6 +563,7 @@ cmd_submit(int argc, char **argv)
 	rec.envc = o.envc;
 	memcpy(rec.env, o.env, o.envc * sizeof *o.env);
 	rec.egress = egress;
+	rec.lock = lockhex;
 	rec.token = "";
 	ev = (struct review_event){ now_s(), who, "submit", src ==
 	    STORE_CATALOG ? STORE_NOT_REQUIRED : STORE_PENDING, "", "" };
@@ -496,6 +656,8 @@ cmd_show(int argc, char **argv)
 		putchar('\n');
 	} else {
 		rfmt_record(stdout, &rec, &o.guard);
+		if (rec.lock[0])
+			lock_summary(stdout, o.store, &rec);
 	}
 	store_rec_free(&rec);
 	return EXIT_OK;
@@ -552,6 +714,9 @@ confirm_or_die(const struct guard_policy *policy, const struct store_rec *rec,
 		rfmt_esc(stderr, rec->egress, strlen(rec->egress));
 		fputc('\n', stderr);
 	}
+	if (rec->lock[0])
+		fprintf(stderr, "  lock          %s (install scripts %s)\n",
+		    rec->lock, rec->lock_scripts ? "allowed" : "off");
 	fprintf(stderr, "  expires       %s\n", when);
 	if (yes || !isatty(STDIN_FILENO))
 		return;
@@ -592,14 +757,38 @@ sign_record(struct store *s, const struct eckey_priv *key,
 static const char approve_usage[] = "airlock review approve --store DIR ID "
     "--key PRIVATE.pem [--expires 30d]\n    [--note TEXT] [--as NAME] "
     "[--yes] [--script-dir DIR]... [--allow-index URL]...\n"
-    "    [--allow-module M]...\n"
+    "    [--allow-module M]... [--allow-scripts]\n"
     "Approve a PENDING record and print its approval token, valid for "
     "--expires\n(s, m, h or d; default 30d). A NOT_REQUIRED catalog record "
     "gets a token\nfor every tenant and stays NOT_REQUIRED. Unpinned "
     "packages are refused:\nnpx needs name@exact-version, uvx and uv need "
     "==exact-version. What is\nsigned is shown on stderr first (the command "
     "shell-quoted, every byte\nvisible); on a terminal you confirm by typing "
-    "the record id (--yes skips).\n";
+    "the record id (--yes skips). A record with a lock (submit --lock) "
+    "gets a\ntoken binding the lock's digest; its install scripts stay off "
+    "unless\n--allow-scripts.\n";
+
+/* A record's lock, before it is signed: still the bytes of its digest,
+ * still the lock of its command; install scripts only when allowed. */
+static void
+lock_or_die(const char *store, struct store_rec *rec, int allow_scripts)
+{
+	struct npm_lock lock;
+	uint8_t *text;
+	char err[512];
+
+	if (!rec->lock[0]) {
+		if (allow_scripts)
+			die(EXIT_USAGE, "--allow-scripts: record %s has no lock",
+			    rec->id);
+		return;
+	}
+	if (record_lock(store, rec, &lock, &text, err, sizeof err) != 0)
+		die(EXIT_DATAERR, "record %s: %s", rec->id, err);
+	rec->lock_scripts = allow_scripts && lock.install_scripts > 0;
+	npm_lock_free(&lock);
+	free(text);
+}
 
 static int
 cmd_approve(int argc, char **argv)
@@ -616,7 +805,7 @@ cmd_approve(int argc, char **argv)
 	int catalog;
 
 	opts_parse(argc, argv, " store key expires note as yes script-dir "
-	    "allow-index allow-module ", approve_usage, &o);
+	    "allow-index allow-module allow-scripts ", approve_usage, &o);
 	need(o.store, "store", approve_usage);
 	need(o.key, "key", approve_usage);
 	if (o.npos != 1 || o.has_cmd)
@@ -633,6 +822,7 @@ cmd_approve(int argc, char **argv)
 		    " with a token" : "");
 	/* Policy may have changed since submit: check again, pins too. */
 	guard_or_die(&o.guard, rec.argv, rec.argc, rec.env, rec.envc, 1);
+	lock_or_die(o.store, &rec, o.allow_scripts);
 	key_or_die(o.key, &key);
 	now = now_s();
 	confirm_or_die(&o.guard, &rec, "approve", now + life, o.yes);

@@ -106,8 +106,8 @@ parse(struct approval *a)
 	uint16_t count;
 	uint8_t version;
 
-	if (rd_u8(&r, &version) || (version != APPROVAL_VERSION &&
-	    version != APPROVAL_VERSION_EGRESS) ||
+	if (rd_u8(&r, &version) || version < APPROVAL_VERSION ||
+	    version > APPROVAL_VERSION_LOCK ||
 	    rd_bytes(&r, ECKEY_ID_LEN, &kid))
 		return -1;
 	memcpy(a->key_id, kid, ECKEY_ID_LEN);
@@ -139,6 +139,20 @@ parse(struct approval *a)
 	if (version == APPROVAL_VERSION_EGRESS && (take(&r,
 	    EGRESS_ALLOW_TEXT_MAX, &a->egress) || !egress_canonical(&a->egress)))
 		return -1;
+	a->has_lock = version == APPROVAL_VERSION_LOCK;
+	a->lock_flags = 0;
+	if (a->has_lock) {
+		const uint8_t *lock;
+
+		/* an empty list here is "no extra hosts" */
+		if (take(&r, EGRESS_ALLOW_TEXT_MAX, &a->egress) ||
+		    (a->egress.n && !egress_canonical(&a->egress)) ||
+		    rd_bytes(&r, APPROVAL_LOCK_LEN, &lock) ||
+		    rd_u8(&r, &a->lock_flags) ||
+		    (a->lock_flags & ~APPROVAL_LOCK_SCRIPTS))
+			return -1;
+		memcpy(a->lock, lock, APPROVAL_LOCK_LEN);
+	}
 	if (rd_u64(&r, &a->issued_at) || rd_u64(&r, &a->expires_at) ||
 	    a->expires_at <= a->issued_at || !rd_done(&r))
 		return -1;
@@ -190,8 +204,7 @@ approval_open(const struct eckey_pub *key, const char *token, size_t len,
 
 	if (split(token, len, out->payload, &out->payload_len, sig) != 0 ||
 	    out->payload_len < 1 + ECKEY_ID_LEN ||
-	    (payload[0] != APPROVAL_VERSION &&
-	    payload[0] != APPROVAL_VERSION_EGRESS))
+	    payload[0] < APPROVAL_VERSION || payload[0] > APPROVAL_VERSION_LOCK)
 		return APPROVAL_BAD_FORMAT;
 	eckey_context_hash(sign_context, payload, out->payload_len, hash);
 	if (!eckey_verify(key, hash, sig)) {
@@ -366,9 +379,11 @@ approval_verify(const struct eckey_pub *key, const char *token, size_t len,
 static void
 encode(struct wr *w, const uint8_t key_id[ECKEY_ID_LEN],
     const struct approval_request *req, const char *egress,
-    size_t egress_len, uint64_t issued_at, uint64_t expires_at)
+    size_t egress_len, const uint8_t *lock, unsigned lock_flags,
+    uint64_t issued_at, uint64_t expires_at)
 {
-	wr_u8(w, egress_len ? APPROVAL_VERSION_EGRESS : APPROVAL_VERSION);
+	wr_u8(w, lock ? APPROVAL_VERSION_LOCK : egress_len ?
+	    APPROVAL_VERSION_EGRESS : APPROVAL_VERSION);
 	wr_bytes(w, key_id, ECKEY_ID_LEN);
 	wr_str16(w, req->tenant, strlen(req->tenant));
 	wr_str16(w, req->registration, strlen(req->registration));
@@ -378,8 +393,12 @@ encode(struct wr *w, const uint8_t key_id[ECKEY_ID_LEN],
 	wr_u16(w, (uint16_t)req->envc);
 	for (size_t i = 0; i < req->envc; i++)
 		wr_str16(w, req->env_keys[i], strlen(req->env_keys[i]));
-	if (egress_len)
+	if (egress_len || lock)
 		wr_str16(w, egress, egress_len);
+	if (lock) {
+		wr_bytes(w, lock, APPROVAL_LOCK_LEN);
+		wr_u8(w, (uint8_t)lock_flags);
+	}
 	wr_u64(w, issued_at);
 	wr_u64(w, expires_at);
 }
@@ -389,8 +408,8 @@ encode(struct wr *w, const uint8_t key_id[ECKEY_ID_LEN],
 static long
 encode_checked(const uint8_t key_id[ECKEY_ID_LEN],
     const struct approval_request *req, const char *egress,
-    size_t egress_len, uint64_t issued_at, uint64_t expires_at,
-    struct approval *a)
+    size_t egress_len, const uint8_t *lock, unsigned lock_flags,
+    uint64_t issued_at, uint64_t expires_at, struct approval *a)
 {
 	uint8_t buf[APPROVAL_PAYLOAD_MAX];
 	struct wr w = wr_init(buf, sizeof buf);
@@ -398,7 +417,10 @@ encode_checked(const uint8_t key_id[ECKEY_ID_LEN],
 	if (req->argc > PROTO_ARGC_MAX || req->envc > PROTO_ENVC_MAX ||
 	    egress_len > EGRESS_ALLOW_TEXT_MAX)
 		return -1;
-	encode(&w, key_id, req, egress, egress_len, issued_at, expires_at);
+	if (lock_flags > 0xff)
+		return -1;
+	encode(&w, key_id, req, egress, egress_len, lock, lock_flags,
+	    issued_at, expires_at);
 	if (w.bad || approval_parse_payload(buf, w.off, a) != 0)
 		return -1;
 	return (long)w.off;
@@ -411,7 +433,8 @@ approval_payload_len_egress(const struct approval_request *req,
 	static const uint8_t zero_id[ECKEY_ID_LEN];
 	struct approval a;
 
-	return encode_checked(zero_id, req, egress, egress_len, 0, 1, &a);
+	return encode_checked(zero_id, req, egress, egress_len, NULL, 0, 0, 1,
+	    &a);
 }
 
 long
@@ -435,10 +458,20 @@ approval_sign_egress(const struct eckey_priv *key,
     size_t egress_len, uint64_t issued_at, uint64_t expires_at, char *out,
     size_t cap)
 {
+	return approval_sign_lock(key, req, egress, egress_len, NULL, 0,
+	    issued_at, expires_at, out, cap);
+}
+
+long
+approval_sign_lock(const struct eckey_priv *key,
+    const struct approval_request *req, const char *egress,
+    size_t egress_len, const uint8_t *lock, unsigned lock_flags,
+    uint64_t issued_at, uint64_t expires_at, char *out, size_t cap)
+{
 	struct approval a;
 	uint8_t hash[ECKEY_HASH_LEN], sig[ECKEY_SIG_LEN];
-	long n = encode_checked(key->pub.id, req, egress, egress_len,
-	    issued_at, expires_at, &a);
+	long n = encode_checked(key->pub.id, req, egress, egress_len, lock,
+	    lock_flags, issued_at, expires_at, &a);
 	long head, tail;
 
 	if (n < 0)

@@ -6,11 +6,18 @@
  *	          str16 registration | u16 argc | argc x str16 arg |
  *	          u16 envc | envc x str16 env key (strictly ascending) |
  *	          [version 2: str16 egress] |
+ *	          [version 3: str16 egress (may be empty) | lock (32) |
+ *	           u8 lock flags] |
  *	          u64 issued_at | u64 expires_at	(big-endian, unix s)
  *	egress  = the registration's own egress hosts, the canonical text of
  *	          an allow list (egress_allow_canonical), 1..4096 bytes.
  *	          Version 1 (no egress field) means "no extra hosts"; a token
  *	          with hosts is version 2 and only then.
+ *	lock    = SHA-256 of the npm lockfile the approval is for (the exact
+ *	          dependency tree, docs/REVIEW.md "Locked npm trees"); a
+ *	          token with a lock is version 3 and only then. Flags: bit 0
+ *	          (APPROVAL_LOCK_SCRIPTS) lets install scripts run; any other
+ *	          bit set is bad_format.
  *	signature = raw r || s (64 bytes) over
  *	            SHA-256("airlock-approval" NUL || payload)
  *
@@ -35,6 +42,9 @@
 
 #define APPROVAL_VERSION 1
 #define APPROVAL_VERSION_EGRESS 2	/* with the egress field */
+#define APPROVAL_VERSION_LOCK 3		/* egress and the lock digest */
+#define APPROVAL_LOCK_LEN 32		/* SHA-256 */
+#define APPROVAL_LOCK_SCRIPTS 0x01	/* install scripts may run */
 #define APPROVAL_ID_LEN REVOCATION_ID_LEN
 #define APPROVAL_ID_TEXT 23		/* base64url of the id, plus NUL */
 #define APPROVAL_WILDCARD_TENANT "*"	/* catalog entries: any tenant */
@@ -87,6 +97,9 @@ struct approval {
 	struct approval_str argv[PROTO_ARGC_MAX];
 	struct approval_str env[PROTO_ENVC_MAX];
 	struct approval_str egress;	/* n == 0: no extra hosts */
+	int has_lock;			/* version 3 */
+	uint8_t lock[APPROVAL_LOCK_LEN];
+	uint8_t lock_flags;
 	uint64_t issued_at, expires_at;
 	size_t payload_len;
 	uint8_t payload[APPROVAL_PAYLOAD_MAX];
@@ -140,6 +153,14 @@ long approval_sign_egress(const struct eckey_priv *key,
     const struct approval_request *req, const char *egress,
     size_t egress_len, uint64_t issued_at, uint64_t expires_at, char *out,
     size_t cap);
+
+/* approval_sign_egress with the digest of the lockfile the approval is
+ * for (lock, APPROVAL_LOCK_LEN bytes; NULL: no lock, the version 1 or 2
+ * token) and its flags (APPROVAL_LOCK_SCRIPTS or 0): a version 3 token. */
+long approval_sign_lock(const struct eckey_priv *key,
+    const struct approval_request *req, const char *egress,
+    size_t egress_len, const uint8_t *lock, unsigned lock_flags,
+    uint64_t issued_at, uint64_t expires_at, char *out, size_t cap);
 
 /* Length of the payload req (and egress) would produce, or -1 if it
  * breaks a cap. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/base/fileio.h"
+#include "common/lock/lockstore.h"
 #include "common/policy/audit.h"
 #include "common/policy/audit_verify.h"
 #include "common/policy/revocation.h"
@@ -227,12 +228,26 @@ id_held(struct store *s, const uint8_t id[APPROVAL_ID_LEN], int *held,
  * the very same token (perhaps one already revoked, or another
  * record's, which revoking either would revoke) and share its cache key
  * on the runners. */
+/* The record's lock digest (64 lowercase hex, store-checked) as bytes;
+ * NULL when it has none. */
+static const uint8_t *
+rec_lock(const struct store_rec *rec, uint8_t out[APPROVAL_LOCK_LEN])
+{
+	if (!rec->lock || !rec->lock[0] || lock_hex_decode(rec->lock, out))
+		return NULL;
+	return out;
+}
+
 static enum review_fail
 sign_fresh(struct store *s, const struct eckey_priv *key,
-    const struct approval_request *req, const char *egress, uint64_t now,
+    const struct approval_request *req, const struct store_rec *rec,
+    uint64_t now,
     uint64_t life, char *token, size_t cap, uint8_t id[APPROVAL_ID_LEN],
     uint64_t *expires, char *err, size_t errcap)
 {
+	uint8_t lockbuf[APPROVAL_LOCK_LEN];
+	const uint8_t *lock = rec_lock(rec, lockbuf);
+	const char *egress = rec->egress;
 	struct revocation_set rev;
 	char path[PATH_MAX];
 	enum review_fail f;
@@ -241,8 +256,9 @@ sign_fresh(struct store *s, const struct eckey_priv *key,
 	if ((f = revoked_load(s, &rev, path, err, errcap)) != REVIEW_OK)
 		return f;
 	for (uint64_t k = 0; k < 64 && k < life && held; k++) {
-		long n = approval_sign_egress(key, req, egress, strlen(egress),
-		    now, now + life - k, token, cap);
+		long n = approval_sign_lock(key, req, egress, strlen(egress),
+		    lock, rec->lock_scripts ? APPROVAL_LOCK_SCRIPTS : 0, now,
+		    now + life - k, token, cap);
 
 		if (n < 0 || approval_token_id(token, (size_t)n, id) != 0) {
 			snprintf(err, errcap, "cannot sign an approval");
@@ -277,7 +293,7 @@ review_sign(struct store *s, const struct eckey_priv *key,
 	enum review_fail f;
 	uint64_t expires;
 
-	f = sign_fresh(s, key, &req, rec->egress, now, life, token, cap, id,
+	f = sign_fresh(s, key, &req, rec, now, life, token, cap, id,
 	    &expires, err, errcap);
 	if (f != REVIEW_OK)
 		return f;
@@ -324,6 +340,21 @@ review_token_binds(const struct eckey_pub *pub, const struct store_rec *rec,
 		    "binds (egress hosts): the record changed since it was "
 		    "approved; submit it again for review", rec->id);
 		return REVIEW_REFUSED;
+	}
+	{
+		uint8_t lockbuf[APPROVAL_LOCK_LEN];
+		const uint8_t *lock = rec_lock(rec, lockbuf);
+
+		if ((lock != NULL) != a->has_lock || (lock && (memcmp(lock,
+		    a->lock, APPROVAL_LOCK_LEN) != 0 || (a->lock_flags &
+		    APPROVAL_LOCK_SCRIPTS) != (rec->lock_scripts ?
+		    APPROVAL_LOCK_SCRIPTS : 0)))) {
+			snprintf(err, errcap, "record %s no longer says what "
+			    "its token binds (the lock of its dependency "
+			    "tree): the record changed since it was approved;"
+			    " submit it again for review", rec->id);
+			return REVIEW_REFUSED;
+		}
 	}
 	return REVIEW_OK;
 }

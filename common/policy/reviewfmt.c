@@ -171,6 +171,9 @@ rfmt_record_json(FILE *f, const struct store_rec *rec)
 		fputs(",\"egress\":", f);
 		json_write_cstr(f, rec->egress);
 	}
+	if (rec->lock && rec->lock[0])	/* hex, as stored (checked) */
+		fprintf(f, ",\"lock\":\"%s\",\"lock_scripts\":%s", rec->lock,
+		    rec->lock_scripts ? "true" : "false");
 	if (rec->token[0]) {
 		token_id_text(rec->token, tid);
 		fprintf(f, ",\"token_id\":\"%s\"", tid);
@@ -236,6 +239,14 @@ rfmt_approval(FILE *f, const struct approval *a)
 		row(f, "env key", a->env[i].p, a->env[i].n);
 	if (a->egress.n)
 		row(f, "egress", a->egress.p, a->egress.n);
+	if (a->has_lock) {
+		char hex[2 * APPROVAL_LOCK_LEN + 1];
+
+		for (size_t i = 0; i < APPROVAL_LOCK_LEN; i++)
+			snprintf(hex + 2 * i, 3, "%02x", a->lock[i]);
+		fprintf(f, "%-14s%s (install scripts %s)\n", "lock", hex,
+		    a->lock_flags & APPROVAL_LOCK_SCRIPTS ? "allowed" : "off");
+	}
 	rfmt_time(a->issued_at, when);
 	fprintf(f, "%-14s%s (%llu)\n", "issued", when,
 	    (unsigned long long)a->issued_at);

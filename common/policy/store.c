@@ -270,6 +270,18 @@ parse_lists(struct parse *ps, struct store_rec *rec)
 			return bad(ps, "bad egress list");
 		rec->egress = v;
 	}
+	rec->lock = "";
+	rec->lock_scripts = 0;
+	if (peek(ps, "lock")) {
+		const char *sc;
+
+		if (next(ps, "lock", 2) || !(v = str(ps, 0)) ||
+		    !store_lock_valid(v, strlen(v)) || !(sc = str(ps, 1)) ||
+		    (strcmp(sc, "no") != 0 && strcmp(sc, "yes") != 0))
+			return bad(ps, "bad lock");
+		rec->lock = v;
+		rec->lock_scripts = sc[0] == 'y';
+	}
 	rec->token = "";
 	if (peek(ps, "token")) {
 		if (next(ps, "token", 1) || ps->l.item[0].n == 0 ||
@@ -356,6 +368,12 @@ store_rec_free(struct store_rec *rec)
 }
 
 int
+store_lock_valid(const char *s, size_t n)
+{
+	return n == 64 && strspn(s, "0123456789abcdef") >= 64;
+}
+
+int
 store_rec_format(const struct store_rec *rec, uint8_t **out, size_t *len)
 {
 	uint8_t *buf = malloc(STORE_REC_MAX);
@@ -379,6 +397,12 @@ store_rec_format(const struct store_rec *rec, uint8_t **out, size_t *len)
 		FIELD("env", rec->env[i]);
 	if (rec->egress && rec->egress[0])
 		FIELD("egress", rec->egress);
+	if (rec->lock && rec->lock[0]) {
+		record_line_key(&w, "lock");
+		record_line_str(&w, rec->lock);
+		record_line_str(&w, rec->lock_scripts ? "yes" : "no");
+		record_line_eol(&w);
+	}
 	if (rec->token[0])
 		FIELD("token", rec->token);
 #undef FIELD

@@ -60,6 +60,10 @@ struct store_rec {
 	const char *env[PROTO_ENVC_MAX];	/* strictly ascending */
 	const char *egress;	/* the registration's own egress hosts, the
 				 * canonical allow-list text; "" none */
+	const char *lock;	/* the npm lockfile's SHA-256, 64 lowercase
+				 * hex (STORE/locks/HEX.json); "" none */
+	int lock_scripts;	/* its install scripts may run (approve
+				 * --allow-scripts) */
 	const char *token;	/* the approval token issued; "" when none */
 	size_t nevents;
 	struct store_event events[STORE_EVENTS_MAX];
@@ -113,6 +117,9 @@ int store_rec_parse(const uint8_t *p, size_t n, struct store_rec *rec,
 int store_rec_format(const struct store_rec *rec, uint8_t **out,
     size_t *len);
 void store_rec_free(struct store_rec *rec);
+
+/* 1 when s is n bytes of lowercase hex naming a lock (64). */
+int store_lock_valid(const char *s, size_t n);
 
 /* 1 when a reviewer name is 1..STORE_ACTOR_MAX printable ASCII bytes
  * without spaces. */

@@ -54,9 +54,12 @@ check_payload(const uint8_t *data, size_t size)
 	req.argc = a.argc;
 	req.env_keys = env;
 	req.envc = a.envc;
-	FUZZ_ASSERT(a.egress.n == 0 || a.payload[0] == APPROVAL_VERSION_EGRESS);
+	FUZZ_ASSERT(a.egress.n == 0 || a.payload[0] >= APPROVAL_VERSION_EGRESS);
+	FUZZ_ASSERT(a.has_lock == (a.payload[0] == APPROVAL_VERSION_LOCK));
+	/* a lock adds its fields, and the egress length when it is empty */
 	FUZZ_ASSERT(approval_payload_len_egress(&req, (const char *)a.egress.p,
-	    a.egress.n) == (long)size);
+	    a.egress.n) + (a.has_lock ? (a.egress.n ? 0 : 2) +
+	    APPROVAL_LOCK_LEN + 1 : 0) == (long)size);
 	FUZZ_ASSERT(approval_check(&a, &req, a.issued_at, 0, NULL) ==
 	    APPROVAL_OK);
 	if (a.expires_at < UINT64_MAX)

@@ -527,7 +527,10 @@ test_egress(void)
 	    "version 1 with an egress field is refused (exact end)");
 	payload[0] = 3;
 	ok(approval_parse_payload(payload, (size_t)n, &a) != 0,
-	    "version 3 is refused");
+	    "version 3 without its lock fields is refused");
+	payload[0] = 4;
+	ok(approval_parse_payload(payload, (size_t)n, &a) != 0,
+	    "version 4 is refused");
 	/* hosts changed without the key: the signature fails */
 	n = approval_sign_egress(&key, &req, "a.io:443", 8, T0, T1, t2,
 	    sizeof t2);
@@ -549,6 +552,63 @@ test_egress(void)
 	}
 }
 
+/* Version 3: the digest of the lockfile the approval is for, and its
+ * flags; a lock with or without egress hosts; the digest signed. */
+static void
+test_lock(void)
+{
+	static char t[APPROVAL_TOKEN_MAX + 1];
+	static struct approval a;
+	struct approval_request req = request();
+	uint8_t lock[APPROVAL_LOCK_LEN], payload[APPROVAL_PAYLOAD_MAX];
+	size_t n;
+	long len;
+
+	for (size_t i = 0; i < sizeof lock; i++)
+		lock[i] = (uint8_t)(0xa0 + i);
+	len = approval_sign_lock(&key, &req, NULL, 0, lock, 0, T0, T1, t,
+	    sizeof t);
+	ok(len > 0 && approval_open(&key.pub, t, (size_t)len, &a) ==
+	    APPROVAL_OK && a.payload[0] == 3 && a.has_lock && a.egress.n == 0
+	    && memcmp(a.lock, lock, sizeof lock) == 0 && a.lock_flags == 0,
+	    "a lock: a version 3 token that carries its digest");
+	ok(approval_check(&a, &req, T0, 60, NULL) == APPROVAL_OK,
+	    "it binds the same request");
+	len = approval_sign_lock(&key, &req, "a.io:443", 8, lock,
+	    APPROVAL_LOCK_SCRIPTS, T0, T1, t, sizeof t);
+	ok(len > 0 && approval_open(&key.pub, t, (size_t)len, &a) ==
+	    APPROVAL_OK && a.egress.n == 8 && a.lock_flags ==
+	    APPROVAL_LOCK_SCRIPTS, "a lock, hosts and install scripts");
+	ok(approval_sign_lock(&key, &req, NULL, 0, lock, 2, T0, T1, t,
+	    sizeof t) < 0, "an unknown flag is not signed");
+	ok(approval_sign_lock(&key, &req, "A.io:443", 8, lock, 0, T0, T1, t,
+	    sizeof t) < 0, "nor a list not in its one spelling");
+	len = approval_sign_lock(&key, &req, NULL, 0, lock, 0, T0, T1, t,
+	    sizeof t);
+	ok(len > 0 && approval_peek(t, (size_t)len, &a) == 0, "peeked");
+	n = a.payload_len;
+	memcpy(payload, a.payload, n);
+	payload[n - 17] = 0x80;		/* the flags byte */
+	ok(approval_parse_payload(payload, n, &a) != 0,
+	    "a payload with an unknown flag is refused");
+	ok(approval_parse_payload(payload, n - 1, &a) != 0,
+	    "a payload cut inside its lock fields is refused");
+	{
+		size_t head = (size_t)(strchr(t, '.') - t);
+		char forged[APPROVAL_TOKEN_MAX + 1];
+		long h;
+
+		approval_peek(t, (size_t)len, &a);
+		a.payload[n - 18] ^= 1;		/* the digest's last byte */
+		h = b64url_encode(a.payload, a.payload_len, forged,
+		    sizeof forged);
+		memcpy(forged + h, t + head, strlen(t + head) + 1);
+		ok(approval_open(&key.pub, forged, strlen(forged), &a) ==
+		    APPROVAL_BAD_SIGNATURE, "another lock without the key: "
+		    "bad_signature");
+	}
+}
+
 int
 main(void)
 {
@@ -566,5 +626,6 @@ main(void)
 	test_revocation();
 	test_names();
 	test_egress();
+	test_lock();
 	return tap_done();
 }
