@@ -345,7 +345,7 @@ resolve_lock(const struct opts *o, const struct npm_spec *spec,
 		"--ignore-scripts", "--no-audit", "--no-fund",
 		"--registry=" NPM_REGISTRY, NULL };
 	struct lock_jail_opts jo = { JAIL_UID, 310000, 310063,
-		"/tmp/airlock-review-resolve", RESOLVE_TIMEOUT_MS };
+		"/var/lib/airlock-review-resolve", RESOLVE_TIMEOUT_MS };
 	char manifest[NPM_NAME_MAX + NPM_VERSION_MAX + 128], err[1024];
 	char dir[PATH_MAX];
 	struct jail_file f = { "package.json", manifest, 0, 0644 };
@@ -469,7 +469,7 @@ static const char submit_usage[] = "airlock review submit --store DIR "
     "server may reach besides the\nrunner's own --egress-allow list "
     "(exact host:port pairs); the token binds them. --lock (for\n"
     "`npx -y NAME@VERSION`) resolves the whole dependency tree with npm, "
-    "jailed\n(uids 310000-310063, state /tmp/airlock-review-resolve by "
+    "jailed\n(uids 310000-310063, state /var/lib/airlock-review-resolve by "
     "default), into\na lockfile kept in STORE/locks; the token then binds "
     "its digest.\n";
 

@@ -173,7 +173,8 @@ run(const struct lock_jail_opts *o, char *const *argv,
 	struct spawn_child ch;
 	struct spawn_spec spec;
 	char id[32], home[PATH_MAX + 8], tmp[PATH_MAX + 8], tail[TAIL + 1];
-	char *envp[10];
+	char *envp[10], real[PATH_MAX], bad[PATH_MAX];
+	struct stat st;
 	size_t tlen = 0;
 	int status = 0, found = 0, rc = -1, timed_out;
 
@@ -195,9 +196,18 @@ run(const struct lock_jail_opts *o, char *const *argv,
 	cfg.nlaunchers = 2;
 	cfg.seccomp = &prog;
 	cfg.one_shot = 1;
-	if (fs_mkdir_private(o->state_dir, 0711) != 0) {
+	if (fs_mkdir_private(o->state_dir, 0711) != 0 ||
+	    !realpath(o->state_dir, real)) {
 		snprintf(err, errcap, "state directory %s: %s", o->state_dir,
 		    strerror(errno));
+		return -1;
+	}
+	/* npm reads project files (.npmrc, package.json) above its work
+	 * directory: no one else may add names there */
+	if (fs_parents_private(real, 0, bad, sizeof bad, &st) != 0) {
+		snprintf(err, errcap, "state directory %s: %s can be changed "
+		    "by a user other than root (give one whose every parent "
+		    "only root can write)", o->state_dir, bad);
 		return -1;
 	}
 	if (jail_init(&j, &cfg, err, errcap) != 0)

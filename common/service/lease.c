@@ -66,6 +66,12 @@ struct lease {
 	char egress_extra[EGRESS_ALLOW_TEXT_MAX];	/* the approval's own
 					 * hosts (canonical list text) */
 	size_t egress_extra_len;
+	int has_lock;			/* the token binds a lock */
+	uint8_t lock[APPROVAL_LOCK_LEN], lock_flags;
+	uint8_t token_id[APPROVAL_ID_LEN];
+	char *run_argv[PROTO_ARGC_MAX + 1];	/* the locked tree's node
+					 * command; run_argv[0] NULL: req.argv */
+	char bin_path[PATH_MAX];
 };
 
 static void
@@ -611,6 +617,10 @@ check_approval(struct lease *l)
 		/* the runner allows its own list plus exactly these */
 		memcpy(l->egress_extra, token.egress.p, token.egress.n);
 		l->egress_extra_len = token.egress.n;
+		l->has_lock = token.has_lock;
+		memcpy(l->lock, token.lock, sizeof l->lock);
+		l->lock_flags = token.lock_flags;
+		memcpy(l->token_id, token.token_id, sizeof l->token_id);
 		return 0;
 	}
 	/* a mismatch says what differs (never a credential's value) */
@@ -618,6 +628,34 @@ check_approval(struct lease *l)
 	snprintf(msg, sizeof msg, "%s: the approval token does not allow "
 	    "this spawn%s%s", approval_result_name(res), diff[0] ? ": " : "",
 	    diff);
+	return refuse(l, LERR_APPROVAL, msg);
+}
+
+/* A token that binds a lock runs its installed tree, never npx: the tree
+ * installed once (per lock digest) and its seal checked, then the bin
+ * started with node (locktree.h). */
+static int
+check_lock(struct lease *l)
+{
+	char msg[PROTO_TEXT_MAX], err[512];
+	enum locktree_result r;
+	size_t argc;
+
+	if (!l->has_lock)
+		return 0;
+	if (!l->cfg->locks)
+		return refuse(l, LERR_APPROVAL, "lock: the approval binds a "
+		    "locked dependency tree and this runner has no "
+		    "--lock-store");
+	r = locktree_ready(l->cfg->locks, l->lock, l->token_id,
+	    l->lock_flags & APPROVAL_LOCK_SCRIPTS, l->req.argv, l->req.argc,
+	    0, l->run_argv, &argc, l->bin_path, sizeof l->bin_path, err,
+	    sizeof err);
+	if (r == LOCKTREE_OK)
+		return 0;
+	l->run_argv[0] = NULL;
+	snprintf(msg, sizeof msg, "lock: %s: %s", locktree_result_name(r),
+	    err);
 	return refuse(l, LERR_APPROVAL, msg);
 }
 
@@ -722,7 +760,8 @@ log_spawned(const struct lease *l)
 	    LF_NUM("env_keys", l->req.envc), LF_NUM("pid", l->child.pid),
 	    LF_STR("jail", l->cfg->jail_name), LF_NUM("uid", l->jl.uid),
 	    LF_NUM("landlock_abi", l->cfg->jail ?
-	        l->cfg->jail->landlock_abi : 0) }, 10);
+	        l->cfg->jail->landlock_abi : 0),
+	    LF_STR("runs", l->run_argv[0] ? "locked_tree" : "argv") }, 11);
 }
 
 /* What STARTED (protocol version 2) says the lease may reach: the
@@ -854,11 +893,13 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 		return refuse(&l, code, code == LERR_TENANT_CAPACITY ?
 		    "the tenant is at its lease limit" : code == LERR_SHUTDOWN ?
 		    "the runner is shutting down" : "admission failed");
-	if (check_guard(&l) || check_approval(&l) || open_jail(&l) ||
+	if (check_guard(&l) || check_approval(&l) || check_lock(&l) ||
+	    open_jail(&l) ||
 	    build_env(&l, envp, ENV_ENVP_CAP, envbuf, sizeof envbuf) ||
 	    open_egress(&l, envp))
 		goto out;
-	spec = (struct spawn_spec){ .argv = l.req.argv, .envp = envp,
+	spec = (struct spawn_spec){ .argv = l.run_argv[0] ? l.run_argv :
+		l.req.argv, .envp = envp,
 		.jail = jail_lease_enter, .jail_ctx = &l.jl,
 		.cgroup_fd = jail_lease_cgroup_fd(&l.jl) };
 	spec.into_cgroup = spec.cgroup_fd >= 0;

@@ -14,6 +14,7 @@
 
 #include "common/policy/eckey.h"
 #include "common/egress/egress_lease.h"
+#include "common/lock/locktree.h"
 #include "common/policy/guard.h"
 #include "common/jail/jail.h"
 #include "common/wire/noise.h"
@@ -36,6 +37,8 @@ struct lease_config {
 	const char *state_dir;		/* per-lease HOME and TMPDIR below */
 	const struct eckey_pub *review_key;	/* NULL: approvals not enforced */
 	struct revocation_set *revoked;	/* NULL: no revocation list */
+	const struct locktree_cfg *locks;	/* --lock-store; NULL: a token
+					 * that binds a lock is refused */
 	int control_fd;			/* SEQPACKET to the supervisor */
 	int sigfd;			/* service_handler_signals() */
 	uint16_t refuse_code;		/* non-zero: refuse after handshake */

@@ -17,7 +17,8 @@ enum {
 	O_STATE, O_PUBKEY, O_REVOKED, O_LOG, O_UIDS, O_UNIT, O_LANDLOCK,
 	O_BIND, O_EGRESS, O_EGRESS_ALLOW, O_RO, O_CGROUP, O_MEM, O_PIDS,
 	O_CPU, O_NPROC, O_NOFILE, O_FSIZE, O_TMPFS, O_METRICS, O_DRAIN,
-	O_HOME_SIZE, O_CACHE_SIZE, O_DISK_RESERVE, O_MAX_LEASE, O_COUNT
+	O_HOME_SIZE, O_CACHE_SIZE, O_DISK_RESERVE, O_MAX_LEASE, O_LOCK_STORE,
+	O_LOCK_UIDS, O_COUNT
 };
 
 /* In the order of the enum above. */
@@ -62,6 +63,8 @@ const struct optconfig_option runner_options[] = {
 	{ "cache-size", 1, 0, OPTCONFIG_RELOAD },
 	{ "disk-reserve", 1, 0, OPTCONFIG_RELOAD },
 	{ "max-lease-duration", 1, 0, OPTCONFIG_RELOAD },
+	{ "lock-store", 1, 0, OPTCONFIG_FIXED },
+	{ "lock-uid-range", 1, 0, OPTCONFIG_FIXED },
 };
 const size_t runner_noptions = sizeof runner_options / sizeof *runner_options;
 
@@ -216,6 +219,12 @@ set_value(void *cfg, size_t o, const char *v, char *err, size_t errlen)
 	case O_STATE: c->state_dir = v; return 0;
 	case O_PUBKEY: c->review_pubkey = v; return 0;
 	case O_REVOKED: c->revocations = v; return 0;
+	case O_LOCK_STORE: c->lock_store = v; return 0;
+	case O_LOCK_UIDS:
+		if (cli_uid_range(v, &c->lock_uid_first, &c->lock_uid_last))
+			return errbuf_set(err, errlen, "--lock-uid-range: '%s' is "
+			    "not FIRST-LAST (e.g. 270000-270015)", v);
+		return 0;
 	case O_LOG:
 		if (strcmp(v, "human") != 0 && strcmp(v, "json") != 0)
 			return errbuf_set(err, errlen, "--log-format: human or json");
@@ -348,6 +357,18 @@ runner_config_finish(struct runner_config *c, int check, char *err,
 	if (c->revocations && !c->review_pubkey)
 		return errbuf_set(err, errlen, "--revocations needs --review-pubkey"),
 		    EXIT_USAGE;
+	if (c->lock_store && (!c->review_pubkey || !c->lock_uid_first ||
+	    j->mode == JAIL_NONE))
+		return errbuf_set(err, errlen, "--lock-store needs "
+		    "--review-pubkey, --lock-uid-range (the installer's own "
+		    "uids) and --jail uid or ns"), EXIT_USAGE;
+	if (!c->lock_store && c->lock_uid_first)
+		return errbuf_set(err, errlen, "--lock-uid-range goes with "
+		    "--lock-store"), EXIT_USAGE;
+	if (c->lock_store && c->lock_uid_first <= j->uid_last &&
+	    c->lock_uid_last >= j->uid_first - 1)
+		return errbuf_set(err, errlen, "--lock-uid-range must not "
+		    "overlap --uid-range (nor its pre-auth uid)"), EXIT_USAGE;
 	if (c->liveness_ms <= c->ping_ms)
 		return errbuf_set(err, errlen, "--liveness-timeout must exceed "
 		    "--ping-interval"), EXIT_USAGE;

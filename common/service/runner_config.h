@@ -42,6 +42,8 @@ struct runner_config {
 	const char *state_dir;
 	const char *review_pubkey;	/* NULL: approvals not enforced */
 	const char *revocations;
+	const char *lock_store;		/* --lock-store DIR, or NULL */
+	uint32_t lock_uid_first, lock_uid_last;	/* --lock-uid-range */
 	const char *log_format;		/* NULL: the default */
 	struct jail_config jail_cfg;
 	const char *ro_paths[JAIL_PATHS_MAX];

@@ -98,6 +98,8 @@ handler_run(struct runner_service *r, int conn, struct noise_transport *t,
 	_exit(lease_serve(&lc, conn, t, version, peer, id));
 }
 
+static void lock_sweep(struct runner_service *r);
+
 /* An authenticated connection from the pre-auth process. Past
  * max_leases it still gets a handler, one that only refuses (see
  * SUPERVISOR_REFUSAL_SLOTS); each lives at most the SPAWN deadline, then
@@ -135,6 +137,7 @@ take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
 	 * is refused, not taken as the first one seen */
 	if (r->cfg.revocations)
 		(void)revocation_reload(&r->revoked, &why);
+	lock_sweep(r);
 	pid = supervisor_fork(&r->sv, conn, &ctl);
 	if (pid == 0)
 		handler_run(r, conn, t, version, ctl, peer, id, refuse);
@@ -387,6 +390,46 @@ guard_build(const struct runner_config *c, struct guard_policy *g,
 		}
 	}
 	return 0;
+}
+
+/* --lock-store: the installed trees (STATE/trees) readable by leases,
+ * the installer's jail (its own uids, STATE/lock-install). */
+static int
+lock_setup(struct runner_service *r, char *err, size_t errlen)
+{
+	struct runner_config *c = &r->cfg;
+
+	if (!c->lock_store)
+		return 0;
+	if ((size_t)snprintf(r->trees, sizeof r->trees, "%s/trees",
+	    c->state_dir) >= sizeof r->trees || (size_t)snprintf(
+	    r->lock_install, sizeof r->lock_install, "%s/lock-install",
+	    c->state_dir) >= sizeof r->lock_install)
+		return fail(err, errlen, EXIT_CONFIG,
+		    "state directory path too long");
+	if (mkdir(r->trees, 0755) != 0 && errno != EEXIST)
+		return fail(err, errlen, EXIT_CONFIG, "%s: %s", r->trees,
+		    strerror(errno));
+	r->locks = (struct locktree_cfg){ c->lock_store, r->trees, {
+		JAIL_UID, c->lock_uid_first, c->lock_uid_last,
+		r->lock_install, 10 * 60 * 1000 } };
+	return add_ro_path(r, r->trees, err, errlen);
+}
+
+/* After the revocation list changed: the trees only revoked approvals
+ * used are removed (locktree_sweep). */
+static void
+lock_sweep(struct runner_service *r)
+{
+	size_t n;
+
+	if (!r->cfg.lock_store || !r->cfg.revocations ||
+	    r->revoked.n == r->revoked_seen || !r->revoked.usable)
+		return;
+	r->revoked_seen = r->revoked.n;
+	if ((n = locktree_sweep(&r->locks, &r->revoked)) > 0)
+		log_event(LOG_INFO, "lock trees removed", (struct log_field[]){
+		    LF_NUM("trees", n) }, 1);
 }
 
 /* The guard's script dirs joining the jail's read-only list, and the
@@ -732,7 +775,8 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 	    (rc = guard_build(&r->cfg, &r->guard, &r->problems, err,
 	    errlen)) != 0)
 		return rc;
-	if (state_ok && (rc = step(r, guard_setup(r, err, errlen), err)) != 0)
+	if (state_ok && ((rc = step(r, guard_setup(r, err, errlen), err)) != 0
+	    || (rc = step(r, lock_setup(r, err, errlen), err)) != 0))
 		return rc;
 	jail_ok = state_ok &&
 	    jail_init(&r->jail, &r->cfg.jail_cfg, err, errlen) == 0;
@@ -801,6 +845,7 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 		.state_dir = r->cfg.state_dir,
 		.review_key = r->cfg.review_pubkey ? &r->review_key : NULL,
 		.revoked = r->cfg.revocations ? &r->revoked : NULL,
+		.locks = r->cfg.lock_store ? &r->locks : NULL,
 		.egress = r->cfg.egress_allow ? &r->egress : NULL,
 	};
 	return 0;

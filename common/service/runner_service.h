@@ -27,6 +27,7 @@
 #include "common/service/lease.h"
 #include "common/service/problems.h"
 #include "common/service/runner_config.h"
+#include "common/lock/locktree.h"
 #include "common/service/supervisor.h"
 #include "common/wire/secret.h"
 
@@ -42,6 +43,9 @@ struct runner_service {
 	struct guard_policy guard;
 	struct eckey_pub review_key;
 	struct revocation_set revoked;
+	size_t revoked_seen;		/* ids when the trees were swept */
+	struct locktree_cfg locks;	/* --lock-store */
+	char trees[PATH_MAX], lock_install[PATH_MAX];
 	struct jail jail;
 	struct egress_config egress;
 	struct sock_fprog seccomp;

@@ -1,0 +1,615 @@
+/* locktree.c - approved npm trees: install once, check, seal, re-check
+ * (locktree.h). */
+#include "common/lock/locktree.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bearssl_hash.h>
+
+#include "common/base/b64url.h"
+#include "common/base/fileio.h"
+#include "common/base/fsutil.h"
+#include "common/base/secmem.h"
+#include "common/lock/npmlock.h"
+#include "common/policy/revocation.h"
+
+#define DEPTH_MAX 64
+#define PKGJSON_MAX (1u << 20)
+#define SEAL_MAGIC "airlock-tree 1\n"
+#define ID_TEXT 22			/* a token id in base64url */
+#define TOKENS_MAX (64u << 10)		/* bytes of a HEX.tokens file */
+
+static const char *const names[] = {
+	[LOCKTREE_OK] = "ok", [LOCKTREE_LOCK_MISSING] = "lock_missing",
+	[LOCKTREE_LOCK_MISMATCH] = "lock_mismatch",
+	[LOCKTREE_BAD_LOCK] = "bad_lock",
+	[LOCKTREE_INSTALL_FAILED] = "install_failed",
+	[LOCKTREE_TREE_CHANGED] = "tree_changed",
+	[LOCKTREE_SYSTEM] = "system",
+};
+
+const char *
+locktree_result_name(enum locktree_result r)
+{
+	return (unsigned)r < LOCKTREE_RESULT_MAX_ ? names[r] : "unknown";
+}
+
+/* ---- the walk ------------------------------------------------------------ */
+
+enum place { IN_PKG, IN_NM, IN_SCOPE };	/* what a child directory is */
+
+struct walk {
+	br_sha256_context content, stat;
+	int hash;			/* digests wanted */
+	int seal;			/* install: check, chown, chmod */
+	const struct npm_lock *lock;	/* seal: the package paths */
+	char rel[PATH_MAX];
+	char *err;
+	size_t errcap;
+};
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+is_lock_path(const struct npm_lock *l, const char *p)
+{
+	size_t n = strlen(p);
+
+	for (size_t i = 0; i < l->npkg; i++)
+		if (l->pkg[i].path_len == n && memcmp(l->pkg[i].path, p, n) ==
+		    0)
+			return 1;
+	return 0;
+}
+
+static void
+put(br_sha256_context *h, const void *p, size_t n)
+{
+	br_sha256_update(h, p, n);
+}
+
+static int
+file_sha(int dfd, const char *name, uint8_t out[32])
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	br_sha256_context h;
+	char buf[65536];
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	br_sha256_init(&h);
+	while ((n = read(fd, buf, sizeof buf)) > 0)
+		br_sha256_update(&h, buf, (size_t)n);
+	close(fd);
+	if (n < 0)
+		return -1;
+	br_sha256_out(&h, out);
+	return 0;
+}
+
+static int
+wfail(struct walk *w, const char *what)
+{
+	snprintf(w->err, w->errcap, "%s: %s", what, w->rel[0] ? w->rel : ".");
+	return -1;
+}
+
+static int walk_dir(struct walk *w, int dfd, enum place place,
+    unsigned depth);
+
+/* One entry of directory dfd, w->rel naming it. */
+static int
+walk_entry(struct walk *w, int dfd, const char *name, enum place place,
+    unsigned depth)
+{
+	struct stat st;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return wfail(w, "cannot stat");
+	if (w->seal) {
+		if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+			return wfail(w, "neither a directory nor a regular "
+			    "file (a link?) in the installed tree");
+		if (S_ISDIR(st.st_mode) && place != IN_PKG && (place ==
+		    IN_SCOPE || name[0] != '@') && !is_lock_path(w->lock,
+		    w->rel))
+			return wfail(w, "a package directory the lock does not "
+			    "name");
+		if (S_ISREG(st.st_mode) && st.st_nlink != 1)
+			return wfail(w, "a file with another name (hard link)");
+		if (fchownat(dfd, name, 0, 0, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    fchmodat(dfd, name, S_ISDIR(st.st_mode) ? 0555 :
+		    (st.st_mode & 0111) ? 0555 : 0444, 0) != 0 ||
+		    fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			return wfail(w, "cannot seal");
+	}
+	if (w->hash) {
+		uint64_t f[8] = { st.st_ino, st.st_mode, st.st_uid,
+			(uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec,
+			(uint64_t)st.st_mtim.tv_nsec,
+			(uint64_t)st.st_ctim.tv_sec,
+			(uint64_t)st.st_ctim.tv_nsec };
+		uint64_t c[2] = { st.st_mode, (uint64_t)st.st_size };
+
+		put(&w->stat, w->rel, strlen(w->rel) + 1);
+		put(&w->stat, f, sizeof f);
+		put(&w->content, w->rel, strlen(w->rel) + 1);
+		put(&w->content, c, sizeof c);
+		if (w->hash > 1 && S_ISREG(st.st_mode)) {
+			uint8_t d[32];
+
+			if (file_sha(dfd, name, d) != 0)
+				return wfail(w, "cannot read");
+			put(&w->content, d, sizeof d);
+		}
+	}
+	if (S_ISDIR(st.st_mode)) {
+		int sub = openat(dfd, name, O_RDONLY | O_DIRECTORY |
+		    O_NOFOLLOW | O_CLOEXEC), rc;
+		enum place next = strcmp(name, "node_modules") == 0 ? IN_NM :
+		    place == IN_NM && name[0] == '@' ? IN_SCOPE : IN_PKG;
+
+		if (sub < 0)
+			return wfail(w, "cannot open");
+		rc = walk_dir(w, sub, next, depth + 1);
+		close(sub);
+		return rc;
+	}
+	return 0;
+}
+
+/* Every entry of dfd (which walk_dir closes for readdir), sorted. */
+static int
+walk_dir(struct walk *w, int dfd, enum place place, unsigned depth)
+{
+	size_t n = 0, cap = 0, base = strlen(w->rel);
+	char **v = NULL;
+	struct dirent *e;
+	int rc = 0, dup;
+	DIR *d;
+
+	if (depth > DEPTH_MAX)
+		return wfail(w, "nested too deep");
+	if ((dup = fcntl(dfd, F_DUPFD_CLOEXEC, 0)) < 0 ||
+	    !(d = fdopendir(dup))) {
+		if (dup >= 0)
+			close(dup);
+		return wfail(w, "cannot read");
+	}
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (n == cap) {
+			char **nv = realloc(v, (cap = cap ? 2 * cap : 32) *
+			    sizeof *v);
+
+			if (!nv) {
+				rc = wfail(w, "out of memory");
+				break;
+			}
+			v = nv;
+		}
+		if (!(v[n] = strdup(e->d_name))) {
+			rc = wfail(w, "out of memory");
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (rc == 0)
+		qsort(v, n, sizeof *v, name_cmp);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if ((size_t)snprintf(w->rel + base, sizeof w->rel - base, "%s%s",
+		    base ? "/" : "", v[i]) >= sizeof w->rel - base) {
+			rc = wfail(w, "a path too long");
+			break;
+		}
+		rc = walk_entry(w, dfd, v[i], place, depth);
+		w->rel[base] = '\0';
+	}
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return rc;
+}
+
+static int
+walk_tree(const char *dir, struct walk *w, uint8_t content[32],
+    uint8_t st[32])
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC),
+	    rc;
+
+	w->rel[0] = '\0';
+	br_sha256_init(&w->content);
+	br_sha256_init(&w->stat);
+	if (dfd < 0)
+		return wfail(w, "cannot open the tree");
+	rc = walk_dir(w, dfd, IN_PKG, 0);
+	close(dfd);
+	if (content)
+		br_sha256_out(&w->content, content);
+	if (st)
+		br_sha256_out(&w->stat, st);
+	return rc;
+}
+
+int
+locktree_digest(const char *dir, uint8_t content[32], uint8_t st[32])
+{
+	struct walk w = { .hash = 2 };
+	char err[PATH_MAX + 64];
+
+	w.err = err;
+	w.errcap = sizeof err;
+	return walk_tree(dir, &w, content, st);
+}
+
+/* ---- install ------------------------------------------------------------ */
+
+static int
+path_of(char *out, size_t cap, const char *trees, const char *hex,
+    const char *tail)
+{
+	return (size_t)snprintf(out, cap, "%s/%s%s", trees, hex, tail) >= cap ?
+	    -1 : 0;
+}
+
+/* Every package of the lock whose directory exists holds a package.json
+ * naming it at its version; only an optional one may be missing. */
+static int
+check_packages(const char *tree, const struct npm_lock *l, char *err,
+    size_t errcap)
+{
+	for (size_t i = 0; i < l->npkg; i++) {
+		const struct npm_pkg *p = &l->pkg[i];
+		char path[PATH_MAX];
+		struct lj_tok tok[4096];
+		struct lj_doc d;
+		uint8_t *text;
+		size_t len, at;
+		const char *why;
+		struct stat st;
+		int ok;
+
+		if ((size_t)snprintf(path, sizeof path, "%s/%.*s/package.json",
+		    tree, (int)p->path_len, p->path) >= sizeof path)
+			return -1;
+		if (lstat(path, &st) != 0 && errno == ENOENT && p->optional)
+			continue;
+		if (file_read(path, PKGJSON_MAX, &text, &len) != 0) {
+			snprintf(err, errcap, "%.*s: no package.json as npm "
+			    "installs it", (int)p->path_len, p->path);
+			return -1;
+		}
+		ok = lj_parse(&d, text, len, tok, sizeof tok / sizeof *tok,
+		    &why, &at) == 0 && lj_is(&d, lj_get(&d, 0, "name", 4),
+		    p->name, p->name_len) && lj_is(&d, lj_get(&d, 0,
+		    "version", 7), p->version, p->version_len);
+		free(text);
+		if (!ok) {
+			snprintf(err, errcap, "%.*s: its package.json is not "
+			    "%.*s@%.*s of the lock", (int)p->path_len, p->path,
+			    (int)p->name_len, p->name, (int)p->version_len,
+			    p->version);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Remove every node_modules/.bin (and @scope/.bin is not a thing npm
+ * makes): links airlock does not use. */
+static void
+drop_bins(const char *dir, unsigned depth)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	if (depth > DEPTH_MAX || !(d = opendir(dir)))
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_type != DT_DIR || strcmp(e->d_name, ".") == 0 ||
+		    strcmp(e->d_name, "..") == 0)
+			continue;
+		if ((size_t)snprintf(path, sizeof path, "%s/%s", dir,
+		    e->d_name) >= sizeof path)
+			continue;
+		if (strcmp(e->d_name, ".bin") == 0)
+			(void)fs_remove_tree(path);
+		else
+			drop_bins(path, depth + 1);
+	}
+	closedir(d);
+}
+
+static enum locktree_result
+install(const struct locktree_cfg *c, const char *hex, const uint8_t *text,
+    size_t len, const struct npm_spec *spec, const struct npm_lock *l,
+    int scripts, char *err, size_t errcap)
+{
+	char *const ci[] = { "npm", "ci", scripts ? "--foreground-scripts" :
+		"--ignore-scripts", "--no-audit", "--no-fund",
+		"--registry=" NPM_REGISTRY, NULL };
+	char manifest[NPM_NAME_MAX + NPM_VERSION_MAX + 128];
+	char tree[PATH_MAX], seal[PATH_MAX], sealtext[256], ch[65], sh[65];
+	char nm[PATH_MAX];
+	struct jail_file f[2];
+	struct walk w = { .seal = 1 };
+	uint8_t cd[32], sd[32];
+	long m = npm_manifest(spec, manifest, sizeof manifest);
+
+	if (m < 0 || path_of(tree, sizeof tree, c->trees, hex, "") ||
+	    path_of(seal, sizeof seal, c->trees, hex, ".seal"))
+		return LOCKTREE_SYSTEM;
+	f[0] = (struct jail_file){ "package.json", manifest, (size_t)m, 0644 };
+	f[1] = (struct jail_file){ "package-lock.json", text, len, 0644 };
+	(void)fs_remove_tree(tree);	/* a crashed install's */
+	if (path_of(nm, sizeof nm, c->trees, hex, "/node_modules") ||
+	    mkdir(tree, 0755) != 0) {
+		snprintf(err, errcap, "%s: %s", tree, strerror(errno));
+		return LOCKTREE_SYSTEM;
+	}
+	if (lock_jail_run_keep(&c->install, ci, f, 2, "node_modules", nm,
+	    err, errcap) != 0) {
+		(void)fs_remove_tree(tree);
+		return LOCKTREE_INSTALL_FAILED;
+	}
+	drop_bins(tree, 0);
+	w.lock = l;
+	w.err = err;
+	w.errcap = errcap;
+	if (check_packages(tree, l, err, errcap) != 0 ||
+	    walk_tree(tree, &w, NULL, NULL) != 0 ||
+	    locktree_digest(tree, cd, sd) != 0) {
+		(void)fs_remove_tree(tree);
+		return LOCKTREE_INSTALL_FAILED;
+	}
+	lock_hex_encode(cd, ch);
+	lock_hex_encode(sd, sh);
+	snprintf(sealtext, sizeof sealtext, SEAL_MAGIC "content %s\nstat %s\n",
+	    ch, sh);
+	if (file_replace(seal, sealtext, strlen(sealtext), 0644) != 0) {
+		snprintf(err, errcap, "cannot write %s: %s", seal,
+		    strerror(errno));
+		return LOCKTREE_SYSTEM;
+	}
+	return LOCKTREE_OK;
+}
+
+/* The seal's digests: 0, or -1 when it is missing or malformed. */
+static int
+read_seal(const char *path, uint8_t cd[32], uint8_t sd[32])
+{
+	char buf[256], hex[65];
+	ssize_t n = file_read_small(path, buf, sizeof buf);
+	size_t m = sizeof SEAL_MAGIC - 1;
+
+	if (n != (ssize_t)(m + 8 + 64 + 1 + 5 + 64 + 1) ||
+	    memcmp(buf, SEAL_MAGIC, m) != 0 ||
+	    memcmp(buf + m, "content ", 8) != 0 ||
+	    memcmp(buf + m + 72, "\nstat ", 6) != 0 || buf[n - 1] != '\n')
+		return -1;
+	memcpy(hex, buf + m + 8, 64);
+	hex[64] = '\0';
+	if (lock_hex_decode(hex, cd) != 0)
+		return -1;
+	memcpy(hex, buf + m + 78, 64);
+	return lock_hex_decode(hex, sd);
+}
+
+/* Add token id to TREES/HEX.tokens unless it is there (the caller holds
+ * the tree's flock). */
+static void
+note_token(const char *trees, const char *hex, const uint8_t id[16])
+{
+	char path[PATH_MAX], line[ID_TEXT + 2];
+	uint8_t *text = NULL;
+	size_t len = 0;
+	int fd;
+
+	if (path_of(path, sizeof path, trees, hex, ".tokens") ||
+	    b64url_encode(id, 16, line, sizeof line) != ID_TEXT)
+		return;
+	line[ID_TEXT] = '\n';
+	if (file_read(path, TOKENS_MAX, &text, &len) == 0 &&
+	    memmem(text, len, line, ID_TEXT + 1)) {
+		free(text);
+		return;
+	}
+	free(text);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+	    O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		(void)file_write_all(fd, line, ID_TEXT + 1);
+		close(fd);
+	}
+}
+
+enum locktree_result
+locktree_ready(const struct locktree_cfg *c,
+    const uint8_t digest[LOCK_DIGEST_LEN], const uint8_t token_id[16],
+    int scripts,
+    char *const *argv, size_t argc, int full, char **argv_out,
+    size_t *argc_out, char *buf, size_t bufcap, char *err, size_t errcap)
+{
+	char hex[LOCK_HEX_LEN + 1], tree[PATH_MAX], seal[PATH_MAX];
+	char lkpath[PATH_MAX];
+	uint8_t *text = NULL, cd[32], sd[32], want_c[32], want_s[32];
+	enum locktree_result r = LOCKTREE_SYSTEM;
+	struct npm_spec spec;
+	struct npm_lock l = { 0 };
+	size_t len;
+	int lk = -1, rc;
+
+	err[0] = '\0';
+	lock_hex_encode(digest, hex);
+	if ((rc = lock_load(c->lock_store, digest, &text, &len, err,
+	    errcap)) != 0)
+		return rc == -2 ? LOCKTREE_LOCK_MISMATCH : LOCKTREE_LOCK_MISSING;
+	if (npm_spec_parse((const char *const *)argv, argc, &spec) != 0) {
+		snprintf(err, errcap, "the approved command is not `npx -y "
+		    "NAME@VERSION`");
+		r = LOCKTREE_BAD_LOCK;
+		goto out;
+	}
+	if (npm_lock_parse(text, len, &spec, &l, err, errcap) != 0) {
+		r = LOCKTREE_BAD_LOCK;
+		goto out;
+	}
+	if (path_of(tree, sizeof tree, c->trees, hex, "") ||
+	    path_of(seal, sizeof seal, c->trees, hex, ".seal") ||
+	    path_of(lkpath, sizeof lkpath, c->trees, hex, ".lk")) {
+		snprintf(err, errcap, "%s: path too long", c->trees);
+		goto out;
+	}
+	if ((mkdir(c->trees, 0755) != 0 && errno != EEXIST) ||
+	    (lk = open(lkpath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+	    0600)) < 0 || flock(lk, LOCK_EX) != 0) {
+		snprintf(err, errcap, "%s: %s", lkpath, strerror(errno));
+		goto out;
+	}
+	if (read_seal(seal, want_c, want_s) != 0) {
+		if ((r = install(c, hex, text, len, &spec, &l, scripts, err,
+		    errcap)) != LOCKTREE_OK)
+			goto out;
+		if (read_seal(seal, want_c, want_s) != 0) {
+			snprintf(err, errcap, "%s: unreadable", seal);
+			r = LOCKTREE_SYSTEM;
+			goto out;
+		}
+	}
+	{
+		struct walk w = { .hash = full ? 2 : 1 };
+
+		w.err = err;
+		w.errcap = errcap;
+		if (walk_tree(tree, &w, cd, sd) != 0 ||
+		    !ct_equal(sd, want_s, 32) || (full &&
+		    !ct_equal(cd, want_c, 32))) {
+			if (!err[0] || walk_tree(tree, &w, NULL, NULL) == 0)
+				snprintf(err, errcap, "%s: the installed tree "
+				    "is not as it was sealed (removed: the next "
+				    "lease installs it again)", tree);
+			/* never used again: the seal first, so a crash
+			 * between the two leaves a tree nothing trusts */
+			(void)locktree_remove(c, digest);
+			r = LOCKTREE_TREE_CHANGED;
+			goto out;
+		}
+	}
+	if (token_id)
+		note_token(c->trees, hex, token_id);
+	{
+		int n = snprintf(buf, bufcap, "%s/node_modules/%s/%.*s", tree,
+		    spec.name, (int)l.bin_len, l.bin);
+		size_t k = 0;
+
+		if (n < 0 || (size_t)n >= bufcap) {
+			snprintf(err, errcap, "the bin's path is too long");
+			goto out;
+		}
+		argv_out[k++] = "node";
+		argv_out[k++] = buf;
+		for (size_t i = spec.args; i < argc; i++)
+			argv_out[k++] = argv[i];
+		argv_out[k] = NULL;
+		*argc_out = k;
+	}
+	r = LOCKTREE_OK;
+out:
+	if (lk >= 0)
+		close(lk);
+	npm_lock_free(&l);
+	free(text);
+	return r;
+}
+
+int
+locktree_remove(const struct locktree_cfg *c,
+    const uint8_t digest[LOCK_DIGEST_LEN])
+{
+	char hex[LOCK_HEX_LEN + 1], path[PATH_MAX];
+
+	lock_hex_encode(digest, hex);
+	if (path_of(path, sizeof path, c->trees, hex, ".seal") ||
+	    (unlink(path) != 0 && errno != ENOENT))
+		return -1;
+	if (path_of(path, sizeof path, c->trees, hex, ""))
+		return -1;
+	return fs_remove_tree(path);
+}
+
+/* 1 when the tokens file text lists at least one id and every one is
+ * revoked (a malformed line keeps the tree: nothing proves it unused). */
+static int
+all_revoked(const uint8_t *p, size_t n, const struct revocation_set *rev)
+{
+	size_t count = 0;
+
+	for (size_t i = 0; i < n; i += ID_TEXT + 1, count++) {
+		uint8_t id[16];
+
+		if (n - i < ID_TEXT + 1 || p[i + ID_TEXT] != '\n' ||
+		    b64url_decode((const char *)p + i, ID_TEXT, id,
+		    sizeof id) != 16 || !revocation_contains(rev, id))
+			return 0;
+	}
+	return count > 0;
+}
+
+size_t
+locktree_sweep(const struct locktree_cfg *c,
+    const struct revocation_set *revoked)
+{
+	size_t removed = 0;
+	struct dirent *e;
+	DIR *d;
+
+	if (!revoked->usable || !(d = opendir(c->trees)))
+		return 0;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char hex[LOCK_HEX_LEN + 1], path[PATH_MAX];
+		uint8_t digest[LOCK_DIGEST_LEN], *text;
+		size_t len;
+		int lk, gone;
+
+		if (n != LOCK_HEX_LEN + 7 || strcmp(e->d_name + LOCK_HEX_LEN,
+		    ".tokens") != 0)
+			continue;
+		memcpy(hex, e->d_name, LOCK_HEX_LEN);
+		hex[LOCK_HEX_LEN] = '\0';
+		if (lock_hex_decode(hex, digest) != 0 ||
+		    path_of(path, sizeof path, c->trees, hex, ".lk") ||
+		    (lk = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)) < 0)
+			continue;
+		if (flock(lk, LOCK_EX) != 0 || path_of(path, sizeof path,
+		    c->trees, hex, ".tokens") || file_read(path, TOKENS_MAX,
+		    &text, &len) != 0) {
+			close(lk);
+			continue;
+		}
+		gone = all_revoked(text, len, revoked) &&
+		    locktree_remove(c, digest) == 0 && unlink(path) == 0;
+		removed += gone;
+		free(text);
+		close(lk);
+	}
+	closedir(d);
+	return removed;
+}

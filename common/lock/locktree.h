@@ -1,0 +1,87 @@
+/* locktree.h - an approved npm tree installed once per lock digest,
+ * checked against its lock, sealed, and checked again before each use.
+ *
+ * Layout, in a directory only the runner (root) writes:
+ *   TREES/HEX/node_modules/...   the installed tree: root's, read-only
+ *                                (dirs 0555, files 0444 or 0555)
+ *   TREES/HEX.seal               "airlock-tree 1\n" content HEX\n stat HEX\n
+ *   TREES/HEX.lk                 flock: one installer per digest
+ *   TREES/HEX.tokens             the token ids that used the tree, one
+ *                                base64url id a line: when every one is
+ *                                revoked, locktree_sweep removes it
+ * Install: `npm ci --ignore-scripts` (scripts only with the approval's
+ * flag) from the lock and its package.json, in a one-shot jail of its
+ * own (lockjail.h), npm checking every tarball's integrity; then the
+ * tree moved out of the jail's work dir, every .bin directory removed
+ * (airlock starts the bin with node itself), and refused when it holds a
+ * symbolic link or anything but directories and regular files, a
+ * package directory the lock does not name, or a package whose
+ * package.json is not the lock's name and version (an optional package
+ * may be absent). Then owned by root, made read-only, and sealed with
+ * two digests of the walk (sorted by name): content (every path, type,
+ * mode, size and SHA-256 of the bytes) and stat (every path, inode,
+ * mode, owner, size, mtime and ctime, no bytes read).
+ * Use: the stat digest again, compared with the seal: any write, chmod,
+ * chown, rename, link or utimes through the file system changes a ctime
+ * the kernel alone sets, so a changed byte cannot keep its seal. The
+ * content digest is checked at install and when a runner prefetches. */
+#ifndef AIRLOCK_LOCKTREE_H
+#define AIRLOCK_LOCKTREE_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/lock/lockjail.h"
+#include "common/lock/lockstore.h"
+
+enum locktree_result {
+	LOCKTREE_OK = 0,
+	LOCKTREE_LOCK_MISSING,		/* no lock file for the digest */
+	LOCKTREE_LOCK_MISMATCH,		/* its bytes are not the digest's */
+	LOCKTREE_BAD_LOCK,		/* not the lock of the command */
+	LOCKTREE_INSTALL_FAILED,	/* npm ci, or the tree it left */
+	LOCKTREE_TREE_CHANGED,		/* the sealed tree is not as sealed */
+	LOCKTREE_SYSTEM,		/* a file or directory of ours */
+	LOCKTREE_RESULT_MAX_
+};
+
+/* "ok", "lock_missing", "lock_mismatch", "bad_lock", "install_failed",
+ * "tree_changed", "system". */
+const char *locktree_result_name(enum locktree_result r);
+
+struct locktree_cfg {
+	const char *lock_store;		/* the lockfiles, read-only */
+	const char *trees;		/* TREES, root's */
+	struct lock_jail_opts install;	/* the installer's jail */
+};
+
+/* The command to run for an approved `npx -y NAME@VERSION ARGS` whose
+ * token binds digest: the tree installed (once) and its seal checked,
+ * then argv_out = node TREES/HEX/node_modules/NAME/BIN ARGS (pointers
+ * into buf, bufcap bytes, and into argv; argv_out has room for argc
+ * entries plus NULL: the bin's path takes the place of "-y" and the spec
+ * two words). *argc_out is set. With full, the content digest is checked
+ * too. On failure a message naming the check in err. */
+enum locktree_result locktree_ready(const struct locktree_cfg *c,
+    const uint8_t digest[LOCK_DIGEST_LEN], const uint8_t token_id[16],
+    int scripts,
+    char *const *argv, size_t argc, int full, char **argv_out,
+    size_t *argc_out, char *buf, size_t bufcap, char *err, size_t errcap);
+
+/* Remove the tree of digest and its seal (a revoked approval's). 0, or
+ * -1 with errno. */
+int locktree_remove(const struct locktree_cfg *c,
+    const uint8_t digest[LOCK_DIGEST_LEN]);
+
+/* Remove every tree all of whose tokens are in revoked (a revoked
+ * approval's tree does not outlive the list that revokes it). The number
+ * removed. */
+struct revocation_set;
+size_t locktree_sweep(const struct locktree_cfg *c,
+    const struct revocation_set *revoked);
+
+/* The two digests of the tree at dir (for the seal and its test). */
+int locktree_digest(const char *dir, uint8_t content[32], uint8_t st[32]);
+
+#endif
