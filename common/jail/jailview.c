@@ -354,27 +354,33 @@ add_launcher(struct jail_view *v, const char *path, const char *name)
 	return add_real(v, real[0] ? real : "/");
 }
 
-/* A directory holding only symlinks (the runner's launcher directory)
- * is made again link by link, each followed; anything else is added
- * whole. A bind of it would show its host path in mountinfo. */
+/* A directory holding only symlinks, at least one (the runner's
+ * launcher directory), is made again link by link, each followed;
+ * anything else, an empty directory too, is added whole. A bind of it would show its host path in mountinfo. */
 static int
 add_extra(struct jail_view *v, const char *path)
 {
 	char p[PATH_MAX], real[PATH_MAX];
 	struct dirent *e;
 	struct stat st;
-	int only_links = 1;
+	int only_links = 1, links = 0;
 	DIR *d;
 
 	if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) ||
 	    !(d = opendir(path)))
 		return add_program(v, path, real, 0) < 0 ? -1 : 0;
-	while (only_links && (e = readdir(d)))
-		only_links = (e->d_name[0] == '.' && (!e->d_name[1] ||
-		    (e->d_name[1] == '.' && !e->d_name[2]))) ||
-		    ((size_t)snprintf(p, sizeof p, "%s/%s", path, e->d_name) <
-		    sizeof p && lstat(p, &st) == 0 && S_ISLNK(st.st_mode));
-	if (!only_links) {
+	while (only_links && (e = readdir(d))) {
+		int dots = e->d_name[0] == '.' && (!e->d_name[1] ||
+		    (e->d_name[1] == '.' && !e->d_name[2]));
+
+		only_links = dots || ((size_t)snprintf(p, sizeof p, "%s/%s",
+		    path, e->d_name) < sizeof p && lstat(p, &st) == 0 &&
+		    S_ISLNK(st.st_mode));
+		links += !dots;
+	}
+	/* an empty directory is added whole: what is put in it later (a
+	 * runner's installed trees) must be in the view too */
+	if (!only_links || links == 0) {
 		closedir(d);
 		return add_program(v, path, real, 0) < 0 ? -1 : 0;
 	}
