@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <bearssl_hash.h>
@@ -337,6 +338,55 @@ drop_bins(const char *dir, unsigned depth)
 	closedir(d);
 }
 
+/* lock_jail_run_keep in a child of its own: the installer's jail
+ * (jail_init and its uid table, cgroups and probes) never touches the
+ * lease process that goes on to start the server. 0, or -1 with err. */
+static int
+install_apart(const struct lock_jail_opts *o, char *const *argv,
+    const struct jail_file *f, const char *dest, char *err, size_t errcap)
+{
+	int p[2], status;
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return snprintf(err, errcap, "pipe: %s", strerror(errno)), -1;
+	if ((pid = fork()) < 0) {
+		close(p[0]);
+		close(p[1]);
+		return snprintf(err, errcap, "fork: %s", strerror(errno)), -1;
+	}
+	if (pid == 0) {
+		int rc;
+
+		close(p[0]);
+		rc = lock_jail_run_keep(o, argv, f, 2, "node_modules", dest, err,
+		    errcap);
+		if (rc != 0)
+			(void)file_write_all(p[1], err, strlen(err));
+		_exit(rc != 0);
+	}
+	close(p[1]);
+	err[0] = '\0';
+	while (got + 1 < (ssize_t)errcap && (n = read(p[0], err + got,
+	    errcap - (size_t)got - 1)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		got += n;
+	}
+	err[got] = '\0';
+	close(p[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (!err[0])
+		snprintf(err, errcap, "the installer ended without a word");
+	return -1;
+}
+
 static enum locktree_result
 install(const struct locktree_cfg *c, const char *hex, const uint8_t *text,
     size_t len, const struct npm_spec *spec, const struct npm_lock *l,
@@ -364,8 +414,7 @@ install(const struct locktree_cfg *c, const char *hex, const uint8_t *text,
 		snprintf(err, errcap, "%s: %s", tree, strerror(errno));
 		return LOCKTREE_SYSTEM;
 	}
-	if (lock_jail_run_keep(&c->install, ci, f, 2, "node_modules", nm,
-	    err, errcap) != 0) {
+	if (install_apart(&c->install, ci, f, nm, err, errcap) != 0) {
 		(void)fs_remove_tree(tree);
 		return LOCKTREE_INSTALL_FAILED;
 	}
@@ -374,7 +423,7 @@ install(const struct locktree_cfg *c, const char *hex, const uint8_t *text,
 	w.err = err;
 	w.errcap = errcap;
 	if (check_packages(tree, l, err, errcap) != 0 ||
-	    walk_tree(tree, &w, NULL, NULL) != 0 ||
+	    walk_tree(tree, &w, NULL, NULL) != 0 || chmod(tree, 0555) != 0 ||
 	    locktree_digest(tree, cd, sd) != 0) {
 		(void)fs_remove_tree(tree);
 		return LOCKTREE_INSTALL_FAILED;
