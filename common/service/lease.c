@@ -72,6 +72,7 @@ struct lease {
 	char *run_argv[PROTO_ARGC_MAX + 1];	/* the locked tree's node
 					 * command; run_argv[0] NULL: req.argv */
 	char bin_path[PATH_MAX];
+	int64_t lock_ms;		/* check_lock's time (install, seal) */
 };
 
 static void
@@ -647,10 +648,12 @@ check_lock(struct lease *l)
 		return refuse(l, LERR_APPROVAL, "lock: the approval binds a "
 		    "locked dependency tree and this runner has no "
 		    "--lock-store");
+	l->lock_ms = mono_ms();
 	r = locktree_ready(l->cfg->locks, l->lock, l->token_id,
 	    l->lock_flags & APPROVAL_LOCK_SCRIPTS, l->req.argv, l->req.argc,
 	    0, l->run_argv, &argc, l->bin_path, sizeof l->bin_path, err,
 	    sizeof err);
+	l->lock_ms = mono_ms() - l->lock_ms;
 	if (r == LOCKTREE_OK)
 		return 0;
 	l->run_argv[0] = NULL;
@@ -761,7 +764,8 @@ log_spawned(const struct lease *l)
 	    LF_STR("jail", l->cfg->jail_name), LF_NUM("uid", l->jl.uid),
 	    LF_NUM("landlock_abi", l->cfg->jail ?
 	        l->cfg->jail->landlock_abi : 0),
-	    LF_STR("runs", l->run_argv[0] ? "locked_tree" : "argv") }, 11);
+	    LF_STR("runs", l->run_argv[0] ? "locked_tree" : "argv"),
+	    LF_NUM("lock_ms", (uint64_t)l->lock_ms) }, 12);
 }
 
 /* What STARTED (protocol version 2) says the lease may reach: the
