@@ -170,6 +170,23 @@ main(void)
 	ok(jail_view_build(&v, &s, err, sizeof err) == -1 &&
 	    strstr(err, "No such file"), "a missing extra path: %s", err);
 
+	/* an empty directory is in the view whole (what is put in it later,
+	 * a runner's installed trees, must be readable); a directory of only
+	 * links is made again link by link, without itself */
+	dir("empty");
+	dir("links");
+	link_at("links/sh", "/bin/sh");
+	snprintf(extra, sizeof extra, "%s/empty", T);
+	extras[0] = extra;
+	s = (struct jail_view_spec){ "", NULL, 0, extras, 1 };
+	ok(jail_view_build(&v, &s, err, sizeof err) == 0 &&
+	    has(v.ro, v.nro, extra, ""),
+	    "an empty extra directory is in the view");
+	snprintf(extra, sizeof extra, "%s/links", T);
+	ok(jail_view_build(&v, &s, err, sizeof err) == 0 &&
+	    !has(v.ro, v.nro, extra, ""),
+	    "a directory of only links is not, itself");
+
 	snprintf(path, sizeof path, "rm -rf '%s'", T);
 	if (system(path) != 0)
 		return 1;
