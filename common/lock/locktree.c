@@ -261,6 +261,37 @@ locktree_digest(const char *dir, uint8_t content[32], uint8_t st[32])
 
 /* ---- install ------------------------------------------------------------ */
 
+#define SCRIPTS_TAIL "-scripts"
+#define NAME_MAX_LEN (LOCK_HEX_LEN + sizeof SCRIPTS_TAIL)
+
+/* A tree's name: the lock's digest, and "-scripts" when its install ran
+ * the packages' install scripts (another tree than the same lock's
+ * without them: a token that does not allow scripts never runs one's
+ * output). */
+static void
+tree_name(const uint8_t digest[LOCK_DIGEST_LEN], int scripts,
+    char name[NAME_MAX_LEN])
+{
+	lock_hex_encode(digest, name);
+	if (scripts)
+		memcpy(name + LOCK_HEX_LEN, SCRIPTS_TAIL, sizeof SCRIPTS_TAIL);
+}
+
+/* 1 when name is a tree's name (tree_name's form). */
+static int
+tree_name_valid(const char *name, size_t n)
+{
+	uint8_t d[LOCK_DIGEST_LEN];
+	char hex[LOCK_HEX_LEN + 1];
+
+	if (n != LOCK_HEX_LEN && (n != NAME_MAX_LEN - 1 || memcmp(name +
+	    LOCK_HEX_LEN, SCRIPTS_TAIL, sizeof SCRIPTS_TAIL - 1) != 0))
+		return 0;
+	memcpy(hex, name, LOCK_HEX_LEN);
+	hex[LOCK_HEX_LEN] = '\0';
+	return lock_hex_decode(hex, d) == 0;
+}
+
 static int
 path_of(char *out, size_t cap, const char *trees, const char *hex,
     const char *tail)
@@ -461,6 +492,20 @@ read_seal(const char *path, uint8_t cd[32], uint8_t sd[32])
 	return lock_hex_decode(hex, sd);
 }
 
+/* Remove the tree called name and its seal (the seal first). 0, or -1. */
+static int
+remove_named(const struct locktree_cfg *c, const char *name)
+{
+	char path[PATH_MAX];
+
+	if (path_of(path, sizeof path, c->trees, name, ".seal") ||
+	    (unlink(path) != 0 && errno != ENOENT))
+		return -1;
+	if (path_of(path, sizeof path, c->trees, name, ""))
+		return -1;
+	return fs_remove_tree(path);
+}
+
 /* Add token id to TREES/HEX.tokens unless it is there (the caller holds
  * the tree's flock). */
 static void
@@ -496,7 +541,7 @@ locktree_ready(const struct locktree_cfg *c,
     char *const *argv, size_t argc, int full, char **argv_out,
     size_t *argc_out, char *buf, size_t bufcap, char *err, size_t errcap)
 {
-	char hex[LOCK_HEX_LEN + 1], tree[PATH_MAX], seal[PATH_MAX];
+	char hex[NAME_MAX_LEN], tree[PATH_MAX], seal[PATH_MAX];
 	char lkpath[PATH_MAX];
 	uint8_t *text = NULL, cd[32], sd[32], want_c[32], want_s[32];
 	enum locktree_result r = LOCKTREE_SYSTEM;
@@ -506,7 +551,7 @@ locktree_ready(const struct locktree_cfg *c,
 	int lk = -1, rc;
 
 	err[0] = '\0';
-	lock_hex_encode(digest, hex);
+	tree_name(digest, scripts, hex);
 	if ((rc = lock_load(c->lock_store, digest, &text, &len, err,
 	    errcap)) != 0)
 		return rc == -2 ? LOCKTREE_LOCK_MISMATCH : LOCKTREE_LOCK_MISSING;
@@ -556,7 +601,7 @@ locktree_ready(const struct locktree_cfg *c,
 				    "lease installs it again)", tree);
 			/* never used again: the seal first, so a crash
 			 * between the two leaves a tree nothing trusts */
-			(void)locktree_remove(c, digest);
+			(void)remove_named(c, hex);
 			r = LOCKTREE_TREE_CHANGED;
 			goto out;
 		}
@@ -586,21 +631,6 @@ out:
 	npm_lock_free(&l);
 	free(text);
 	return r;
-}
-
-int
-locktree_remove(const struct locktree_cfg *c,
-    const uint8_t digest[LOCK_DIGEST_LEN])
-{
-	char hex[LOCK_HEX_LEN + 1], path[PATH_MAX];
-
-	lock_hex_encode(digest, hex);
-	if (path_of(path, sizeof path, c->trees, hex, ".seal") ||
-	    (unlink(path) != 0 && errno != ENOENT))
-		return -1;
-	if (path_of(path, sizeof path, c->trees, hex, ""))
-		return -1;
-	return fs_remove_tree(path);
 }
 
 /* 1 when the tokens file text lists at least one id and every one is
@@ -633,18 +663,17 @@ locktree_sweep(const struct locktree_cfg *c,
 		return 0;
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
-		char hex[LOCK_HEX_LEN + 1], path[PATH_MAX];
-		uint8_t digest[LOCK_DIGEST_LEN], *text;
+		char hex[NAME_MAX_LEN], path[PATH_MAX];
+		uint8_t *text;
 		size_t len;
 		int lk, gone;
 
-		if (n != LOCK_HEX_LEN + 7 || strcmp(e->d_name + LOCK_HEX_LEN,
-		    ".tokens") != 0)
+		if (n <= 7 || strcmp(e->d_name + n - 7, ".tokens") != 0 ||
+		    !tree_name_valid(e->d_name, n - 7))
 			continue;
-		memcpy(hex, e->d_name, LOCK_HEX_LEN);
-		hex[LOCK_HEX_LEN] = '\0';
-		if (lock_hex_decode(hex, digest) != 0 ||
-		    path_of(path, sizeof path, c->trees, hex, ".lk") ||
+		memcpy(hex, e->d_name, n - 7);
+		hex[n - 7] = '\0';
+		if (path_of(path, sizeof path, c->trees, hex, ".lk") ||
 		    (lk = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)) < 0)
 			continue;
 		if (flock(lk, LOCK_EX) != 0 || path_of(path, sizeof path,
@@ -654,7 +683,7 @@ locktree_sweep(const struct locktree_cfg *c,
 			continue;
 		}
 		gone = all_revoked(text, len, revoked) &&
-		    locktree_remove(c, digest) == 0 && unlink(path) == 0;
+		    remove_named(c, hex) == 0 && unlink(path) == 0;
 		removed += gone;
 		free(text);
 		close(lk);

@@ -3,6 +3,8 @@
  *
  * Layout, in a directory only the runner (root) writes:
  *   TREES/HEX/node_modules/...   the installed tree: root's, read-only
+ *                                (HEX-scripts/ when the approval lets
+ *                                install scripts run: another tree)
  *                                (dirs 0555, files 0444 or 0555)
  *   TREES/HEX.seal               "airlock-tree 1\n" content HEX\n stat HEX\n
  *   TREES/HEX.lk                 flock: one installer per digest
@@ -68,11 +70,6 @@ enum locktree_result locktree_ready(const struct locktree_cfg *c,
     int scripts,
     char *const *argv, size_t argc, int full, char **argv_out,
     size_t *argc_out, char *buf, size_t bufcap, char *err, size_t errcap);
-
-/* Remove the tree of digest and its seal (a revoked approval's). 0, or
- * -1 with errno. */
-int locktree_remove(const struct locktree_cfg *c,
-    const uint8_t digest[LOCK_DIGEST_LEN]);
 
 /* Remove every tree all of whose tokens are in revoked (a revoked
  * approval's tree does not outlive the list that revokes it). The number
