@@ -165,7 +165,7 @@ run(const struct lock_jail_opts *o, char *const *argv,
     const struct jail_file *files, size_t nfiles, const struct take *t,
     char *err, size_t errcap)
 {
-	static struct jail j;
+	static struct jail j;		/* large; one command at a time */
 	static struct sock_fprog prog;
 	struct jail_config cfg = { 0 };
 	struct jail_lease l;

@@ -163,15 +163,14 @@ new_tok(struct lj_parser *p, size_t *index)
 	return &d->tok[d->n++];
 }
 
-static const uint8_t *key_text;	/* for key_cmp: qsort has no context */
-
 static int
-key_cmp(const void *a, const void *b)
+key_cmp(const void *a, const void *b, void *text)
 {
 	const struct lj_tok *x = *(struct lj_tok *const *)a;
 	const struct lj_tok *y = *(struct lj_tok *const *)b;
+	const uint8_t *t = text;
 	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(key_text + x->start, key_text + y->start, n);
+	int c = memcmp(t + x->start, t + y->start, n);
 
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
@@ -193,10 +192,9 @@ keys_unique(struct lj_parser *p, size_t o)
 		k[m] = &d->tok[i];
 		i = d->tok[i + 1].next;
 	}
-	key_text = d->text;
-	qsort(k, n, sizeof *k, key_cmp);
+	qsort_r(k, n, sizeof *k, key_cmp, (void *)d->text);
 	for (size_t m = 1; m < n && !bad; m++)
-		bad = key_cmp(&k[m - 1], &k[m]) == 0;
+		bad = key_cmp(&k[m - 1], &k[m], (void *)d->text) == 0;
 	free(k);
 	return bad ? fail(p, "an object holds a key twice") : 0;
 }

@@ -213,8 +213,8 @@ walk_dir(struct walk *w, int dfd, enum place place, unsigned depth)
 	if (rc == 0)
 		qsort(v, n, sizeof *v, name_cmp);
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		if ((size_t)snprintf(w->rel + base, sizeof w->rel - base, "%s%s",
-		    base ? "/" : "", v[i]) >= sizeof w->rel - base) {
+		if ((size_t)snprintf(w->rel + base, sizeof w->rel - base,
+		    "%s%s", base ? "/" : "", v[i]) >= sizeof w->rel - base) {
 			rc = wfail(w, "a path too long");
 			break;
 		}
@@ -391,8 +391,8 @@ install_apart(const struct lock_jail_opts *o, char *const *argv,
 		int rc;
 
 		close(p[0]);
-		rc = lock_jail_run_keep(o, argv, f, 2, "node_modules", dest, err,
-		    errcap);
+		rc = lock_jail_run_keep(o, argv, f, 2, "node_modules", dest,
+		    err, errcap);
 		if (rc != 0)
 			(void)file_write_all(p[1], err, strlen(err));
 		_exit(rc != 0);
@@ -453,8 +453,11 @@ install(const struct locktree_cfg *c, const char *hex, const uint8_t *text,
 	w.lock = l;
 	w.err = err;
 	w.errcap = errcap;
-	if (check_packages(tree, l, err, errcap) != 0 ||
-	    walk_tree(tree, &w, NULL, NULL) != 0 || chmod(tree, 0555) != 0 ||
+	/* the walk first: it refuses links, so each package.json read
+	 * after it is the tree's own file */
+	if (walk_tree(tree, &w, NULL, NULL) != 0 ||
+	    check_packages(tree, l, err, errcap) != 0 ||
+	    chmod(tree, 0555) != 0 ||
 	    locktree_digest(tree, cd, sd) != 0) {
 		(void)fs_remove_tree(tree);
 		return LOCKTREE_INSTALL_FAILED;
@@ -554,7 +557,8 @@ locktree_ready(const struct locktree_cfg *c,
 	tree_name(digest, scripts, hex);
 	if ((rc = lock_load(c->lock_store, digest, &text, &len, err,
 	    errcap)) != 0)
-		return rc == -2 ? LOCKTREE_LOCK_MISMATCH : LOCKTREE_LOCK_MISSING;
+		return rc == -2 ? LOCKTREE_LOCK_MISMATCH :
+		    LOCKTREE_LOCK_MISSING;
 	if (npm_spec_parse((const char *const *)argv, argc, &spec) != 0) {
 		snprintf(err, errcap, "the approved command is not `npx -y "
 		    "NAME@VERSION`");
@@ -596,9 +600,9 @@ locktree_ready(const struct locktree_cfg *c,
 		    !ct_equal(sd, want_s, 32) || (full &&
 		    !ct_equal(cd, want_c, 32))) {
 			if (!err[0] || walk_tree(tree, &w, NULL, NULL) == 0)
-				snprintf(err, errcap, "%s: the installed tree "
-				    "is not as it was sealed (removed: the next "
-				    "lease installs it again)", tree);
+				snprintf(err, errcap, "%s: the installed "
+				    "tree is not as it was sealed (removed: "
+				    "the next lease installs it again)", tree);
 			/* never used again: the seal first, so a crash
 			 * between the two leaves a tree nothing trusts */
 			(void)remove_named(c, hex);

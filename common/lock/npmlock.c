@@ -357,7 +357,8 @@ npm_lock_parse(const uint8_t *text, size_t len, const struct npm_spec *spec,
 		goto out;
 	}
 	i = pkgs + 1;
-	for (uint32_t m = 0; m < d.tok[pkgs].count; m++, i = d.tok[i + 1].next) {
+	for (uint32_t m = 0; m < d.tok[pkgs].count; m++,
+	    i = d.tok[i + 1].next) {
 		struct npm_pkg *p = &out->pkg[out->npkg];
 
 		if (d.tok[i].len == 0)

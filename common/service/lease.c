@@ -70,7 +70,7 @@ struct lease {
 	uint8_t lock[APPROVAL_LOCK_LEN], lock_flags;
 	uint8_t token_id[APPROVAL_ID_LEN];
 	char *run_argv[PROTO_ARGC_MAX + 1];	/* the locked tree's node
-					 * command; run_argv[0] NULL: req.argv */
+					 * command; [0] NULL: req.argv */
 	char bin_path[PATH_MAX];
 	int64_t lock_ms;		/* check_lock's time (install, seal) */
 };
