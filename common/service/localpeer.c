@@ -216,11 +216,13 @@ tcp_peer(int diag, int conn, const struct localpeer_end *peer, uid_t *uid)
 		case LOCALPEER_REPLY_FOUND:
 			return LOCALPEER_LOCAL;
 		case LOCALPEER_REPLY_NOT_FOUND:
+			errno = ENOENT;	/* the self-test's clue */
 			return localpeer_is_loopback(peer) ?
 			    LOCALPEER_UNKNOWN : LOCALPEER_REMOTE;
 		case LOCALPEER_REPLY_OTHER_SEQ:
 			continue;
 		case LOCALPEER_REPLY_BAD:
+			errno = EPROTO;
 			return LOCALPEER_UNKNOWN;
 		}
 	}
@@ -281,7 +283,18 @@ self_test(int diag, char *err, size_t errlen)
 		errno = EPROTO;
 	else if (errno == 0)
 		errno = ENOENT;
-	if (step)
+	/* our own connection not in the table: no TCP handler for
+	 * SOCK_DIAG (a module the kernel could not load) */
+	if (step && k != LOCALPEER_LOCAL && errno == ENOENT && c >= 0 &&
+	    s >= 0)
+		snprintf(err, errlen, "cannot tell a local peer's uid: the "
+		    "kernel has no TCP socket diagnostics (NETLINK_SOCK_DIAG "
+		    "answers ENOENT for a connection of our own): load its "
+		    "modules (modprobe tcp_diag, which loads inet_diag) or "
+		    "build the kernel with CONFIG_INET_DIAG and "
+		    "CONFIG_INET_TCP_DIAG (needed to refuse leases at the "
+		    "service's own ports)");
+	else if (step)
 		snprintf(err, errlen, "cannot tell a local peer's uid: %s: %s "
 		    "(needed to refuse leases at the service's own ports)",
 		    step, strerror(errno));

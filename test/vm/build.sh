@@ -3,28 +3,34 @@
 # build/vm (rebuilt only when missing, or when ROOT_PACKAGES changes):
 #   vmlinuz, modules/*.ko  Debian 12's own cloud kernel, from its package
 #                          (the package linux-image-cloud-amd64 names),
-#                          and the virtio block modules the root disk needs
+#                          and the modules the guest's init loads (MODULES)
 #   root.img               an ext4 image of a Debian root made by mmdebstrap
 #   busybox                the initramfs's shell (busybox-static)
 # Needs apt-get, dpkg-deb, mmdebstrap and mke2fs, and the Debian mirror.
 set -eu
 VM=${VM:-build/vm}
-ROOT_PACKAGES="busybox-static python3 nodejs"
+ROOT_PACKAGES="busybox-static python3 nodejs podman runc conmon catatonit"
+# the root disk's (virtio), the TCP socket diagnostics the services look
+# a local peer's uid up with (a Debian host loads them on demand through
+# modprobe, which this root has no modules tree for), podman's overlay
 MODULES="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev
-virtio_pci virtio_blk"
+virtio_pci virtio_blk inet_diag tcp_diag overlay"
 mkdir -p "$VM"
 VM=$(cd "$VM" && pwd)
 
-if [ ! -f "$VM/vmlinuz" ]; then
-	pkg=$(apt-cache depends linux-image-cloud-amd64 |
-		sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1)
-	[ -n "$pkg" ] || { echo "build.sh: apt-cache names no cloud kernel" >&2; exit 1; }
-	rm -rf "$VM/kernel" && mkdir -p "$VM/kernel"
-	(cd "$VM/kernel" && apt-get -q download "$pkg" >/dev/null && dpkg-deb -x ./*.deb x)
-	mkdir -p "$VM/modules"
+if [ ! -f "$VM/vmlinuz" ] || [ "$(cat "$VM/modules/order" 2>/dev/null)" != "$MODULES" ]; then
+	if ! ls "$VM/kernel/"*.deb >/dev/null 2>&1; then
+		pkg=$(apt-cache depends linux-image-cloud-amd64 |
+			sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1)
+		[ -n "$pkg" ] || { echo "build.sh: apt-cache names no cloud kernel" >&2; exit 1; }
+		rm -rf "$VM/kernel" && mkdir -p "$VM/kernel"
+		(cd "$VM/kernel" && apt-get -q download "$pkg" >/dev/null)
+	fi
+	rm -rf "$VM/kernel/x" "$VM/modules" && mkdir -p "$VM/modules"
+	(cd "$VM/kernel" && dpkg-deb -x ./*.deb x)
 	for m in $MODULES; do
 		find "$VM/kernel/x/lib/modules" -name "$m.ko" -exec cp {} "$VM/modules/" \;
-		[ -f "$VM/modules/$m.ko" ] || { echo "build.sh: $pkg has no $m.ko" >&2; exit 1; }
+		[ -f "$VM/modules/$m.ko" ] || { echo "build.sh: the kernel package has no $m.ko" >&2; exit 1; }
 	done
 	echo "$MODULES" >"$VM/modules/order"
 	cp "$VM/kernel/x/boot/vmlinuz-"* "$VM/vmlinuz.new"
@@ -40,7 +46,7 @@ if [ ! -f "$VM/root.img" ] || [ "$(cat "$VM/root.stamp" 2>/dev/null)" != "$ROOT_
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
 		bookworm "$VM/root" http://deb.debian.org/debian
 	cp "$VM/root/bin/busybox" "$VM/busybox"
-	mke2fs -q -t ext4 -d "$VM/root" "$VM/root.img.new" 768M
+	mke2fs -q -t ext4 -d "$VM/root" "$VM/root.img.new" 1536M
 	rm -rf "$VM/root"
 	mv "$VM/root.img.new" "$VM/root.img"
 	echo "$ROOT_PACKAGES" >"$VM/root.stamp"
