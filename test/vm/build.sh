@@ -51,3 +51,28 @@ if [ ! -f "$VM/root.img" ] || [ "$(cat "$VM/root.stamp" 2>/dev/null)" != "$ROOT_
 	mv "$VM/root.img.new" "$VM/root.img"
 	echo "$ROOT_PACKAGES" >"$VM/root.stamp"
 fi
+
+# images.img: podman's storage (overlay) holding the runner and sandbox
+# images as `make images` last built them (scripts/images.sh runs only
+# where there are none: it builds airlock inside a container, too slow to
+# redo for every change; the guest runs them with the airlock under test
+# mounted over the image's), for test/vm/podman.test. Rebuilt when the
+# images' ids change.
+IMAGES="localhost/airlock-runner:latest localhost/airlock-sandbox:latest"
+ids() { for i in $IMAGES; do podman image inspect --format '{{.Id}}' "$i" 2>/dev/null || return 1; done; }
+command -v podman >/dev/null || { echo "build.sh: podman is not installed (the images)" >&2; exit 1; }
+ids >/dev/null || sh scripts/images.sh
+want=$(ids | tr '\n' ' ')
+if [ ! -f "$VM/images.img" ] || [ "$(cat "$VM/images.stamp" 2>/dev/null)" != "$want" ]; then
+	rm -rf "$VM/store" "$VM/store.run" "$VM/images.tar" "$VM/images.img"
+	# shellcheck disable=SC2086
+	podman save --quiet -m -o "$VM/images.tar" $IMAGES
+	podman --root "$VM/store" --runroot "$VM/store.run" --storage-driver overlay \
+		load --quiet -i "$VM/images.tar" >/dev/null
+	# libpod's database names this host's paths: the guest's podman makes its own
+	rm -rf "$VM/store/libpod" "$VM/images.tar" "$VM/store.run"
+	mke2fs -q -t ext4 -d "$VM/store" "$VM/images.img.new" 3G
+	rm -rf "$VM/store"
+	mv "$VM/images.img.new" "$VM/images.img"
+	echo "$want" >"$VM/images.stamp"
+fi

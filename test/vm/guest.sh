@@ -18,6 +18,9 @@ mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
+# podman's storage with the runner and sandbox images (build.sh)
+mkdir -p /var/lib/containers/storage
+mount -t ext4 /dev/vdb /var/lib/containers/storage
 echo "+memory +pids +cpu" >/sys/fs/cgroup/cgroup.subtree_control
 ip link set lo up
 hostname airlock-vm
