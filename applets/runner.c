@@ -302,8 +302,11 @@ runner_main(int argc, char **argv)
 	if (r.cfg.metrics)
 		xmetrics_listen_start(r.cfg.metrics, METRICS_RUNNER,
 		    r.cfg.max_leases, first, last, 0);
-	if ((rc = runner_service_setup(&r, err, sizeof err)) != 0)
+	if ((rc = runner_service_setup(&r, err, sizeof err)) != 0) {
+		/* the jail may be made: its cgroups go before we do */
+		runner_service_fini(&r);
 		die(rc, "%s", err);
+	}
 	if (runner_service_serve(&r) != 0)
 		die_errno(EXIT_OSERR, "poll");
 	runner_service_fini(&r);
