@@ -57,8 +57,9 @@ jail_fs_back(void)
 	setfsgid(getegid());
 	if (saved_pdeath) {
 		(void)prctl(PR_SET_PDEATHSIG, saved_pdeath, 0, 0, 0);
+		/* kill(getpid()), not raise(): see jail_nsinit.c mirror() */
 		if (getppid() != saved_parent)
-			raise(saved_pdeath);
+			kill(getpid(), saved_pdeath);
 	}
 }
 

@@ -57,7 +57,11 @@ mirror(int status)
 		sigaddset(&set, sig);
 		sigprocmask(SIG_UNBLOCK, &set, NULL);
 		fwd_pid = 0;
-		raise(sig);
+		/* not raise(): a child spawn started with clone3 (cgroup v2)
+		 * still holds its parent's tid where musl's raise() looks,
+		 * and the signal went to the lease's handler (a root proxy
+		 * in uid mode killed it; ns mode's was refused) */
+		kill(getpid(), sig);
 		_exit(128 + sig);
 	}
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);

@@ -297,10 +297,10 @@ teardown(struct lease *l)
 
 /* Why a server that exited by itself ended: a server the memory limit
  * killed, or one that failed after the pids limit refused a fork, ended
- * because of its limits. In ns mode the status is the proxy's mirror of
- * the server's end, and after a memcg OOM kill on Linux 6.1 (cgroup v2,
- * make vm-check) it arrives as the exit code 128 + SIGKILL, mirror()'s
- * fallback. */
+ * because of its limits. With a proxy (ns mode, uid mode's pid
+ * namespace) the status is the proxy's mirror of the server's end, the
+ * exit code 128 + SIGKILL should its own SIGKILL not take (mirror()'s
+ * fallback). */
 static unsigned
 exited_reason(const struct lease *l)
 {
