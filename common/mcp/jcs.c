@@ -1,0 +1,259 @@
+/* jcs.c - RFC 8785 canonical JSON over a parsed document. */
+#include "common/mcp/jcs.h"
+
+#include <bearssl_hash.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+jcs_buf_put(void *ctx, const void *p, size_t n)
+{
+	struct jcs_buf *b = ctx;
+
+	if (n > b->cap - b->len)
+		return -1;
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+/* The shortest decimal digits that read back to v (> 0, finite), as
+ * ECMAScript picks them: digits[0..*k) and the decimal exponent n with
+ * v = 0.d1d2... x 10^n. The correctly rounded p-digit form is the
+ * nearest p-digit decimal, so the first p that reads back is the answer
+ * (musl's printf and strtod are exact). */
+static void
+shortest(double v, char digits[20], int *k, int *n)
+{
+	char buf[40];
+
+	for (int p = 1; p <= 17; p++) {
+		int e;
+		char *end;
+
+		snprintf(buf, sizeof buf, "%.*e", p - 1, v);
+		/* 17 digits always read back; fewer may: the first that
+		 * does ends in no 0 (one digit less would have read back) */
+		if (strtod(buf, NULL) != v && p < 17)
+			continue;
+		/* buf: d[.ddd]e[+-]xx */
+		*k = 0;
+		for (const char *c = buf; *c != 'e'; c++)
+			if (*c != '.')
+				digits[(*k)++] = *c;
+		e = (int)strtol(strchr(buf, 'e') + 1, &end, 10);
+		*n = e + 1;
+		return;
+	}
+}
+
+int
+jcs_number(const uint8_t *p, size_t n, char out[JCS_NUMBER_MAX])
+{
+	char text[JCS_NUMBER_MAX * 4], digits[20], *end;
+	double v;
+	int k, e, len = 0;
+
+	/* json_parse checked the grammar; its number limit is the caller's,
+	 * so the text is copied only when it fits */
+	if (n == 0 || n >= sizeof text)
+		return -1;
+	memcpy(text, p, n);
+	text[n] = '\0';
+	v = strtod(text, &end);
+	if (end != text + n || !isfinite(v))
+		return -1;
+	if (v == 0) {
+		out[0] = '0';
+		return 1;
+	}
+	if (v < 0) {
+		out[len++] = '-';
+		v = -v;
+	}
+	shortest(v, digits, &k, &e);
+	if (k <= e && e <= 21) {
+		memcpy(out + len, digits, (size_t)k);
+		len += k;
+		for (int i = k; i < e; i++)
+			out[len++] = '0';
+	} else if (0 < e && e <= 21) {
+		memcpy(out + len, digits, (size_t)e);
+		len += e;
+		out[len++] = '.';
+		memcpy(out + len, digits + e, (size_t)(k - e));
+		len += k - e;
+	} else if (-6 < e && e <= 0) {
+		out[len++] = '0';
+		out[len++] = '.';
+		for (int i = 0; i < -e; i++)
+			out[len++] = '0';
+		memcpy(out + len, digits, (size_t)k);
+		len += k;
+	} else {
+		out[len++] = digits[0];
+		if (k > 1) {
+			out[len++] = '.';
+			memcpy(out + len, digits + 1, (size_t)(k - 1));
+			len += k - 1;
+		}
+		len += snprintf(out + len, (size_t)(JCS_NUMBER_MAX - len),
+		    "e%c%d", e - 1 >= 0 ? '+' : '-', abs(e - 1));
+	}
+	return len;
+}
+
+static int
+put(const struct jcs_sink *out, const void *p, size_t n)
+{
+	return out->put(out->ctx, p, n);
+}
+
+static int
+write_string(const struct json_doc *doc, const struct json_node *s,
+    const struct jcs_sink *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t pos = 0;
+	uint32_t cp;
+
+	if (put(out, "\"", 1) != 0)
+		return -1;
+	while (json_str_next(doc, s, &pos, &cp)) {
+		char b[6];
+		size_t k = 0;
+
+		switch (cp) {
+		case '"': b[0] = '\\'; b[1] = '"'; k = 2; break;
+		case '\\': b[0] = '\\'; b[1] = '\\'; k = 2; break;
+		case '\b': b[0] = '\\'; b[1] = 'b'; k = 2; break;
+		case '\f': b[0] = '\\'; b[1] = 'f'; k = 2; break;
+		case '\n': b[0] = '\\'; b[1] = 'n'; k = 2; break;
+		case '\r': b[0] = '\\'; b[1] = 'r'; k = 2; break;
+		case '\t': b[0] = '\\'; b[1] = 't'; k = 2; break;
+		default:
+			if (cp < 0x20) {
+				memcpy(b, "\\u00", 4);
+				b[4] = hex[cp >> 4];
+				b[5] = hex[cp & 15];
+				k = 6;
+			} else if (cp < 0x80) {
+				b[0] = (char)cp;
+				k = 1;
+			} else if (cp < 0x800) {
+				b[0] = (char)(0xc0 | cp >> 6);
+				b[1] = (char)(0x80 | (cp & 0x3f));
+				k = 2;
+			} else if (cp < 0x10000) {
+				b[0] = (char)(0xe0 | cp >> 12);
+				b[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+				b[2] = (char)(0x80 | (cp & 0x3f));
+				k = 3;
+			} else {
+				b[0] = (char)(0xf0 | cp >> 18);
+				b[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+				b[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+				b[3] = (char)(0x80 | (cp & 0x3f));
+				k = 4;
+			}
+		}
+		if (put(out, b, k) != 0)
+			return -1;
+	}
+	return put(out, "\"", 1);
+}
+
+/* qsort has no context argument in C11; one sort at a time */
+static const struct json_doc *sort_doc;
+
+static int
+key_order(const void *a, const void *b)
+{
+	return json_str_cmp(sort_doc, &sort_doc->nodes[*(const uint32_t *)a],
+	    &sort_doc->nodes[*(const uint32_t *)b]);
+}
+
+/* scratch is a stack: an object's sorted keys stay in use while its
+ * values (and their objects) are written above them; the members along
+ * one path never number more than the document's nodes. */
+static int
+write_value(const struct json_doc *doc, const struct json_node *v,
+    const struct jcs_sink *out, uint32_t *scratch)
+{
+	size_t i = json_index(doc, v) + 1;
+	char num[JCS_NUMBER_MAX];
+	int n;
+
+	switch (v->type) {
+	case JSON_NULL:
+		return put(out, "null", 4);
+	case JSON_FALSE:
+		return put(out, "false", 5);
+	case JSON_TRUE:
+		return put(out, "true", 4);
+	case JSON_NUMBER:
+		n = jcs_number(doc->src + v->off, v->len, num);
+		return n < 0 ? -1 : put(out, num, (size_t)n);
+	case JSON_STRING:
+		return write_string(doc, v, out);
+	case JSON_ARRAY:
+		if (put(out, "[", 1) != 0)
+			return -1;
+		for (uint32_t m = 0; m < v->count; m++) {
+			if ((m > 0 && put(out, ",", 1) != 0) ||
+			    write_value(doc, &doc->nodes[i], out, scratch))
+				return -1;
+			i = doc->nodes[i].end;
+		}
+		return put(out, "]", 1);
+	default:
+		break;
+	}
+	for (uint32_t m = 0; m < v->count; m++) {
+		scratch[m] = (uint32_t)i;
+		i = doc->nodes[i + 1].end;
+	}
+	sort_doc = doc;
+	qsort(scratch, v->count, sizeof *scratch, key_order);
+	if (put(out, "{", 1) != 0)
+		return -1;
+	for (uint32_t m = 0; m < v->count; m++) {
+		const struct json_node *k = &doc->nodes[scratch[m]];
+
+		if ((m > 0 && put(out, ",", 1) != 0) ||
+		    write_string(doc, k, out) != 0 || put(out, ":", 1) != 0 ||
+		    write_value(doc, k + 1, out, scratch + v->count) != 0)
+			return -1;
+	}
+	return put(out, "}", 1);
+}
+
+int
+jcs_write(const struct json_doc *doc, const struct json_node *v,
+    const struct jcs_sink *out, uint32_t *scratch)
+{
+	return write_value(doc, v, out, scratch);
+}
+
+static int
+hash_put(void *ctx, const void *p, size_t n)
+{
+	br_sha256_update(ctx, p, n);
+	return 0;
+}
+
+int
+jcs_sha256(const struct json_doc *doc, const struct json_node *v,
+    uint32_t *scratch, uint8_t digest[32])
+{
+	br_sha256_context h;
+	struct jcs_sink s = { hash_put, &h };
+
+	br_sha256_init(&h);
+	if (jcs_write(doc, v, &s, scratch) != 0)
+		return -1;
+	br_sha256_out(&h, digest);
+	return 0;
+}
