@@ -139,40 +139,14 @@ write_string(const struct json_doc *doc, const struct json_node *s,
 				b[4] = hex[cp >> 4];
 				b[5] = hex[cp & 15];
 				k = 6;
-			} else if (cp < 0x80) {
-				b[0] = (char)cp;
-				k = 1;
-			} else if (cp < 0x800) {
-				b[0] = (char)(0xc0 | cp >> 6);
-				b[1] = (char)(0x80 | (cp & 0x3f));
-				k = 2;
-			} else if (cp < 0x10000) {
-				b[0] = (char)(0xe0 | cp >> 12);
-				b[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-				b[2] = (char)(0x80 | (cp & 0x3f));
-				k = 3;
 			} else {
-				b[0] = (char)(0xf0 | cp >> 18);
-				b[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-				b[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-				b[3] = (char)(0x80 | (cp & 0x3f));
-				k = 4;
+				k = json_utf8_put(cp, (uint8_t *)b);
 			}
 		}
 		if (put(out, b, k) != 0)
 			return -1;
 	}
 	return put(out, "\"", 1);
-}
-
-/* qsort has no context argument in C11; one sort at a time */
-static const struct json_doc *sort_doc;
-
-static int
-key_order(const void *a, const void *b)
-{
-	return json_str_cmp(sort_doc, &sort_doc->nodes[*(const uint32_t *)a],
-	    &sort_doc->nodes[*(const uint32_t *)b]);
 }
 
 /* scratch is a stack: an object's sorted keys stay in use while its
@@ -211,12 +185,7 @@ write_value(const struct json_doc *doc, const struct json_node *v,
 	default:
 		break;
 	}
-	for (uint32_t m = 0; m < v->count; m++) {
-		scratch[m] = (uint32_t)i;
-		i = doc->nodes[i + 1].end;
-	}
-	sort_doc = doc;
-	qsort(scratch, v->count, sizeof *scratch, key_order);
+	json_sort_keys(doc, v, scratch);
 	if (put(out, "{", 1) != 0)
 		return -1;
 	for (uint32_t m = 0; m < v->count; m++) {

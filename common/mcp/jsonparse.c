@@ -311,9 +311,8 @@ json_str_cmp(const struct json_doc *doc, const struct json_node *a,
 	}
 }
 
-/* The UTF-8 bytes of cp into out (4 bytes): how many. */
-static size_t
-utf8_put(uint32_t cp, uint8_t out[4])
+size_t
+json_utf8_put(uint32_t cp, uint8_t out[4])
 {
 	if (cp < 0x80) {
 		out[0] = (uint8_t)cp;
@@ -346,7 +345,7 @@ json_str_eq(const struct json_doc *doc, const struct json_node *s,
 
 	while (json_str_next(doc, s, &pos, &cp)) {
 		uint8_t b[4];
-		size_t k = utf8_put(cp, b);
+		size_t k = json_utf8_put(cp, b);
 
 		if (k > n - at || memcmp(lit + at, b, k) != 0)
 			return 0;
@@ -366,7 +365,7 @@ json_str_copy(const struct json_doc *doc, const struct json_node *s,
 		return -1;
 	while (json_str_next(doc, s, &pos, &cp)) {
 		uint8_t b[4];
-		size_t k = utf8_put(cp, b);
+		size_t k = json_utf8_put(cp, b);
 
 		if (cp == 0 || k >= cap - at)
 			return -1;
@@ -397,8 +396,8 @@ json_get(const struct json_doc *doc, const struct json_node *obj,
 	return NULL;
 }
 
-/* qsort has no context argument in C11; the parse is single-threaded and
- * the pointer is set only for the duration of one sort */
+/* qsort has no context argument in C11; one sort at a time (the
+ * parser and the canonical writer are single-threaded) */
 static const struct json_doc *sort_doc;
 
 static int
@@ -408,19 +407,25 @@ key_order(const void *a, const void *b)
 	    &sort_doc->nodes[*(const uint32_t *)b]);
 }
 
+void
+json_sort_keys(const struct json_doc *doc, const struct json_node *obj,
+    uint32_t *keys)
+{
+	size_t i = json_index(doc, obj) + 1;
+
+	for (uint32_t m = 0; m < obj->count; m++) {
+		keys[m] = (uint32_t)i;
+		i = doc->nodes[i + 1].end;
+	}
+	sort_doc = doc;
+	qsort(keys, obj->count, sizeof *keys, key_order);
+}
+
 /* Any two keys of obj equal? Sorted (n log n), then neighbours. */
 static int
 has_duplicate(struct parser *ps, const struct json_node *obj)
 {
-	const struct json_doc *doc = ps->doc;
-	size_t i = json_index(doc, obj) + 1;
-
-	for (uint32_t m = 0; m < obj->count; m++) {
-		ps->scratch[m] = (uint32_t)i;
-		i = doc->nodes[i + 1].end;
-	}
-	sort_doc = doc;
-	qsort(ps->scratch, obj->count, sizeof *ps->scratch, key_order);
+	json_sort_keys(ps->doc, obj, ps->scratch);
 	for (uint32_t m = 1; m < obj->count; m++)
 		if (key_order(&ps->scratch[m - 1], &ps->scratch[m]) == 0)
 			return 1;

@@ -88,6 +88,11 @@ int json_str_next(const struct json_doc *doc, const struct json_node *s,
 int json_str_cmp(const struct json_doc *doc, const struct json_node *a,
     const struct json_node *b);
 
+/* The node indices of object obj's keys into keys[0..obj->count), in
+ * json_str_cmp order. */
+void json_sort_keys(const struct json_doc *doc, const struct json_node *obj,
+    uint32_t *keys);
+
 /* 1 when accepted string s decodes to exactly the n bytes of lit. */
 int json_str_eq(const struct json_doc *doc, const struct json_node *s,
     const char *lit, size_t n);
@@ -100,6 +105,10 @@ long json_str_copy(const struct json_doc *doc, const struct json_node *s,
 /* The value of key (n bytes) in object node obj, or NULL. */
 const struct json_node *json_get(const struct json_doc *doc,
     const struct json_node *obj, const char *key, size_t n);
+
+/* The UTF-8 bytes (1..4) of code point cp (<= U+10FFFF, not a
+ * surrogate) into out: how many. */
+size_t json_utf8_put(uint32_t cp, uint8_t out[4]);
 
 /* The index of a node in doc->nodes. */
 static inline size_t

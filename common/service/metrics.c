@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "common/mcp/mcptap.h"
 #include "common/sandbox/sbx_proto.h"
 
 static const char *const end_labels[] = {
@@ -105,6 +106,13 @@ static const struct metric_def defs[M_NMETRIC_] = {
 	    "the egress proxy: up (lease to host) and down.", "counter",
 	    "direction", direction_labels, N(direction_labels), NULL, NULL,
 	    1 },
+	[M_MCP_CALLS] = { R, "mcp_tool_calls_total", "MCP tools/call "
+	    "requests, by how they ended (one log record each).", "counter",
+	    "outcome", mcp_outcome_names, MO_N_, NULL, NULL, 1 },
+	[M_MCP_LINES_IGNORED] = { R, "mcp_lines_ignored_total", "MCP lines "
+	    "the runner's tap could not use, by why and direction.",
+	    "counter", "reason", mcp_ignored_names, MI_N_, "direction",
+	    mcp_direction_names, 2 },
 };
 
 /* Histogram bucket bounds in milliseconds (+Inf is implied). */

@@ -32,6 +32,8 @@ enum metric {
 	M_SBX_WARM_IDLE,	/* gauge: warm slots prepared, waiting */
 	M_SBX_WARM_BYTES,	/* gauge: memory their cgroups hold */
 	M_SBX_WARM_STARTS,	/* counter, label start (warm, unfit) */
+	M_MCP_CALLS,		/* counter, label outcome (mcptap.h) */
+	M_MCP_LINES_IGNORED,	/* counter, labels reason x direction */
 	M_NMETRIC_
 };
 

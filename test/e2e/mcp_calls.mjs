@@ -1,0 +1,78 @@
+// mcp_calls.mjs - the official SDK client (Client, StdioClientTransport)
+// running a script of MCP steps against a server command line, one line of
+// output per step, for test/mcp.test:
+//
+//   node test/e2e/mcp_calls.mjs STEP... -- COMMAND [ARGS...]
+//
+// Steps:
+//   list            tools/list: "tools: NAME NAME ..." (sorted)
+//   call:NAME:JSON  tools/call NAME with JSON arguments: "call NAME: ok" /
+//                   "call NAME: isError" (a tool error), or
+//                   "call NAME: error CODE MESSAGE" (a JSON-RPC error)
+//   listp           prompts/list: "prompts: N"
+// A failed connect prints "connect: error MESSAGE". Every AIRLOCK_*
+// variable of this process goes into the transport's env (as a host's
+// server config would put it), nothing else. Exits 0 when every step ran.
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { dirname, join, resolve } from "node:path";
+import process from "node:process";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const nodeDir = process.env.AIRLOCK_E2E_NODE_DIR ||
+    resolve(here, "..", "..", "build", "node");
+const sdk = join(nodeDir, "node_modules", "@modelcontextprotocol", "sdk",
+    "dist", "esm");
+const { Client } = await import(pathToFileURL(join(sdk, "client",
+    "index.js")).href);
+const { StdioClientTransport, getDefaultEnvironment } = await import(
+    pathToFileURL(join(sdk, "client", "stdio.js")).href);
+
+const argv = process.argv.slice(2);
+const sep = argv.indexOf("--");
+if (sep < 0 || sep === argv.length - 1) {
+	process.stderr.write("usage: mcp_calls.mjs STEP... -- COMMAND [ARGS...]\n");
+	process.exit(2);
+}
+const steps = argv.slice(0, sep), cmd = argv.slice(sep + 1);
+const env = getDefaultEnvironment();
+for (const [k, v] of Object.entries(process.env))
+	if (k.startsWith("AIRLOCK_"))
+		env[k] = v;
+const watchdog = setTimeout(() => { console.log("timeout"); process.exit(1); },
+    60000);
+const transport = new StdioClientTransport({ command: cmd[0],
+    args: cmd.slice(1), env, stderr: "inherit" });
+const client = new Client({ name: "airlock-mcp-test", version: "1.0.0" });
+try {
+	await client.connect(transport);
+} catch (e) {
+	console.log(`connect: error ${e.message}`);
+	process.exit(1);
+}
+let failed = 0;
+for (const s of steps) {
+	try {
+		if (s === "list") {
+			const r = await client.listTools();
+			console.log("tools: " + r.tools.map((t) => t.name).sort().join(" "));
+		} else if (s === "listp") {
+			const r = await client.listPrompts();
+			console.log(`prompts: ${r.prompts.length}`);
+		} else if (s.startsWith("call:")) {
+			const rest = s.slice(5), c = rest.indexOf(":");
+			const name = rest.slice(0, c), args = JSON.parse(rest.slice(c + 1));
+			const r = await client.callTool({ name, arguments: args });
+			console.log(`call ${name}: ${r.isError ? "isError" : "ok"}`);
+		} else {
+			console.log(`unknown step ${s}`);
+			failed++;
+		}
+	} catch (e) {
+		const code = e.code !== undefined ? `${e.code} ` : "";
+		console.log(`${s.split(":").slice(0, 2).join(" ")}: error ${code}${e.message}`);
+		failed++;
+	}
+}
+await client.close();
+clearTimeout(watchdog);
+process.exit(failed ? 1 : 0);
