@@ -17,6 +17,7 @@
 #include "common/base/cli.h"
 #include "common/policy/eckey.h"
 #include "common/egress/egress_allow.h"
+#include "common/mcp/toollist.h"
 #include "common/policy/envpolicy.h"
 #include "common/base/fileio.h"
 #include "common/lock/lockjail.h"
@@ -39,7 +40,7 @@
 struct opts {
 	const char *store, *tenant, *registration, *source, *key, *pub, *out;
 	const char *expires, *note, *reason, *as, *status, *at, *skew;
-	const char *revoked, *head, *egress;
+	const char *revoked, *head, *egress, *tools;
 	const char *resolve_uids, *resolve_state, *resolve_jail;
 	const char *env[PROTO_ENVC_MAX];
 	size_t envc;
@@ -101,6 +102,7 @@ opts_parse(int argc, char **argv, const char *allowed, const char *usage,
 		{ "resolve-jail", &o->resolve_jail, NULL },
 		{ "lock", NULL, &o->lock },
 		{ "allow-scripts", NULL, &o->allow_scripts },
+		{ "tools", &o->tools, NULL },
 		{ "env-key", NULL, NULL }, { "script-dir", NULL, NULL },
 		{ "allow-index", NULL, NULL }, { "allow-module", NULL, NULL },
 		{ "json", NULL, &o->json },
@@ -717,6 +719,11 @@ confirm_or_die(const struct guard_policy *policy, const struct store_rec *rec,
 	if (rec->lock[0])
 		fprintf(stderr, "  lock          %s (install scripts %s)\n",
 		    rec->lock, rec->lock_scripts ? "allowed" : "off");
+	if (rec->tools && rec->tools[0]) {
+		fprintf(stderr, "  tools         ");
+		rfmt_esc(stderr, rec->tools, strlen(rec->tools));
+		fputc('\n', stderr);
+	}
 	fprintf(stderr, "  expires       %s\n", when);
 	if (yes || !isatty(STDIN_FILENO))
 		return;
@@ -757,7 +764,7 @@ sign_record(struct store *s, const struct eckey_priv *key,
 static const char approve_usage[] = "airlock review approve --store DIR ID "
     "--key PRIVATE.pem [--expires 30d]\n    [--note TEXT] [--as NAME] "
     "[--yes] [--script-dir DIR]... [--allow-index URL]...\n"
-    "    [--allow-module M]... [--allow-scripts]\n"
+    "    [--allow-module M]... [--allow-scripts] [--tools NAME,...]\n"
     "Approve a PENDING record and print its approval token, valid for "
     "--expires\n(s, m, h or d; default 30d). A NOT_REQUIRED catalog record "
     "gets a token\nfor every tenant and stays NOT_REQUIRED. Unpinned "
@@ -766,7 +773,9 @@ static const char approve_usage[] = "airlock review approve --store DIR ID "
     "shell-quoted, every byte\nvisible); on a terminal you confirm by typing "
     "the record id (--yes skips). A record with a lock (submit --lock) "
     "gets a\ntoken binding the lock's digest; its install scripts stay off "
-    "unless\n--allow-scripts.\n";
+    "unless\n--allow-scripts. --tools names the only tools the server may "
+    "expose: the runner\nremoves the others from tools/list and refuses "
+    "calls to them (docs/REVIEW.md).\n";
 
 /* A record's lock, before it is signed: still the bytes of its digest,
  * still the lock of its command; install scripts only when allowed. */
@@ -804,12 +813,19 @@ cmd_approve(int argc, char **argv)
 	uint64_t life, now;
 	int catalog;
 
+	static char tools[TOOLLIST_TEXT_MAX + 1];
+	char why[128];
+
 	opts_parse(argc, argv, " store key expires note as yes script-dir "
-	    "allow-index allow-module allow-scripts ", approve_usage, &o);
+	    "allow-index allow-module allow-scripts tools ", approve_usage,
+	    &o);
 	need(o.store, "store", approve_usage);
 	need(o.key, "key", approve_usage);
 	if (o.npos != 1 || o.has_cmd)
 		usage_die(approve_usage);
+	if (o.tools && toollist_canonical(o.tools, strlen(o.tools), tools,
+	    sizeof tools, why, sizeof why) < 0)
+		die(EXIT_USAGE, "--tools: %s", why);
 	life = expiry_seconds(o.expires);
 	who = actor(&o);
 	note = text_arg(o.note, "--note");
@@ -825,6 +841,7 @@ cmd_approve(int argc, char **argv)
 	lock_or_die(o.store, &rec, o.allow_scripts);
 	key_or_die(o.key, &key);
 	now = now_s();
+	rec.tools = tools;	/* "" without --tools: every tool */
 	confirm_or_die(&o.guard, &rec, "approve", now + life, o.yes);
 	sign_record(&s, &key, &rec, now, life, token, sizeof token, id, detail,
 	    sizeof detail);

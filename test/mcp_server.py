@@ -14,12 +14,14 @@
 #                    a batch, and a response to an id never asked
 #   --echo-id-twice  answer each tools/call twice (a colliding id)
 #   --mute           read every request, answer none
+#   --log PATH       append "METHOD [TOOL]" for every request read
 import json
 import sys
 
 HOSTILE = "--hostile" in sys.argv
 TWICE = "--echo-id-twice" in sys.argv
 MUTE = "--mute" in sys.argv
+LOG = sys.argv[sys.argv.index("--log") + 1] if "--log" in sys.argv else None
 out = sys.stdout.buffer
 
 TOOLS = [
@@ -91,6 +93,11 @@ for raw in sys.stdin.buffer:
         continue
     if "id" not in req or "method" not in req or MUTE:
         continue                # a notification or a response
+    if LOG:
+        with open(LOG, "a") as f:
+            f.write(" ".join([req["method"]] + ([str(
+                (req.get("params") or {}).get("name"))]
+                if req["method"] == "tools/call" else [])) + "\n")
     if HOSTILE:
         hostile()
     res = answer(req)

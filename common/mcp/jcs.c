@@ -154,8 +154,11 @@ write_string(const struct json_doc *doc, const struct json_node *s,
  * one path never number more than the document's nodes. */
 static int
 write_value(const struct json_doc *doc, const struct json_node *v,
-    const struct jcs_sink *out, uint32_t *scratch)
+    const struct jcs_sink *out, uint32_t *scratch,
+    const struct jcs_omit *omit)
 {
+	int first = 1;
+
 	size_t i = json_index(doc, v) + 1;
 	char num[JCS_NUMBER_MAX];
 	int n;
@@ -176,10 +179,15 @@ write_value(const struct json_doc *doc, const struct json_node *v,
 		if (put(out, "[", 1) != 0)
 			return -1;
 		for (uint32_t m = 0; m < v->count; m++) {
-			if ((m > 0 && put(out, ",", 1) != 0) ||
-			    write_value(doc, &doc->nodes[i], out, scratch))
+			const struct json_node *e = &doc->nodes[i];
+
+			i = e->end;
+			if (omit && omit->fn(omit->ctx, doc, v, e))
+				continue;
+			if ((!first && put(out, ",", 1) != 0) ||
+			    write_value(doc, e, out, scratch, omit))
 				return -1;
-			i = doc->nodes[i].end;
+			first = 0;
 		}
 		return put(out, "]", 1);
 	default:
@@ -193,7 +201,8 @@ write_value(const struct json_doc *doc, const struct json_node *v,
 
 		if ((m > 0 && put(out, ",", 1) != 0) ||
 		    write_string(doc, k, out) != 0 || put(out, ":", 1) != 0 ||
-		    write_value(doc, k + 1, out, scratch + v->count) != 0)
+		    write_value(doc, k + 1, out, scratch + v->count,
+		    omit) != 0)
 			return -1;
 	}
 	return put(out, "}", 1);
@@ -203,7 +212,15 @@ int
 jcs_write(const struct json_doc *doc, const struct json_node *v,
     const struct jcs_sink *out, uint32_t *scratch)
 {
-	return write_value(doc, v, out, scratch);
+	return write_value(doc, v, out, scratch, NULL);
+}
+
+int
+jcs_write_omitting(const struct json_doc *doc, const struct json_node *v,
+    const struct jcs_sink *out, uint32_t *scratch,
+    const struct jcs_omit *omit)
+{
+	return write_value(doc, v, out, scratch, omit);
 }
 
 static int

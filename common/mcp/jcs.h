@@ -46,6 +46,20 @@ int jcs_number(const uint8_t *p, size_t n, char out[JCS_NUMBER_MAX]);
 int jcs_write(const struct json_doc *doc, const struct json_node *v,
     const struct jcs_sink *out, uint32_t *scratch);
 
+/* Elements jcs_write_omitting leaves out: fn returns 1 to omit elem, an
+ * element of array. */
+struct jcs_omit {
+	int (*fn)(void *ctx, const struct json_doc *doc,
+	    const struct json_node *array, const struct json_node *elem);
+	void *ctx;
+};
+
+/* jcs_write, leaving out the array elements omit->fn names (the
+ * runner's filtered tools/list). */
+int jcs_write_omitting(const struct json_doc *doc, const struct json_node *v,
+    const struct jcs_sink *out, uint32_t *scratch,
+    const struct jcs_omit *omit);
+
 /* SHA-256 of v's canonical form into digest. 0 or -1 (as jcs_write). */
 int jcs_sha256(const struct json_doc *doc, const struct json_node *v,
     uint32_t *scratch, uint8_t digest[32]);

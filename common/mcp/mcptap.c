@@ -1,11 +1,13 @@
 /* mcptap.c - one lease's tools/call records, read off its stdio. */
 #include "common/mcp/mcptap.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "common/base/clock.h"
 #include "common/base/log.h"
 #include "common/mcp/jcs.h"
+#include "common/mcp/toollist.h"
 #include "common/service/metrics.h"
 
 static const struct json_limits line_limits = {
@@ -13,7 +15,7 @@ static const struct json_limits line_limits = {
 };
 
 const char *const mcp_outcome_names[MO_N_] = {
-	"ok", "tool_error", "rpc_error", "unanswered"
+	"ok", "tool_error", "rpc_error", "unanswered", "denied"
 };
 const char *const mcp_ignored_names[MI_N_] = {
 	"too_long", "bad_json", "not_jsonrpc", "untracked", "unmatched"
@@ -40,6 +42,8 @@ mcp_tap_init(struct mcp_tap *t, const struct mcp_who *who)
 	ndjson_init(&t->from_server, t->server_line, sizeof t->server_line);
 	t->inflight = 0;
 	t->calls = 0;
+	t->enforce = 0;
+	t->why[0] = '\0';
 	for (size_t i = 0; i < MCP_PENDING_MAX; i++)
 		t->pend[i].used = 0;
 }
@@ -63,7 +67,8 @@ hex(const uint8_t d[32], char out[65])
 	out[64] = '\0';
 }
 
-/* The record of one call, and its counter. result may be NULL. */
+/* The record of one call, and its counter; the call leaves the table.
+ * result may be NULL. */
 static void
 record(struct mcp_tap *t, struct mcp_pending *c, enum mcp_outcome o,
     const uint8_t *result_sha256, uint64_t bytes_out)
@@ -76,6 +81,8 @@ record(struct mcp_tap *t, struct mcp_pending *c, enum mcp_outcome o,
 		hex(result_sha256, result);
 	metric_add(M_MCP_CALLS, o, 1);
 	t->calls++;
+	c->used = 0;
+	t->inflight--;
 	log_event(LOG_INFO, "mcp call", (struct log_field[]){
 	    LF_STR("lease", t->who.lease), LF_STR("tenant", t->who.tenant),
 	    LF_STR("registration", t->who.registration),
@@ -86,8 +93,6 @@ record(struct mcp_tap *t, struct mcp_pending *c, enum mcp_outcome o,
 	    LF_STR("args_sha256", args), LF_STR("result_sha256", result),
 	    LF_NUM("bytes_in", c->bytes_in), LF_NUM("bytes_out", bytes_out),
 	    LF_NUM("duration_ms", mono_ms() - c->t0) }, 13);
-	c->used = 0;
-	t->inflight--;
 }
 
 /* The canonical text of an id (a string or a number) into out: its
@@ -115,75 +120,143 @@ find(struct mcp_tap *t, const uint8_t *id, size_t n)
 	return NULL;
 }
 
-/* A tools/call request: held until its response. */
+/* Forget a tracked request: its record first when it is a call. */
 static void
-track_call(struct mcp_tap *t, const struct json_node *id,
-    const struct json_node *params, size_t line_len)
+forget(struct mcp_tap *t, struct mcp_pending *c)
 {
-	const struct json_doc *d = &t->doc;
-	const struct json_node *name = params ?
-	    json_get(d, params, "name", 4) : NULL;
-	const struct json_node *args = params ?
-	    json_get(d, params, "arguments", 9) : NULL;
+	if (c->used == MK_CALL) {
+		record(t, c, MO_UNANSWERED, NULL, 0);
+	} else {
+		c->used = 0;
+		t->inflight--;
+	}
+}
+
+/* Hold a request of kind by its id: the entry, or NULL (counted) when
+ * the id is not a string or number, too long, or the table is full. */
+static struct mcp_pending *
+track(struct mcp_tap *t, const struct json_node *id, enum mcp_kind kind,
+    size_t line_len)
+{
 	uint8_t key[MCP_ID_MAX];
-	size_t n = id_text(d, id, t->scratch, key);
+	size_t n = id_text(&t->doc, id, t->scratch, key);
 	struct mcp_pending *c;
 
 	if (n == 0) {
 		ignored(MI_UNTRACKED, 0);
-		return;
+		return NULL;
 	}
-	/* an id reused while in flight: the first call's answer can no
-	 * longer be told from the second's */
+	/* an id reused while in flight: the first answer can no longer be
+	 * told from the second's */
 	if ((c = find(t, key, n)) != NULL)
-		record(t, c, MO_UNANSWERED, NULL, 0);
+		forget(t, c);
 	c = NULL;
 	for (size_t i = 0; i < MCP_PENDING_MAX && !c; i++)
 		if (!t->pend[i].used)
 			c = &t->pend[i];
 	if (!c) {
 		ignored(MI_UNTRACKED, 0);
-		return;
+		return NULL;
 	}
 	memset(c, 0, sizeof *c);
-	c->used = 1;
+	c->used = (int)kind;
 	c->t0 = mono_ms();
 	c->bytes_in = line_len;
 	memcpy(c->id, key, n);
 	c->id_len = n;
-	if (name && name->type == JSON_STRING) {
-		size_t pos = 0, at = 0;
-		uint32_t cp;
-
-		/* the name as UTF-8, cut at a character; a NUL as '?'
-		 * (a C string; the log escapes every other control) */
-		while (json_str_next(d, name, &pos, &cp)) {
-			uint8_t b[4];
-			size_t k = json_utf8_put(cp == 0 ? '?' : cp, b);
-
-			if (k > MCP_TOOL_MAX - at) {
-				c->tool_cut = 1;
-				break;
-			}
-			memcpy(c->tool + at, b, k);
-			at += k;
-		}
-		c->tool_len = at;
-	}
-	c->tool[c->tool_len] = '\0';
-	if (args && jcs_sha256(d, args, t->scratch, c->args_sha256) == 0)
-		c->has_args = 1;
 	t->inflight++;
+	return c;
 }
 
-/* Parse one line; NULL (counted) when it is not a JSON-RPC 2.0 object. */
+/* A call's tool name as UTF-8, cut at a character; a NUL as '?' (a C
+ * string; the log escapes every other control). */
+static void
+take_name(struct mcp_pending *c, const struct json_doc *d,
+    const struct json_node *name)
+{
+	size_t pos = 0, at = 0;
+	uint32_t cp;
+
+	while (name && name->type == JSON_STRING &&
+	    json_str_next(d, name, &pos, &cp)) {
+		uint8_t b[4];
+		size_t k = json_utf8_put(cp == 0 ? '?' : cp, b);
+
+		if (k > MCP_TOOL_MAX - at) {
+			c->tool_cut = 1;
+			break;
+		}
+		memcpy(c->tool + at, b, k);
+		at += k;
+	}
+	c->tool_len = at;
+	c->tool[at] = '\0';
+}
+
+/* Is the call's tool one the list names? Its name must be a string of
+ * the list's alphabet, whole (a name cut short is not the name). */
+static int
+allowed(const struct mcp_tap *t, const struct mcp_pending *c,
+    const struct json_node *name)
+{
+	return name && name->type == JSON_STRING && !c->tool_cut &&
+	    toollist_has(t->tools, t->tools_len, (const uint8_t *)c->tool,
+	    c->tool_len);
+}
+
+/* Append p[0..n) to box: 0, or -1 when it does not fit (cap bytes). */
+static int
+box_put(struct mcp_outbox *box, size_t cap, const void *p, size_t n)
+{
+	if (n > cap - box->len)
+		return -1;
+	memcpy(box->p + box->len, p, n);
+	box->len += n;
+	return 0;
+}
+
+/* The runner's own JSON-RPC error to the client: for the request with
+ * canonical id (NULL: "null"), code and a fixed message. 0 or -1 (the
+ * answers' share of the outbox is spent). */
+static int
+answer(struct mcp_tap *t, const uint8_t *id, size_t id_len, int code,
+    const char *msg)
+{
+	char head[64], tail[256];
+	int h = snprintf(head, sizeof head, "{\"jsonrpc\":\"2.0\",\"id\":");
+	int k = snprintf(tail, sizeof tail, ",\"error\":{\"code\":%d,"
+	    "\"message\":\"airlock: %s\"}}\n", code, msg);
+	size_t cap = t->to_client.len + MCP_ANSWERS_MAX;
+
+	if (cap > t->to_client.cap)
+		cap = t->to_client.cap;
+	if (!id) {
+		id = (const uint8_t *)"null";
+		id_len = 4;
+	}
+	if (box_put(&t->to_client, cap, head, (size_t)h) != 0 ||
+	    box_put(&t->to_client, cap, id, id_len) != 0 ||
+	    box_put(&t->to_client, cap, tail, (size_t)k) != 0) {
+		snprintf(t->why, sizeof t->why, "the client's lines drew "
+		    "more than %u bytes of the runner's answers at once",
+		    MCP_ANSWERS_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* Parse one line: the message when it is a JSON-RPC 2.0 object; else
+ * (counted) NULL, why in *why and the parser's verdict in *st. */
 static const struct json_node *
-message(struct mcp_tap *t, const uint8_t *p, size_t n, int from_server)
+message(struct mcp_tap *t, const uint8_t *p, size_t n, int from_server,
+    enum mcp_ignored *why, enum json_status *st)
 {
 	const struct json_node *m, *v;
 
-	if (json_parse(&t->doc, p, n, &line_limits, t->nodes, MCP_NODES_MAX,
-	    t->scratch) != JSON_OK) {
+	*st = json_parse(&t->doc, p, n, &line_limits, t->nodes, MCP_NODES_MAX,
+	    t->scratch);
+	if (*st != JSON_OK) {
+		*why = MI_BAD_JSON;
 		ignored(MI_BAD_JSON, from_server);
 		return NULL;
 	}
@@ -191,104 +264,295 @@ message(struct mcp_tap *t, const uint8_t *p, size_t n, int from_server)
 	v = json_get(&t->doc, m, "jsonrpc", 7);
 	if (m->type != JSON_OBJECT || !v || v->type != JSON_STRING ||
 	    !json_str_eq(&t->doc, v, "2.0", 3)) {
+		*why = MI_NOT_JSONRPC;
 		ignored(MI_NOT_JSONRPC, from_server);
 		return NULL;
 	}
 	return m;
 }
 
-static void
-client_line(struct mcp_tap *t, const uint8_t *p, size_t n)
+static int
+blank(const uint8_t *p, size_t n)
 {
-	const struct json_node *m = message(t, p, n, 0), *method, *id;
-
-	if (!m)
-		return;
-	method = json_get(&t->doc, m, "method", 6);
-	id = json_get(&t->doc, m, "id", 2);
-	if (method && method->type == JSON_STRING && id &&
-	    json_str_eq(&t->doc, method, "tools/call", 10))
-		track_call(t, id, json_get(&t->doc, m, "params", 6), n);
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+			return 0;
+	return 1;
 }
 
-static void
+enum verdict { PASS, DROP, FAIL };
+
+/* Enforcing, a request the tap must pair with its answer but cannot
+ * hold is not passed on: answered instead. */
+static enum verdict
+untrackable(struct mcp_tap *t)
+{
+	return answer(t, NULL, 0, -32600, "this request's id cannot be "
+	    "tracked (a string or number of at most 96 bytes, at most 128 "
+	    "requests in flight)") ? FAIL : DROP;
+}
+
+/* One line from the client. Observing, the verdict is always PASS. */
+static enum verdict
+client_line(struct mcp_tap *t, const uint8_t *p, size_t n)
+{
+	const struct json_node *m, *method, *id, *params, *name = NULL;
+	struct mcp_pending *c;
+	enum mcp_ignored why;
+	enum json_status st;
+
+	if (t->enforce && blank(p, n))
+		return DROP;
+	if ((m = message(t, p, n, 0, &why, &st)) == NULL) {
+		if (!t->enforce)
+			return PASS;
+		return answer(t, NULL, 0, why == MI_BAD_JSON ? -32700 :
+		    -32600, why == MI_BAD_JSON ? "not JSON the runner reads "
+		    "(strict RFC 8259: no duplicate keys, valid UTF-8)" :
+		    "not a JSON-RPC 2.0 message (batches are not passed)") ?
+		    FAIL : DROP;
+	}
+	method = json_get(&t->doc, m, "method", 6);
+	id = json_get(&t->doc, m, "id", 2);
+	params = json_get(&t->doc, m, "params", 6);
+	if (!method || method->type != JSON_STRING || !id)
+		return PASS;		/* a notification or a response */
+	if (t->enforce && json_str_eq(&t->doc, method, "tools/list", 10))
+		return track(t, id, MK_LIST_TOOLS, n) ? PASS :
+		    untrackable(t);
+	if (!json_str_eq(&t->doc, method, "tools/call", 10))
+		return PASS;
+	if (params)
+		name = json_get(&t->doc, params, "name", 4);
+	if ((c = track(t, id, MK_CALL, n)) == NULL)
+		return t->enforce ? untrackable(t) : PASS;
+	take_name(c, &t->doc, name);
+	if (params && (params = json_get(&t->doc, params, "arguments", 9)) &&
+	    jcs_sha256(&t->doc, params, t->scratch, c->args_sha256) == 0)
+		c->has_args = 1;
+	if (!t->enforce || allowed(t, c, name))
+		return PASS;
+	if (answer(t, c->id, c->id_len, -32602, "this tool is not allowed "
+	    "by the registration's approval") != 0)
+		return FAIL;
+	record(t, c, MO_DENIED, NULL, 0);
+	return DROP;
+}
+
+/* jcs_omit: a tool of the tools/list result not in the list. */
+static int
+omit_tool(void *ctx, const struct json_doc *d, const struct json_node *array,
+    const struct json_node *elem)
+{
+	const struct mcp_tap *t = ctx;
+	const struct json_node *name;
+	char buf[TOOLLIST_NAME_MAX + 1];
+	long n;
+
+	if (array != t->filtering)
+		return 0;
+	name = json_get(d, elem, "name", 4);
+	if (!name || name->type != JSON_STRING ||
+	    (n = json_str_copy(d, name, buf, sizeof buf)) < 0)
+		return 1;
+	return !toollist_has(t->tools, t->tools_len, (const uint8_t *)buf,
+	    (size_t)n);
+}
+
+/* A tools/list response, enforcing: the whole message canonically, the
+ * result's tools not in the list left out. */
+static enum verdict
+filtered_list(struct mcp_tap *t, const struct json_node *m,
+    const struct json_node *res)
+{
+	const struct json_node *tools = json_get(&t->doc, res, "tools", 5);
+	struct jcs_buf b = { t->to_client.p + t->to_client.len,
+		t->to_client.cap - t->to_client.len, 0 };
+	struct jcs_sink s = { jcs_buf_put, &b };
+	struct jcs_omit o = { omit_tool, t };
+
+	if (!tools || tools->type != JSON_ARRAY) {
+		snprintf(t->why, sizeof t->why, "the server's tools/list "
+		    "result has no tools array");
+		return FAIL;
+	}
+	if (b.cap > MCP_OUT_MAX)
+		b.cap = MCP_OUT_MAX;
+	t->filtering = tools;
+	if (jcs_write_omitting(&t->doc, m, &s, t->scratch, &o) != 0 ||
+	    b.len + 1 > b.cap) {
+		snprintf(t->why, sizeof t->why, "the server's tools/list "
+		    "response has no canonical form that fits (a number "
+		    "past a double, or past %u bytes)", MCP_OUT_MAX);
+		return FAIL;
+	}
+	b.p[b.len++] = '\n';
+	t->to_client.len += b.len;
+	return DROP;		/* written already */
+}
+
+/* One line from the server. Observing, the verdict is always PASS. */
+static enum verdict
 server_line(struct mcp_tap *t, const uint8_t *p, size_t n)
 {
-	const struct json_node *m = message(t, p, n, 1), *id, *res, *err, *v;
+	const struct json_node *m, *id, *res, *err, *v;
 	uint8_t key[MCP_ID_MAX], digest[32];
 	struct mcp_pending *c;
+	enum mcp_ignored why;
+	enum json_status st;
 	size_t k;
 
-	if (!m || json_get(&t->doc, m, "method", 6))
-		return;			/* a request or notification */
+	if (t->enforce && blank(p, n))
+		return PASS;
+	if ((m = message(t, p, n, 1, &why, &st)) == NULL) {
+		snprintf(t->why, sizeof t->why, "the server wrote a line "
+		    "that is not a JSON-RPC message (%s): with a tool list "
+		    "in the approval only messages the runner reads pass",
+		    why == MI_BAD_JSON ? json_status_name(st) : "not_jsonrpc");
+		return t->enforce ? FAIL : PASS;
+	}
+	if (json_get(&t->doc, m, "method", 6))
+		return PASS;		/* a request or notification */
 	id = json_get(&t->doc, m, "id", 2);
 	res = json_get(&t->doc, m, "result", 6);
 	err = json_get(&t->doc, m, "error", 5);
 	if (!id || (!res) == (!err)) {
 		ignored(MI_NOT_JSONRPC, 1);
-		return;
+		snprintf(t->why, sizeof t->why, "the server wrote a "
+		    "response with both or neither of result and error");
+		return t->enforce ? FAIL : PASS;
 	}
 	k = id_text(&t->doc, id, t->scratch, key);
+	/* enforcing too: the answers to requests the tap does not hold
+	 * (initialize, ping, the other lists) pass; a client that gets an
+	 * answer it never asked for drops it. What the tap must see, it
+	 * holds: every tools/list is tracked or refused. */
 	if (k == 0 || (c = find(t, key, k)) == NULL) {
 		ignored(MI_UNMATCHED, 1);
-		return;
+		return PASS;
+	}
+	if (c->used == MK_LIST_TOOLS) {
+		c->used = 0;
+		t->inflight--;
+		return res ? filtered_list(t, m, res) : PASS;
 	}
 	if (jcs_sha256(&t->doc, res ? res : err, t->scratch, digest) != 0) {
 		record(t, c, err ? MO_RPC_ERROR : MO_OK, NULL, n);
-		return;
+		return PASS;
 	}
 	v = res ? json_get(&t->doc, res, "isError", 7) : NULL;
 	record(t, c, err ? MO_RPC_ERROR : v && v->type == JSON_TRUE ?
 	    MO_TOOL_ERROR : MO_OK, digest, n);
+	return PASS;
+}
+
+/* Cut p[0..n) into lines for line_fn, enforcing passing each line on
+ * (with its newline) into box as the verdict says. 0, or -1 (t->why). */
+static int
+feed(struct mcp_tap *t, struct ndjson *f, int from_server,
+    struct mcp_outbox *box, const uint8_t *p, size_t n)
+{
+	while (n > 0) {
+		const uint8_t *line;
+		size_t len, used;
+		enum verdict v = PASS;
+
+		switch (ndjson_take(f, p, n, &used, &line, &len)) {
+		case NDJSON_LINE:
+			if (!from_server)
+				v = client_line(t, line, len);
+			else if (t->enforce || t->inflight > 0)
+				v = server_line(t, line, len);
+			/* observing with no call in flight, no server
+			 * line can be an answer: only newlines are sought */
+			if (v == FAIL)
+				return -1;
+			if (t->enforce && v == PASS &&
+			    (box_put(box, box->cap, line, len) != 0 ||
+			    box_put(box, box->cap, "\n", 1) != 0)) {
+				snprintf(t->why, sizeof t->why, "the "
+				    "runner's outbox is full");
+				return -1;
+			}
+			break;
+		case NDJSON_TOO_LONG:
+			ignored(MI_TOO_LONG, from_server);
+			if (t->enforce && from_server) {
+				snprintf(t->why, sizeof t->why, "the "
+				    "server wrote a line longer than %u bytes",
+				    MCP_LINE_MAX);
+				return -1;
+			}
+			if (t->enforce && answer(t, NULL, 0, -32600, "a line "
+			    "longer than the runner takes (4 MiB)") != 0)
+				return -1;
+			break;
+		case NDJSON_NEED:
+			break;
+		}
+		p += used;
+		n -= used;
+	}
+	return 0;
 }
 
 void
 mcp_tap_from_client(struct mcp_tap *t, const uint8_t *p, size_t n)
 {
-	while (n > 0) {
-		const uint8_t *line;
-		size_t len, used;
-
-		switch (ndjson_take(&t->from_client, p, n, &used, &line,
-		    &len)) {
-		case NDJSON_LINE:
-			client_line(t, line, len);
-			break;
-		case NDJSON_TOO_LONG:
-			ignored(MI_TOO_LONG, 0);
-			break;
-		case NDJSON_NEED:
-			break;
-		}
-		p += used;
-		n -= used;
-	}
+	(void)feed(t, &t->from_client, 0, NULL, p, n);
 }
 
 void
 mcp_tap_from_server(struct mcp_tap *t, const uint8_t *p, size_t n)
 {
-	while (n > 0) {
-		const uint8_t *line;
-		size_t len, used;
+	(void)feed(t, &t->from_server, 1, NULL, p, n);
+}
 
-		switch (ndjson_take(&t->from_server, p, n, &used, &line,
-		    &len)) {
-		case NDJSON_LINE:
-			/* with no call in flight no line can be its answer:
-			 * the server's other output costs a newline search */
-			if (t->inflight > 0)
-				server_line(t, line, len);
-			break;
-		case NDJSON_TOO_LONG:
-			ignored(MI_TOO_LONG, 1);
-			break;
-		case NDJSON_NEED:
-			break;
-		}
-		p += used;
-		n -= used;
-	}
+void
+mcp_tap_enforce(struct mcp_tap *t, const uint8_t *tools, size_t n)
+{
+	t->enforce = 1;
+	t->tools = tools;
+	t->tools_len = n;
+	t->to_server = (struct mcp_outbox){ t->server_out,
+		sizeof t->server_out, 0, 0 };
+	t->to_client = (struct mcp_outbox){ t->client_out,
+		sizeof t->client_out, 0, 0 };
+}
+
+/* An empty box starts over at its beginning. */
+static void
+box_reset(struct mcp_outbox *box)
+{
+	if (box->off == box->len)
+		box->off = box->len = 0;
+}
+
+int
+mcp_tap_client_bytes(struct mcp_tap *t, const uint8_t *p, size_t n)
+{
+	box_reset(&t->to_server);
+	box_reset(&t->to_client);
+	return feed(t, &t->from_client, 0, &t->to_server, p, n);
+}
+
+int
+mcp_tap_server_bytes(struct mcp_tap *t, const uint8_t *p, size_t n)
+{
+	box_reset(&t->to_client);
+	return feed(t, &t->from_server, 1, &t->to_client, p, n);
+}
+
+size_t
+mcp_outbox_take(struct mcp_outbox *box, size_t max, const uint8_t **p)
+{
+	size_t n = box->len - box->off;
+
+	if (n > max)
+		n = max;
+	*p = box->p + box->off;
+	box->off += n;
+	return n;
 }
 
 void
@@ -296,5 +560,5 @@ mcp_tap_end(struct mcp_tap *t)
 {
 	for (size_t i = 0; i < MCP_PENDING_MAX; i++)
 		if (t->pend[i].used)
-			record(t, &t->pend[i], MO_UNANSWERED, NULL, 0);
+			forget(t, &t->pend[i]);
 }

@@ -4,8 +4,8 @@
  * approval), the tool's name, SHA-256 of the canonical (RFC 8785)
  * arguments and result, isError, bytes and duration; never a value.
  *
- * Observation only: the caller passes the bytes on unchanged and gives
- * the tap a copy. Nothing the tap reads can end, stall or grow the lease:
+ * Two modes. Observing (the default): the caller passes the bytes on
+ * unchanged and gives the tap a copy. Nothing the tap reads can end, stall or grow the lease:
  * a line past MCP_LINE_MAX is skipped to its newline, a line that is not
  * a JSON-RPC message is counted and ignored (docs/PROTOCOL.md, "The MCP
  * tap"), the table of requests in flight is fixed, and the server's lines
@@ -13,7 +13,17 @@
  *
  * Every parse is strict (common/mcp/jsonparse.h): a request whose JSON
  * another parser would read differently (a duplicate key, a lone
- * surrogate) is not a request here. */
+ * surrogate) is not a request here.
+ *
+ * Enforcing (mcp_tap_enforce: the approval names the tools the server may
+ * expose): the tap stands in the stream. Only whole lines it has read go
+ * on, through its two outboxes; a tools/list response is re-written
+ * canonically (RFC 8785) without the tools the list does not name; a
+ * tools/call to such a tool is answered by the tap with a JSON-RPC error
+ * and never reaches the server; a client line that is not JSON-RPC is
+ * answered with an error too; a server line that is not JSON-RPC ends
+ * the lease (the tap cannot know what it would carry to a lenient
+ * client). docs/PROTOCOL.md, "Tool allowlists". */
 #ifndef AIRLOCK_MCPTAP_H
 #define AIRLOCK_MCPTAP_H
 
@@ -29,6 +39,12 @@
 #define MCP_TOOL_MAX 128		/* a tool name (MCP: 1..128 chars) */
 #define MCP_NODES_MAX (1u << 17)	/* JSON values in one message */
 #define MCP_MEMBERS_MAX 16384		/* members of one container */
+/* Enforcing: what one batch of input may put in an outbox. A re-written
+ * line may be longer than the server's (1e2 becomes 100); past this it
+ * ends the lease. The runner's own answers to one frame of client bytes
+ * get MCP_ANSWERS_MAX bytes; past that the lease ends (a flood). */
+#define MCP_OUT_MAX (2 * MCP_LINE_MAX)
+#define MCP_ANSWERS_MAX (1u << 20)
 
 /* Label values of M_MCP_CALLS (metrics.h): how a tools/call ended. */
 enum mcp_outcome {
@@ -36,6 +52,8 @@ enum mcp_outcome {
 	MO_TOOL_ERROR,		/* a result with isError true */
 	MO_RPC_ERROR,		/* a JSON-RPC error response */
 	MO_UNANSWERED,		/* the lease ended first */
+	MO_DENIED,		/* not in the approval's tool list: answered
+				 * by the runner, never sent to the server */
 	MO_N_
 };
 
@@ -56,8 +74,10 @@ struct mcp_who {
 	const char *lease, *tenant, *registration, *approval;
 };
 
+enum mcp_kind { MK_CALL = 1, MK_LIST_TOOLS };
+
 struct mcp_pending {
-	int used;
+	int used;			/* 0, or enum mcp_kind */
 	int64_t t0;			/* when the request was read */
 	uint64_t bytes_in;
 	size_t id_len;
@@ -69,8 +89,21 @@ struct mcp_pending {
 	uint8_t args_sha256[32];
 };
 
+/* Bytes one side is to get, in order: p[off..len). */
+struct mcp_outbox {
+	uint8_t *p;
+	size_t cap, len, off;
+};
+
 struct mcp_tap {
 	struct mcp_who who;
+	int enforce;
+	const uint8_t *tools;		/* the canonical tool list */
+	size_t tools_len;
+	struct mcp_outbox to_server, to_client;	/* enforcing */
+	char why[256];			/* why an enforcing lease must end */
+	const struct json_node *filtering;	/* the tools array being
+					 * re-written, in doc */
 	struct ndjson from_client, from_server;
 	size_t inflight;		/* pend[] in use */
 	uint64_t calls;			/* records written */
@@ -79,6 +112,8 @@ struct mcp_tap {
 	struct json_node nodes[MCP_NODES_MAX];
 	uint32_t scratch[MCP_NODES_MAX];
 	uint8_t client_line[MCP_LINE_MAX], server_line[MCP_LINE_MAX];
+	uint8_t server_out[MCP_LINE_MAX + 65536];
+	uint8_t client_out[MCP_OUT_MAX + 65536 + MCP_ANSWERS_MAX];
 };
 
 /* Start reading a lease's traffic (t is large: a caller keeps it static).
@@ -89,6 +124,31 @@ void mcp_tap_init(struct mcp_tap *t, const struct mcp_who *who);
  * the server wrote to the client (stdout), in stream order each. */
 void mcp_tap_from_client(struct mcp_tap *t, const uint8_t *p, size_t n);
 void mcp_tap_from_server(struct mcp_tap *t, const uint8_t *p, size_t n);
+
+/* Enforce the canonical tool list tools[0..n) (toollist.h; it must
+ * outlive t), from now on. */
+void mcp_tap_enforce(struct mcp_tap *t, const uint8_t *tools, size_t n);
+
+/* Enforcing, the lease's bytes go through the tap instead: the client's
+ * p[0..n) and the server's, each taken whole, only while both outboxes
+ * are empty (mcp_tap_holding says so). What goes on is then in
+ * t->to_server and t->to_client. 0, or -1 when the lease must end, with
+ * t->why saying why. */
+int mcp_tap_client_bytes(struct mcp_tap *t, const uint8_t *p, size_t n);
+int mcp_tap_server_bytes(struct mcp_tap *t, const uint8_t *p, size_t n);
+
+/* 1 while an outbox holds bytes not yet taken (enforcing only). */
+static inline int
+mcp_tap_holding(const struct mcp_tap *t)
+{
+	return t->enforce && (t->to_server.off < t->to_server.len ||
+	    t->to_client.off < t->to_client.len);
+}
+
+/* Take up to max bytes from box: a pointer and their count (0 when
+ * empty). The caller passes them on before the next call. */
+size_t mcp_outbox_take(struct mcp_outbox *box, size_t max,
+    const uint8_t **p);
 
 /* The lease is over: a record for every call still in flight
  * (MO_UNANSWERED). */

@@ -8,6 +8,7 @@
 
 #include "common/egress/egress_allow.h"
 #include "common/base/bounded_rw.h"
+#include "common/mcp/toollist.h"
 
 _Static_assert(APPROVAL_TOKEN_MAX <= PROTO_APPROVAL_MAX,
     "every token must fit the spawn request's approval field");
@@ -104,10 +105,10 @@ parse(struct approval *a)
 	struct rd r = rd_init(a->payload, a->payload_len);
 	const uint8_t *kid;
 	uint16_t count;
-	uint8_t version;
+	uint8_t version, has_lock;
 
 	if (rd_u8(&r, &version) || version < APPROVAL_VERSION ||
-	    version > APPROVAL_VERSION_LOCK ||
+	    version > APPROVAL_VERSION_TOOLS ||
 	    rd_bytes(&r, ECKEY_ID_LEN, &kid))
 		return -1;
 	memcpy(a->key_id, kid, ECKEY_ID_LEN);
@@ -139,20 +140,32 @@ parse(struct approval *a)
 	if (version == APPROVAL_VERSION_EGRESS && (take(&r,
 	    EGRESS_ALLOW_TEXT_MAX, &a->egress) || !egress_canonical(&a->egress)))
 		return -1;
-	a->has_lock = version == APPROVAL_VERSION_LOCK;
 	a->lock_flags = 0;
+	a->tools = (struct approval_str){ NULL, 0 };
+	has_lock = version == APPROVAL_VERSION_LOCK;
+	/* versions 3 and 4: the egress field, empty for "no extra hosts";
+	 * version 4 then says whether a lock follows */
+	if ((version == APPROVAL_VERSION_LOCK ||
+	    version == APPROVAL_VERSION_TOOLS) && (take(&r,
+	    EGRESS_ALLOW_TEXT_MAX, &a->egress) || (a->egress.n &&
+	    !egress_canonical(&a->egress))))
+		return -1;
+	if (version == APPROVAL_VERSION_TOOLS && (rd_u8(&r, &has_lock) ||
+	    has_lock > 1))
+		return -1;
+	a->has_lock = has_lock;
 	if (a->has_lock) {
 		const uint8_t *lock;
 
-		/* an empty list here is "no extra hosts" */
-		if (take(&r, EGRESS_ALLOW_TEXT_MAX, &a->egress) ||
-		    (a->egress.n && !egress_canonical(&a->egress)) ||
-		    rd_bytes(&r, APPROVAL_LOCK_LEN, &lock) ||
+		if (rd_bytes(&r, APPROVAL_LOCK_LEN, &lock) ||
 		    rd_u8(&r, &a->lock_flags) ||
 		    (a->lock_flags & ~APPROVAL_LOCK_SCRIPTS))
 			return -1;
 		memcpy(a->lock, lock, APPROVAL_LOCK_LEN);
 	}
+	if (version == APPROVAL_VERSION_TOOLS && (take(&r, TOOLLIST_TEXT_MAX,
+	    &a->tools) || !toollist_is_canonical(a->tools.p, a->tools.n)))
+		return -1;
 	if (rd_u64(&r, &a->issued_at) || rd_u64(&r, &a->expires_at) ||
 	    a->expires_at <= a->issued_at || !rd_done(&r))
 		return -1;
@@ -204,7 +217,7 @@ approval_open(const struct eckey_pub *key, const char *token, size_t len,
 
 	if (split(token, len, out->payload, &out->payload_len, sig) != 0 ||
 	    out->payload_len < 1 + ECKEY_ID_LEN ||
-	    payload[0] < APPROVAL_VERSION || payload[0] > APPROVAL_VERSION_LOCK)
+	    payload[0] < APPROVAL_VERSION || payload[0] > APPROVAL_VERSION_TOOLS)
 		return APPROVAL_BAD_FORMAT;
 	eckey_context_hash(sign_context, payload, out->payload_len, hash);
 	if (!eckey_verify(key, hash, sig)) {
@@ -378,12 +391,12 @@ approval_verify(const struct eckey_pub *key, const char *token, size_t len,
 /* Encode req into w; the caller checks w->bad. */
 static void
 encode(struct wr *w, const uint8_t key_id[ECKEY_ID_LEN],
-    const struct approval_request *req, const char *egress,
-    size_t egress_len, const uint8_t *lock, unsigned lock_flags,
+    const struct approval_request *req, const struct approval_extra *x,
     uint64_t issued_at, uint64_t expires_at)
 {
-	wr_u8(w, lock ? APPROVAL_VERSION_LOCK : egress_len ?
-	    APPROVAL_VERSION_EGRESS : APPROVAL_VERSION);
+	wr_u8(w, x->tools_len ? APPROVAL_VERSION_TOOLS : x->lock ?
+	    APPROVAL_VERSION_LOCK : x->egress_len ? APPROVAL_VERSION_EGRESS :
+	    APPROVAL_VERSION);
 	wr_bytes(w, key_id, ECKEY_ID_LEN);
 	wr_str16(w, req->tenant, strlen(req->tenant));
 	wr_str16(w, req->registration, strlen(req->registration));
@@ -393,12 +406,16 @@ encode(struct wr *w, const uint8_t key_id[ECKEY_ID_LEN],
 	wr_u16(w, (uint16_t)req->envc);
 	for (size_t i = 0; i < req->envc; i++)
 		wr_str16(w, req->env_keys[i], strlen(req->env_keys[i]));
-	if (egress_len || lock)
-		wr_str16(w, egress, egress_len);
-	if (lock) {
-		wr_bytes(w, lock, APPROVAL_LOCK_LEN);
-		wr_u8(w, (uint8_t)lock_flags);
+	if (x->egress_len || x->lock || x->tools_len)
+		wr_str16(w, x->egress, x->egress_len);
+	if (x->tools_len)
+		wr_u8(w, x->lock != NULL);
+	if (x->lock) {
+		wr_bytes(w, x->lock, APPROVAL_LOCK_LEN);
+		wr_u8(w, (uint8_t)x->lock_flags);
 	}
+	if (x->tools_len)
+		wr_str16(w, x->tools, x->tools_len);
 	wr_u64(w, issued_at);
 	wr_u64(w, expires_at);
 }
@@ -407,20 +424,19 @@ encode(struct wr *w, const uint8_t key_id[ECKEY_ID_LEN],
  * refuse (caps, ids, order of env keys). */
 static long
 encode_checked(const uint8_t key_id[ECKEY_ID_LEN],
-    const struct approval_request *req, const char *egress,
-    size_t egress_len, const uint8_t *lock, unsigned lock_flags,
+    const struct approval_request *req, const struct approval_extra *x,
     uint64_t issued_at, uint64_t expires_at, struct approval *a)
 {
 	uint8_t buf[APPROVAL_PAYLOAD_MAX];
 	struct wr w = wr_init(buf, sizeof buf);
 
 	if (req->argc > PROTO_ARGC_MAX || req->envc > PROTO_ENVC_MAX ||
-	    egress_len > EGRESS_ALLOW_TEXT_MAX)
+	    x->egress_len > EGRESS_ALLOW_TEXT_MAX ||
+	    x->tools_len > TOOLLIST_TEXT_MAX)
 		return -1;
-	if (lock_flags > 0xff)
+	if (x->lock_flags > 0xff)
 		return -1;
-	encode(&w, key_id, req, egress, egress_len, lock, lock_flags,
-	    issued_at, expires_at);
+	encode(&w, key_id, req, x, issued_at, expires_at);
 	if (w.bad || approval_parse_payload(buf, w.off, a) != 0)
 		return -1;
 	return (long)w.off;
@@ -433,8 +449,18 @@ approval_payload_len_egress(const struct approval_request *req,
 	static const uint8_t zero_id[ECKEY_ID_LEN];
 	struct approval a;
 
-	return encode_checked(zero_id, req, egress, egress_len, NULL, 0, 0, 1,
-	    &a);
+	return encode_checked(zero_id, req, &(struct approval_extra){ egress,
+	    egress_len, NULL, 0, NULL, 0 }, 0, 1, &a);
+}
+
+long
+approval_payload_len_extra(const struct approval_request *req,
+    const struct approval_extra *x)
+{
+	static const uint8_t zero_id[ECKEY_ID_LEN];
+	struct approval a;
+
+	return encode_checked(zero_id, req, x, 0, 1, &a);
 }
 
 long
@@ -468,10 +494,20 @@ approval_sign_lock(const struct eckey_priv *key,
     size_t egress_len, const uint8_t *lock, unsigned lock_flags,
     uint64_t issued_at, uint64_t expires_at, char *out, size_t cap)
 {
+	return approval_sign_extra(key, req, &(struct approval_extra){
+	    egress, egress_len, lock, lock_flags, NULL, 0 }, issued_at,
+	    expires_at, out, cap);
+}
+
+long
+approval_sign_extra(const struct eckey_priv *key,
+    const struct approval_request *req, const struct approval_extra *x,
+    uint64_t issued_at, uint64_t expires_at, char *out, size_t cap)
+{
 	struct approval a;
 	uint8_t hash[ECKEY_HASH_LEN], sig[ECKEY_SIG_LEN];
-	long n = encode_checked(key->pub.id, req, egress, egress_len, lock,
-	    lock_flags, issued_at, expires_at, &a);
+	long n = encode_checked(key->pub.id, req, x, issued_at, expires_at,
+	    &a);
 	long head, tail;
 
 	if (n < 0)

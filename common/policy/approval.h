@@ -8,6 +8,8 @@
  *	          [version 2: str16 egress] |
  *	          [version 3: str16 egress (may be empty) | lock (32) |
  *	           u8 lock flags] |
+ *	          [version 4: str16 egress (may be empty) | u8 has lock (0, 1)
+ *	           | [lock (32) | u8 lock flags] | str16 tools] |
  *	          u64 issued_at | u64 expires_at	(big-endian, unix s)
  *	egress  = the registration's own egress hosts, the canonical text of
  *	          an allow list (egress_allow_canonical), 1..4096 bytes.
@@ -18,6 +20,10 @@
  *	          token with a lock is version 3 and only then. Flags: bit 0
  *	          (APPROVAL_LOCK_SCRIPTS) lets install scripts run; any other
  *	          bit set is bad_format.
+ *	tools   = the tools the registration may expose, the canonical text
+ *	          of a tool list (common/mcp/toollist.h), 1..4096 bytes; a
+ *	          token with a list is version 4 and only then (the runner
+ *	          enforces it, docs/PROTOCOL.md "Tool allowlists").
  *	signature = raw r || s (64 bytes) over
  *	            SHA-256("airlock-approval" NUL || payload)
  *
@@ -43,6 +49,7 @@
 #define APPROVAL_VERSION 1
 #define APPROVAL_VERSION_EGRESS 2	/* with the egress field */
 #define APPROVAL_VERSION_LOCK 3		/* egress and the lock digest */
+#define APPROVAL_VERSION_TOOLS 4	/* egress, maybe a lock, tools */
 #define APPROVAL_LOCK_LEN 32		/* SHA-256 */
 #define APPROVAL_LOCK_SCRIPTS 0x01	/* install scripts may run */
 #define APPROVAL_ID_LEN REVOCATION_ID_LEN
@@ -100,6 +107,7 @@ struct approval {
 	int has_lock;			/* version 3 */
 	uint8_t lock[APPROVAL_LOCK_LEN];
 	uint8_t lock_flags;
+	struct approval_str tools;	/* n == 0: every tool (no list) */
 	uint64_t issued_at, expires_at;
 	size_t payload_len;
 	uint8_t payload[APPROVAL_PAYLOAD_MAX];
@@ -162,8 +170,27 @@ long approval_sign_lock(const struct eckey_priv *key,
     size_t egress_len, const uint8_t *lock, unsigned lock_flags,
     uint64_t issued_at, uint64_t expires_at, char *out, size_t cap);
 
-/* Length of the payload req (and egress) would produce, or -1 if it
- * breaks a cap. */
+/* What a token binds beyond the request: egress hosts, a lock (NULL:
+ * none) and the tool list (common/mcp/toollist.h); lengths 0 for none. */
+struct approval_extra {
+	const char *egress;
+	size_t egress_len;
+	const uint8_t *lock;
+	unsigned lock_flags;
+	const char *tools;
+	size_t tools_len;
+};
+
+/* approval_sign_lock with the tool list of x too: version 4 with tools,
+ * else the version 1, 2 or 3 token of the rest. */
+long approval_sign_extra(const struct eckey_priv *key,
+    const struct approval_request *req, const struct approval_extra *x,
+    uint64_t issued_at, uint64_t expires_at, char *out, size_t cap);
+
+/* Length of the payload req (and egress, or x) would produce, or -1 if
+ * it breaks a cap. */
+long approval_payload_len_extra(const struct approval_request *req,
+    const struct approval_extra *x);
 long approval_payload_len(const struct approval_request *req);
 long approval_payload_len_egress(const struct approval_request *req,
     const char *egress, size_t egress_len);

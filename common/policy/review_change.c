@@ -241,8 +241,7 @@ rec_lock(const struct store_rec *rec, uint8_t out[APPROVAL_LOCK_LEN])
 static enum review_fail
 sign_fresh(struct store *s, const struct eckey_priv *key,
     const struct approval_request *req, const struct store_rec *rec,
-    uint64_t now,
-    uint64_t life, char *token, size_t cap, uint8_t id[APPROVAL_ID_LEN],
+    uint64_t now, uint64_t life, char *token, size_t cap, uint8_t id[APPROVAL_ID_LEN],
     uint64_t *expires, char *err, size_t errcap)
 {
 	uint8_t lockbuf[APPROVAL_LOCK_LEN];
@@ -250,15 +249,18 @@ sign_fresh(struct store *s, const struct eckey_priv *key,
 	const char *egress = rec->egress;
 	struct revocation_set rev;
 	char path[PATH_MAX];
+	/* a record built by hand may leave tools NULL: every tool */
+	const char *tools = rec->tools ? rec->tools : "";
 	enum review_fail f;
 	int held = 1;
 
 	if ((f = revoked_load(s, &rev, path, err, errcap)) != REVIEW_OK)
 		return f;
 	for (uint64_t k = 0; k < 64 && k < life && held; k++) {
-		long n = approval_sign_lock(key, req, egress, strlen(egress),
-		    lock, rec->lock_scripts ? APPROVAL_LOCK_SCRIPTS : 0, now,
-		    now + life - k, token, cap);
+		long n = approval_sign_extra(key, req, &(struct
+		    approval_extra){ egress, strlen(egress), lock,
+		    rec->lock_scripts ? APPROVAL_LOCK_SCRIPTS : 0, tools,
+		    strlen(tools) }, now, now + life - k, token, cap);
 
 		if (n < 0 || approval_token_id(token, (size_t)n, id) != 0) {
 			snprintf(err, errcap, "cannot sign an approval");
@@ -355,6 +357,13 @@ review_token_binds(const struct eckey_pub *pub, const struct store_rec *rec,
 			    " submit it again for review", rec->id);
 			return REVIEW_REFUSED;
 		}
+	}
+	if (a->tools.n != (rec->tools ? strlen(rec->tools) : 0) ||
+	    (a->tools.n && memcmp(a->tools.p, rec->tools, a->tools.n))) {
+		snprintf(err, errcap, "record %s no longer says what its token "
+		    "binds (tools): the record changed since it was "
+		    "approved; submit it again for review", rec->id);
+		return REVIEW_REFUSED;
 	}
 	return REVIEW_OK;
 }

@@ -118,6 +118,8 @@ rfmt_record(FILE *f, const struct store_rec *rec,
 		row_c(f, "env key", rec->env[i]);
 	if (rec->egress && rec->egress[0])
 		row_c(f, "egress", rec->egress);
+	if (rec->tools && rec->tools[0])
+		row_c(f, "tools", rec->tools);
 	if (rec->token[0]) {
 		token_id_text(rec->token, tid);
 		row_c(f, "token id", tid);
@@ -174,6 +176,10 @@ rfmt_record_json(FILE *f, const struct store_rec *rec)
 	if (rec->lock && rec->lock[0])	/* hex, as stored (checked) */
 		fprintf(f, ",\"lock\":\"%s\",\"lock_scripts\":%s", rec->lock,
 		    rec->lock_scripts ? "true" : "false");
+	if (rec->tools && rec->tools[0]) {
+		fputs(",\"tools\":", f);
+		json_write_cstr(f, rec->tools);
+	}
 	if (rec->token[0]) {
 		token_id_text(rec->token, tid);
 		fprintf(f, ",\"token_id\":\"%s\"", tid);
@@ -247,6 +253,8 @@ rfmt_approval(FILE *f, const struct approval *a)
 		fprintf(f, "%-14s%s (install scripts %s)\n", "lock", hex,
 		    a->lock_flags & APPROVAL_LOCK_SCRIPTS ? "allowed" : "off");
 	}
+	if (a->tools.n)
+		row(f, "tools", a->tools.p, a->tools.n);
 	rfmt_time(a->issued_at, when);
 	fprintf(f, "%-14s%s (%llu)\n", "issued", when,
 	    (unsigned long long)a->issued_at);

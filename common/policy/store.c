@@ -14,6 +14,7 @@
 
 #include "common/policy/approval.h"
 #include "common/egress/egress_allow.h"
+#include "common/mcp/toollist.h"
 #include "common/base/fileio.h"
 #include "common/policy/record_line.h"
 
@@ -282,6 +283,13 @@ parse_lists(struct parse *ps, struct store_rec *rec)
 		rec->lock = v;
 		rec->lock_scripts = sc[0] == 'y';
 	}
+	rec->tools = "";
+	if (peek(ps, "tools")) {
+		if (next(ps, "tools", 1) || !(v = str(ps, 0)) ||
+		    !toollist_is_canonical((const uint8_t *)v, strlen(v)))
+			return bad(ps, "bad tool list");
+		rec->tools = v;
+	}
 	rec->token = "";
 	if (peek(ps, "token")) {
 		if (next(ps, "token", 1) || ps->l.item[0].n == 0 ||
@@ -403,6 +411,8 @@ store_rec_format(const struct store_rec *rec, uint8_t **out, size_t *len)
 		record_line_str(&w, rec->lock_scripts ? "yes" : "no");
 		record_line_eol(&w);
 	}
+	if (rec->tools && rec->tools[0])
+		FIELD("tools", rec->tools);
 	if (rec->token[0])
 		FIELD("token", rec->token);
 #undef FIELD

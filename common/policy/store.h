@@ -64,6 +64,8 @@ struct store_rec {
 				 * hex (STORE/locks/HEX.json); "" none */
 	int lock_scripts;	/* its install scripts may run (approve
 				 * --allow-scripts) */
+	const char *tools;	/* the tools the approval allows, the
+				 * canonical tool list; "" every tool */
 	const char *token;	/* the approval token issued; "" when none */
 	size_t nevents;
 	struct store_event events[STORE_EVENTS_MAX];

@@ -32,6 +32,7 @@
 #include "common/service/service.h"
 #include "common/jail/diskquota.h"
 #include "common/mcp/mcptap.h"
+#include "common/mcp/toollist.h"
 #include "common/jail/spawn.h"
 #include "common/base/tailbuf.h"
 
@@ -75,7 +76,27 @@ struct lease {
 	char bin_path[PATH_MAX];
 	int64_t lock_ms;		/* check_lock's time (install, seal) */
 	struct mcp_tap *tap;		/* tools/call records */
+	int mcp_failed;			/* enforcing, the tap ends it */
+	char tools[TOOLLIST_TEXT_MAX];	/* the approval's tool list */
+	size_t tools_len;		/* 0: no list, the tap observes */
 };
+
+/* Enforcing, the tap holds what the server is to read (stdin_pending)
+ * or the client (client_pending); the lease reads no more of that
+ * side's source meanwhile. */
+static int
+stdin_pending(const struct lease *l)
+{
+	return fd_writer_busy(&l->in) || (l->tap && l->tap->enforce &&
+	    l->tap->to_server.off < l->tap->to_server.len);
+}
+
+static int
+client_pending(const struct lease *l)
+{
+	return l->tap && l->tap->enforce &&
+	    l->tap->to_client.off < l->tap->to_client.len;
+}
 
 static void
 log_refusal(const struct lease *l, unsigned code, const char *msg)
@@ -151,7 +172,10 @@ pump_stdout(struct lease *l)
 	static uint8_t buf[FRAME_PAYLOAD_MAX];
 	ssize_t n = read(l->child.out, buf, sizeof buf);
 
-	if (n > 0) {
+	if (n > 0 && l->tap->enforce) {
+		if (mcp_tap_server_bytes(l->tap, buf, (size_t)n) != 0)
+			l->mcp_failed = 1;
+	} else if (n > 0) {
 		if (channel_queue(&l->ch, FRAME_STDOUT, buf, (size_t)n) == 0) {
 			l->bytes_out += (uint64_t)n;
 			mcp_tap_from_server(l->tap, buf, (size_t)n);
@@ -195,6 +219,12 @@ on_frame(struct lease *l, uint8_t type, const uint8_t *p, size_t n)
 			break;
 		if (!l->in_open || n == 0)
 			return 0;	/* the child closed its stdin: drop */
+		if (l->tap->enforce) {
+			if (mcp_tap_client_bytes(l->tap, p, n) == 0)
+				return 0;
+			l->mcp_failed = 1;
+			return -1;
+		}
 		mcp_tap_from_client(l->tap, p, n);
 		if (fd_writer_write(&l->in, p, n) != 0)
 			close_child_stdin(l);
@@ -203,7 +233,7 @@ on_frame(struct lease *l, uint8_t type, const uint8_t *p, size_t n)
 		if (n != 0)
 			break;
 		l->eof_pending = 1;
-		if (!fd_writer_busy(&l->in))
+		if (!stdin_pending(l))
 			close_child_stdin(l);
 		return 0;
 	case FRAME_PING:
@@ -362,7 +392,9 @@ enum {
 	RELAY_DISK = -3,		/* the disk watch: EXIT disk */
 	RELAY_STDIN_GRACE = -4,		/* stdin at EOF, the server lived on
 					 * past --kill-grace: EXIT */
-	RELAY_MAX_DURATION = -5		/* --max-lease-duration: ERROR */
+	RELAY_MAX_DURATION = -5,	/* --max-lease-duration: ERROR */
+	RELAY_MCP = -6			/* the tap enforcing the approval's
+					 * tool list: ERROR mcp */
 };
 
 /* The lease's own deadlines: its whole life (--max-lease-duration), and
@@ -393,6 +425,31 @@ own_deadlines(struct lease *l, int64_t now, int64_t *deadline)
 	return 0;
 }
 
+/* Enforcing: pass on what the tap's outboxes hold, as far as the
+ * channel's queue and the server's stdin take it now. */
+static void
+drain_tap(struct lease *l)
+{
+	const uint8_t *p;
+	size_t n;
+
+	while (client_pending(l) && channel_can_queue(&l->ch)) {
+		n = mcp_outbox_take(&l->tap->to_client, FRAME_PAYLOAD_MAX, &p);
+		if (channel_queue(&l->ch, FRAME_STDOUT, p, n) == 0)
+			l->bytes_out += n;
+	}
+	while (l->in_open && !fd_writer_busy(&l->in) &&
+	    stdin_pending(l)) {
+		n = mcp_outbox_take(&l->tap->to_server, FRAME_PAYLOAD_MAX, &p);
+		if (fd_writer_write(&l->in, p, n) != 0)
+			close_child_stdin(l);
+	}
+	if (!l->in_open && l->tap->enforce)	/* nobody reads it now */
+		l->tap->to_server.off = l->tap->to_server.len;
+	if (l->eof_pending && !stdin_pending(l))
+		close_child_stdin(l);
+}
+
 /* Relay until the child is gone and its pipes are drained (0), or the
  * lease ends otherwise (RELAY_*, with end_reason set). */
 static int
@@ -408,18 +465,34 @@ relay(struct lease *l)
 		size_t len;
 		enum channel_next nx = CHANNEL_NEED;
 
-		while (!fd_writer_busy(&l->in) &&
-		    (nx = channel_next(&l->ch, &type, &p, &len, &why)) ==
-		    CHANNEL_FRAME)
-			if (on_frame(l, type, p, len) != 0)
-				return RELAY_CONN_ENDED;
-		if (!fd_writer_busy(&l->in) && nx == CHANNEL_BAD) {
+		/* enforcing, each frame's lines are passed on (as far as
+		 * they go now) before the next frame is read */
+		for (;;) {
+			if (l->tap->enforce)
+				drain_tap(l);
+			if (stdin_pending(l) || client_pending(l) ||
+			    (nx = channel_next(&l->ch, &type, &p, &len,
+			    &why)) != CHANNEL_FRAME)
+				break;
+			if (on_frame(l, type, p, len) != 0) {
+				if (!l->mcp_failed)
+					return RELAY_CONN_ENDED;
+				break;
+			}
+		}
+		if (l->mcp_failed) {
+			l->end_reason = l->tap->why;
+			return RELAY_MCP;
+		}
+		if (!stdin_pending(l) && !client_pending(l) &&
+		    nx == CHANNEL_BAD) {
 			l->end_reason = why;
 			return RELAY_CONN_ENDED;
 		}
-		if (l->exited && !l->out_open && !l->err_open)
+		if (l->exited && !l->out_open && !l->err_open &&
+		    !client_pending(l))
 			return 0;
-		stdin_blocked = fd_writer_busy(&l->in);
+		stdin_blocked = stdin_pending(l) || client_pending(l);
 		if (channel_pending(&l->ch) && channel_flush(&l->ch) != 0) {
 			l->end_reason = "connection lost";
 			return RELAY_CONN_ENDED;
@@ -459,10 +532,10 @@ relay(struct lease *l)
 		    POLLIN) | (channel_pending(&l->ch) ? POLLOUT : 0)), 0 };
 		pf[1] = (struct pollfd){ l->sigfd, POLLIN, 0 };
 		pf[2] = (struct pollfd){ l->out_open && channel_can_queue(&l->ch)
-		    ? l->child.out : -1, POLLIN, 0 };
+		    && !client_pending(l) ? l->child.out : -1, POLLIN, 0 };
 		pf[3] = (struct pollfd){ l->err_open && channel_can_queue(&l->ch)
 		    ? l->child.err : -1, POLLIN, 0 };
-		pf[4] = (struct pollfd){ l->in_open && stdin_blocked ?
+		pf[4] = (struct pollfd){ l->in_open && fd_writer_busy(&l->in) ?
 		    l->child.in : -1, POLLOUT, 0 };
 		pf[5] = (struct pollfd){ l->exited ? -1 : l->child.pidfd,
 		    POLLIN, 0 };
@@ -483,7 +556,7 @@ relay(struct lease *l)
 		if (pf[4].revents & (POLLOUT | POLLERR | POLLHUP)) {
 			if (fd_writer_flush(&l->in) != 0)
 				close_child_stdin(l);
-			else if (!fd_writer_busy(&l->in) && l->eof_pending)
+			else if (!stdin_pending(l) && l->eof_pending)
 				close_child_stdin(l);
 		}
 		if (pf[2].revents & (POLLIN | POLLHUP | POLLERR))
@@ -627,6 +700,9 @@ check_approval(struct lease *l)
 		memcpy(l->lock, token.lock, sizeof l->lock);
 		l->lock_flags = token.lock_flags;
 		memcpy(l->token_id, token.token_id, sizeof l->token_id);
+		/* a tool list: the tap enforces it (docs/PROTOCOL.md) */
+		memcpy(l->tools, token.tools.p, token.tools.n);
+		l->tools_len = token.tools.n;
 		return 0;
 	}
 	/* a mismatch says what differs (never a credential's value) */
@@ -922,6 +998,8 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 	l.tap = &tap;
 	mcp_tap_init(&tap, &(struct mcp_who){ l.id, l.req.tenant,
 	    l.req.registration, l.approval_id });
+	if (l.tools_len)
+		mcp_tap_enforce(&tap, (const uint8_t *)l.tools, l.tools_len);
 	memset(&l.in, 0, offsetof(struct fd_writer, buf));
 	l.in.fd = l.child.in;
 	log_spawned(&l);
@@ -957,6 +1035,10 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 	case RELAY_DISK:
 		send_exit(&l, EXIT_REASON_DISK);
 		break;
+	case RELAY_MCP:
+		release_slot(&l);
+		service_refuse(&l.ch, LERR_MCP, l.end_reason);
+		goto out;
 	case RELAY_MAX_DURATION:
 		/* refuse(): the slot, the ERROR and the lingering close */
 		release_slot(&l);

@@ -16,7 +16,8 @@ static const char *const end_labels[] = {
 static const char *const refusal_labels[] = {	/* by LERR_* number */
 	"none", "bad_request", "launcher", "inline_code", "env", "approval",
 	"capacity", "tenant_capacity", "peer_capacity", "spawn", "jail",
-	"protocol", "timeout", "shutdown", "internal", "argv", "max_duration"
+	"protocol", "timeout", "shutdown", "internal", "argv", "max_duration",
+	"mcp"
 };
 static const char *const stream_labels[] = { "stdin", "stdout", "stderr" };
 static const char *const limit_labels[] = { "memory", "pids" };

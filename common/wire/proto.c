@@ -255,6 +255,7 @@ static const char *const error_names[] = {
 	[LERR_TIMEOUT] = "timeout", [LERR_SHUTDOWN] = "shutdown",
 	[LERR_INTERNAL] = "internal", [LERR_ARGV] = "argv",
 	[LERR_MAX_DURATION] = "max_duration",
+	[LERR_MCP] = "mcp",
 };
 
 const char *

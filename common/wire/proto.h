@@ -114,7 +114,9 @@ enum lease_error {
 	LERR_INTERNAL = 14,
 	LERR_ARGV = 15,
 	LERR_MAX_DURATION = 16,	/* after STARTED: --max-lease-duration */
-	LERR_MAX_ = 17
+	LERR_MCP = 17,		/* after STARTED: the server's MCP broke the
+				 * approval's tool rules (common/mcp) */
+	LERR_MAX_ = 18
 };
 
 /* Stable snake_case name of a code ("inline_code"), "unknown" otherwise. */

@@ -103,6 +103,8 @@ refused_exit(const struct error_info *e)
 		return RELAY_UNREACHABLE;
 	case LERR_MAX_DURATION:
 		return EXIT_TEMPFAIL;
+	case LERR_MCP:
+		return RELAY_REFUSED;
 	default:
 		return RELAY_REFUSED;
 	}
@@ -180,7 +182,8 @@ on_exit_frame(struct relay_session *r, const uint8_t *p, size_t n)
 }
 
 /* ERROR: instead of STARTED, a refusal's code; after it, only the end
- * of a lease that reached --max-lease-duration. */
+ * of a lease that reached --max-lease-duration or broke the approval's
+ * MCP rules. */
 static int
 on_error_frame(struct relay_session *r, const uint8_t *p, size_t n)
 {
@@ -190,10 +193,11 @@ on_error_frame(struct relay_session *r, const uint8_t *p, size_t n)
 		return violation(r, FRAME_ERROR, "malformed");
 	if (e.code == 0 || e.code >= LERR_MAX_)
 		return violation(r, FRAME_ERROR, "with an unknown code");
-	if (r->started != (e.code == LERR_MAX_DURATION))
+	if (r->started != (e.code == LERR_MAX_DURATION ||
+	    e.code == LERR_MCP))
 		return violation(r, FRAME_ERROR, r->started ? "after STARTED "
-		    "with a refusal's code" : "before STARTED with "
-		    "max_duration");
+		    "with a refusal's code" : "before STARTED with a code "
+		    "only a started lease ends with");
 	/* log.c escapes the message: it is the runner's text */
 	if (r->started)
 		log_msg(LOG_ERROR, "runner ended the lease: %s: %s",

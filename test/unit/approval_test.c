@@ -530,7 +530,10 @@ test_egress(void)
 	    "version 3 without its lock fields is refused");
 	payload[0] = 4;
 	ok(approval_parse_payload(payload, (size_t)n, &a) != 0,
-	    "version 4 is refused");
+	    "version 4 without its fields is refused");
+	payload[0] = 5;
+	ok(approval_parse_payload(payload, (size_t)n, &a) != 0,
+	    "version 5 is refused");
 	/* hosts changed without the key: the signature fails */
 	n = approval_sign_egress(&key, &req, "a.io:443", 8, T0, T1, t2,
 	    sizeof t2);
@@ -609,6 +612,60 @@ test_lock(void)
 	}
 }
 
+/* Version 4: a tool list (with or without egress hosts and a lock),
+ * canonical only; without one the token is the version 1, 2 or 3 token,
+ * unchanged. */
+static void
+test_tools(void)
+{
+	static const char *const not_canonical[] = { "b,a", "a,a", "a,",
+		",a", "a b", "a\"b" };
+	static char t[APPROVAL_TOKEN_MAX + 1], t1[APPROVAL_TOKEN_MAX + 1];
+	static struct approval a;
+	struct approval_request req = request();
+	uint8_t lock[APPROVAL_LOCK_LEN];
+	long n;
+
+	memset(lock, 0xa5, sizeof lock);
+	n = approval_sign_extra(&key, &req, &(struct approval_extra){ NULL,
+	    0, NULL, 0, NULL, 0 }, T0, T1, t1, sizeof t1);
+	ok(n > 0 && (size_t)n == strlen(golden) &&
+	    memcmp(t1, golden, (size_t)n) == 0,
+	    "no tools, no hosts: the version 1 golden token");
+	n = approval_sign_extra(&key, &req, &(struct approval_extra){ NULL,
+	    0, NULL, 0, "echo,get-sum", 12 }, T0, T1, t, sizeof t);
+	ok(n > 0 && approval_open(&key.pub, t, (size_t)n, &a) ==
+	    APPROVAL_OK && a.payload[0] == 4 && a.egress.n == 0 &&
+	    !a.has_lock && a.tools.n == 12 &&
+	    memcmp(a.tools.p, "echo,get-sum", 12) == 0,
+	    "tools: a version 4 token, empty egress field, no lock");
+	ok(approval_check(&a, &req, T0, 60, NULL) == APPROVAL_OK,
+	    "it binds the same request");
+	n = approval_sign_extra(&key, &req, &(struct approval_extra){
+	    "a.io:443", 8, lock, APPROVAL_LOCK_SCRIPTS, "x", 1 }, T0, T1, t,
+	    sizeof t);
+	ok(n > 0 && approval_open(&key.pub, t, (size_t)n, &a) ==
+	    APPROVAL_OK && a.payload[0] == 4 && a.egress.n == 8 &&
+	    a.has_lock && memcmp(a.lock, lock, sizeof lock) == 0 &&
+	    a.lock_flags == APPROVAL_LOCK_SCRIPTS && a.tools.n == 1,
+	    "tools, hosts and a lock together");
+	n = approval_sign_extra(&key, &req, &(struct approval_extra){ NULL,
+	    0, lock, 0, NULL, 0 }, T0, T1, t, sizeof t);
+	ok(n > 0 && approval_open(&key.pub, t, (size_t)n, &a) ==
+	    APPROVAL_OK && a.payload[0] == 3 && a.tools.n == 0,
+	    "a lock without tools: still the version 3 token");
+	for (size_t i = 0; i < sizeof not_canonical / sizeof *not_canonical;
+	    i++)
+		ok(approval_sign_extra(&key, &req, &(struct approval_extra){
+		    NULL, 0, NULL, 0, not_canonical[i],
+		    strlen(not_canonical[i]) }, T0,
+		    T1, t, sizeof t) < 0,
+		    "not signed: \"%s\" is not a canonical list",
+		    not_canonical[i]);
+	ok(approval_open(&key.pub, golden, strlen(golden), &a) ==
+	    APPROVAL_OK && a.tools.n == 0, "version 1: no list, every tool");
+}
+
 int
 main(void)
 {
@@ -627,5 +684,6 @@ main(void)
 	test_names();
 	test_egress();
 	test_lock();
+	test_tools();
 	return tap_done();
 }
