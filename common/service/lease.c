@@ -497,6 +497,10 @@ relay(struct lease *l)
 			l->end_reason = "connection lost";
 			return RELAY_CONN_ENDED;
 		}
+		/* the flush made room for more of a line the tap holds: no
+		 * event would come for it (the source is not read) */
+		if (client_pending(l) && channel_can_queue(&l->ch))
+			continue;
 		if (stdin_blocked)	/* the relay did talk; we are not
 					 * listening because the child is slow */
 			l->last_heard = now;

@@ -10,6 +10,8 @@
 //                   "call NAME: isError" (a tool error), or
 //                   "call NAME: error CODE MESSAGE" (a JSON-RPC error)
 //   listp           prompts/list: "prompts: N"
+//   big:N           server-everything's echo with an N-byte message:
+//                   "big N: exact" when the reply is "Echo: " + message
 // A failed connect prints "connect: error MESSAGE". Every AIRLOCK_*
 // variable of this process goes into the transport's env (as a host's
 // server config would put it), nothing else. Exits 0 when every step ran.
@@ -58,6 +60,12 @@ for (const s of steps) {
 		} else if (s === "listp") {
 			const r = await client.listPrompts();
 			console.log(`prompts: ${r.prompts.length}`);
+		} else if (s.startsWith("big:")) {
+			const n = Number(s.slice(4)), msg = "x".repeat(n);
+			const r = await client.callTool({ name: "echo",
+			    arguments: { message: msg } });
+			const text = r.content?.[0]?.text;
+			console.log(`big ${n}: ${text === "Echo: " + msg ? "exact" : "differs"}`);
 		} else if (s.startsWith("call:")) {
 			const rest = s.slice(5), c = rest.indexOf(":");
 			const name = rest.slice(0, c), args = JSON.parse(rest.slice(c + 1));
