@@ -1,4 +1,4 @@
-/* utf8.h - UTF-8 decoding, strictly, and the characters a terminal or a
+/* utf8.h - UTF-8 decoding, strictly, and encoding; and the characters a terminal or a
  * viewer acts on instead of showing: what both escapers (the JSON one,
  * json.h, and the human one, log.h's log_escape_step) decide on, so the
  * two can never disagree about what is a control (docs/HACKING.md,
@@ -20,5 +20,8 @@ size_t utf8_seq(const uint8_t *p, size_t n, uint32_t *cp);
  * (U+2028, U+2029) and the bidi controls (U+061C, U+200E, U+200F,
  * U+202A-U+202E, U+2066-U+2069); else 0. */
 int utf8_is_control(uint32_t cp);
+
+/* Encode cp (at most U+10FFFF, not a surrogate) into out; its length. */
+size_t utf8_put(uint32_t cp, uint8_t out[4]);
 
 #endif

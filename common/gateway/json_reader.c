@@ -38,31 +38,6 @@ hex4(const char *p, size_t end, size_t *off)
 	return v;
 }
 
-static size_t
-utf8_put(uint32_t cp, uint8_t out[4])
-{
-	if (cp < 0x80) {
-		out[0] = (uint8_t)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (uint8_t)(0xc0 | cp >> 6);
-		out[1] = (uint8_t)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (uint8_t)(0xe0 | cp >> 12);
-		out[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3f));
-		out[2] = (uint8_t)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (uint8_t)(0xf0 | cp >> 18);
-	out[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3f));
-	out[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3f));
-	out[3] = (uint8_t)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
 /* One character of a string's text at p[*off] (*off < end, and p[*off]
  * is not the closing quote): its UTF-8 bytes into out, *off moved past
  * it. Returns 1..4, or 0 when the text breaks RFC 8259 there. The one

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/base/utf8.h"
+
 int
 jcs_buf_put(void *ctx, const void *p, size_t n)
 {
@@ -140,7 +142,7 @@ write_string(const struct json_doc *doc, const struct json_node *s,
 				b[5] = hex[cp & 15];
 				k = 6;
 			} else {
-				k = json_utf8_put(cp, (uint8_t *)b);
+				k = utf8_put(cp, (uint8_t *)b);
 			}
 		}
 		if (put(out, b, k) != 0)

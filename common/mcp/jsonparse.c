@@ -311,31 +311,6 @@ json_str_cmp(const struct json_doc *doc, const struct json_node *a,
 	}
 }
 
-size_t
-json_utf8_put(uint32_t cp, uint8_t out[4])
-{
-	if (cp < 0x80) {
-		out[0] = (uint8_t)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (uint8_t)(0xc0 | cp >> 6);
-		out[1] = (uint8_t)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (uint8_t)(0xe0 | cp >> 12);
-		out[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3f));
-		out[2] = (uint8_t)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (uint8_t)(0xf0 | cp >> 18);
-	out[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3f));
-	out[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3f));
-	out[3] = (uint8_t)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
 int
 json_str_eq(const struct json_doc *doc, const struct json_node *s,
     const char *lit, size_t n)
@@ -345,7 +320,7 @@ json_str_eq(const struct json_doc *doc, const struct json_node *s,
 
 	while (json_str_next(doc, s, &pos, &cp)) {
 		uint8_t b[4];
-		size_t k = json_utf8_put(cp, b);
+		size_t k = utf8_put(cp, b);
 
 		if (k > n - at || memcmp(lit + at, b, k) != 0)
 			return 0;
@@ -365,7 +340,7 @@ json_str_copy(const struct json_doc *doc, const struct json_node *s,
 		return -1;
 	while (json_str_next(doc, s, &pos, &cp)) {
 		uint8_t b[4];
-		size_t k = json_utf8_put(cp, b);
+		size_t k = utf8_put(cp, b);
 
 		if (cp == 0 || k >= cap - at)
 			return -1;

@@ -106,10 +106,6 @@ long json_str_copy(const struct json_doc *doc, const struct json_node *s,
 const struct json_node *json_get(const struct json_doc *doc,
     const struct json_node *obj, const char *key, size_t n);
 
-/* The UTF-8 bytes (1..4) of code point cp (<= U+10FFFF, not a
- * surrogate) into out: how many. */
-size_t json_utf8_put(uint32_t cp, uint8_t out[4]);
-
 /* The index of a node in doc->nodes. */
 static inline size_t
 json_index(const struct json_doc *doc, const struct json_node *v)

@@ -6,6 +6,7 @@
 
 #include "common/base/clock.h"
 #include "common/base/log.h"
+#include "common/base/utf8.h"
 #include "common/mcp/jcs.h"
 #include "common/mcp/toollist.h"
 #include "common/service/metrics.h"
@@ -180,7 +181,7 @@ take_name(struct mcp_pending *c, const struct json_doc *d,
 	while (name && name->type == JSON_STRING &&
 	    json_str_next(d, name, &pos, &cp)) {
 		uint8_t b[4];
-		size_t k = json_utf8_put(cp == 0 ? '?' : cp, b);
+		size_t k = utf8_put(cp == 0 ? '?' : cp, b);
 
 		if (k > MCP_TOOL_MAX - at) {
 			c->tool_cut = 1;
