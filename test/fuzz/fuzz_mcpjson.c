@@ -1,9 +1,10 @@
-/* fuzz_mcpjson.c - the strict JSON parser and its canonical form under
- * arbitrary bytes: no crash or overrun at small limits; what is accepted
- * canonicalises (unless a number is not a finite double), the canonical
- * bytes parse again and are their own canonical form (idempotent), and
- * every string of the document decodes without passing its bytes. The
- * ndjson framer cuts the same bytes into lines, whatever the chunking. */
+/* fuzz_mcpjson.c - the strict JSON parser (common/mcp/jsonparse) and its
+ * canonical form (jcs) under arbitrary bytes: no crash or overrun at
+ * small limits; what is accepted canonicalises (unless a number is not
+ * a finite double), the canonical bytes parse again and are their own
+ * canonical form (idempotent), and every string of the document decodes
+ * without passing its bytes. The ndjson framer cuts the same bytes into
+ * lines, whatever the chunking. */
 #include <string.h>
 
 #include "common/mcp/jcs.h"

@@ -1,4 +1,5 @@
-/* fuzz_npmlock.c - the lockfile reader under arbitrary bytes. Invariants:
+/* fuzz_npmlock.c - the lockfile reader (common/lock/lockjson, then
+ * npmlock) under arbitrary bytes. Invariants:
  * an accepted text's tokens lie inside it, each subtree ends after its
  * head and within the array, an object has an even token count below it;
  * the lock check never accepts a lock without the package's own entry,
