@@ -4,7 +4,6 @@
 
 #include "common/base/log.h"
 #include "common/base/procscan.h"
-#include "common/jail/uidpool.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -267,10 +266,10 @@ disk_reserve_fits(const char *state, uint64_t reserve, char *err,
 }
 
 int
-disk_make_room(const struct uidpool *pool, const char *state,
+disk_make_room(disk_evict_fn *evict, const void *ctx, const char *state,
     uint64_t reserve, const char *keep, char *err, size_t errlen)
 {
-	char key[UIDPOOL_KEY_MAX + 1];
+	char key[160];	/* a registration key (UIDPOOL_KEY_MAX, 152) */
 	uint64_t avail, after, drawn;
 	uint32_t uid;
 
@@ -279,8 +278,8 @@ disk_make_room(const struct uidpool *pool, const char *state,
 		    strerror(errno));
 		return -1;
 	}
-	for (int i = 0; i < DISK_EVICT_MAX && avail < reserve && pool; i++) {
-		if (uidpool_evict_lru(pool, keep, key, &uid) != 0)
+	for (int i = 0; i < DISK_EVICT_MAX && avail < reserve && evict; i++) {
+		if (evict(ctx, keep, key, sizeof key, &uid) != 0)
 			break;
 		if (disk_volume_free(state, &after) != 0)
 			after = avail;

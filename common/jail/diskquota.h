@@ -73,12 +73,19 @@ int disk_errno_full(int e);
 void disk_no_space(char *err, size_t errlen, const char *state,
     const char *what, int e);
 
+/* Evicts the idle registration used least recently whose key is not
+ * keep (NULL: any), naming it in key (keylen bytes) and its uid: 0, or -1
+ * when none is idle. The uid pool provides it (jail.c); diskquota sits
+ * below the pool and does not know it. */
+typedef int disk_evict_fn(const void *ctx, const char *keep, char *key,
+    size_t keylen, uint32_t *uid);
+
 /* Before a lease opens: while the free space of state's volume is below
- * reserve, evict idle registrations (their uid, cache and files; least
- * recently used first, never keep's, at most DISK_EVICT_MAX), each logged
- * with its key and the space it gave back. Then 0, or -1 with a "no
- * space" message naming state when under DISK_FLOOR_BYTES are free. */
-int disk_make_room(const struct uidpool *pool, const char *state,
+ * reserve, evict idle registrations through evict (NULL: none to evict;
+ * least recently used first, never keep's, at most DISK_EVICT_MAX), each
+ * logged with its key and the space it gave back. Then 0, or -1 with a
+ * "no space" message naming state when under DISK_FLOOR_BYTES are free. */
+int disk_make_room(disk_evict_fn *evict, const void *ctx, const char *state,
     uint64_t reserve, const char *keep, char *err, size_t errlen);
 
 /* The reserve must leave the volume room for leases: the volume of state

@@ -315,6 +315,20 @@ open_fail(struct jail_lease *l, char *err, size_t errlen, const char *what)
 	return -1;
 }
 
+/* disk_make_room's eviction: the uid pool's least recently used idle
+ * registration. */
+static int
+evict_idle_registration(const void *pool, const char *keep, char *key,
+    size_t keylen, uint32_t *uid)
+{
+	char k[UIDPOOL_KEY_MAX + 1];
+
+	if (uidpool_evict_lru(pool, keep, k, uid) != 0)
+		return -1;
+	snprintf(key, keylen, "%s", k);
+	return 0;
+}
+
 /* The registration unit's key: "tenant+registration", and "+token id"
  * when the runner verified an approval, so each approval has its own uid
  * and cache. The parts are [A-Za-z0-9._-] (ids) and [A-Za-z0-9_-] (the
@@ -406,7 +420,8 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 			    "(registration key)");
 			return -1;
 		}
-		if (disk_make_room(&j->uids, j->cfg.state_dir,
+		if (disk_make_room(evict_idle_registration, &j->uids,
+		    j->cfg.state_dir,
 		    l->limits.disk_reserve, unit_reg ? key : NULL, err,
 		    errlen) != 0)
 			return -1;
