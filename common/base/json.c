@@ -5,17 +5,28 @@
 
 #include "common/base/utf8.h"
 
+/* "uXXXX" for one UTF-16 unit: 5 bytes. */
+static size_t
+hex_unit(char *out, uint32_t unit)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	out[0] = 'u';
+	for (int i = 0; i < 4; i++)
+		out[1 + i] = hex[unit >> (12 - 4 * i) & 0xf];
+	return 5;
+}
+
 size_t
 json_step(const uint8_t *p, size_t n, size_t *off, char out[JSON_STEP_MAX])
 {
-	static const char hex[] = "0123456789abcdef";
 	uint32_t cp;
 	size_t len = utf8_seq(p + *off, n - *off, &cp);
 
 	if (len == 0) {
 		cp = 0xfffd;
 		len = 1;
-	} else if (!utf8_is_control(cp) && cp != '"' && cp != '\\') {
+	} else if (!utf8_must_escape(cp) && cp != '"' && cp != '\\') {
 		memcpy(out, p + *off, len);
 		*off += len;
 		return len;
@@ -37,11 +48,13 @@ json_step(const uint8_t *p, size_t n, size_t *off, char out[JSON_STEP_MAX])
 		out[1] = 't';
 		return 2;
 	}
-	/* every escaped code point is below U+10000: four hex digits */
-	out[1] = 'u';
-	for (int i = 0; i < 4; i++)
-		out[2 + i] = hex[cp >> (12 - 4 * i) & 0xf];
-	return 6;
+	if (cp < 0x10000)
+		return 1 + hex_unit(out + 1, cp);
+	/* a tag or a supplementary variation selector: its surrogate pair */
+	cp -= 0x10000;
+	hex_unit(out + 1, 0xd800 | cp >> 10);
+	out[6] = '\\';
+	return 7 + hex_unit(out + 7, 0xdc00 | (cp & 0x3ff));
 }
 
 void

@@ -2,9 +2,11 @@
  * JSON text goes through it. The rule (docs/HACKING.md, "JSON text"):
  *   - '"' and '\' as \" and \\; newline, CR and tab as \n, \r, \t;
  *   - the other C0 controls, DEL, the C1 controls (U+0080-U+009F), the
- *     line and paragraph separators (U+2028, U+2029) and every bidi
- *     control (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) as
- *     \uXXXX, so no terminal or viewer control survives decoding unseen;
+ *     line and paragraph separators (U+2028, U+2029), every bidi
+ *     control (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and
+ *     every invisible character of utf8_must_escape (zero widths, tags,
+ *     variation selectors...) as \uXXXX (past U+FFFF: its surrogate
+ *     pair), so no control or hidden text survives decoding unseen;
  *   - any other valid UTF-8 sequence as itself (a tool's "é" stays "é");
  *   - each byte that is not part of a valid UTF-8 sequence (a stray
  *     continuation, an overlong form, a surrogate, past U+10FFFF, a
@@ -17,8 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* The most bytes one input character becomes ("\u2028"). */
-#define JSON_STEP_MAX 6
+/* The most bytes one input character becomes ("\udb40\udc41"). */
+#define JSON_STEP_MAX 12
 
 /* Escape the character at p[*off] (requires *off < n) into out and move
  * *off past the bytes it used. Returns the bytes written to out, 1 to

@@ -93,7 +93,7 @@ log_escape_step(const uint8_t *p, size_t n, size_t *off,
 	uint32_t cp;
 	size_t len = utf8_seq(p + *off, n - *off, &cp);
 
-	if (len > 0 && !utf8_is_control(cp)) {
+	if (len > 0 && !utf8_must_escape(cp)) {
 		memcpy(out, p + *off, len);
 		*off += len;
 		return len;

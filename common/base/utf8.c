@@ -1,4 +1,5 @@
-/* utf8.c - strict UTF-8 decoding and the control set (utf8.h). */
+/* utf8.c - strict UTF-8 decoding and the set of characters escaped
+ * (utf8.h). */
 #include "common/base/utf8.h"
 
 size_t
@@ -36,12 +37,44 @@ utf8_seq(const uint8_t *p, size_t n, uint32_t *cp)
 	return len;
 }
 
+/* Drawn as nothing, yet read by a model or a parser: a tool description
+ * can hide text in them ("ASCII smuggling" with tags, bytes in variation
+ * selectors). Unicode's default-ignorable characters that are not
+ * controls, bidi or separators (those are listed in utf8_must_escape). */
+static int
+is_invisible(uint32_t cp)
+{
+	static const uint32_t ranges[][2] = {
+		{ 0x00ad, 0x00ad },	/* soft hyphen */
+		{ 0x034f, 0x034f },	/* combining grapheme joiner */
+		{ 0x115f, 0x1160 },	/* Hangul fillers */
+		{ 0x17b4, 0x17b5 },	/* Khmer inherent vowels */
+		{ 0x180b, 0x180f },	/* Mongolian selectors, vowel separator */
+		{ 0x200b, 0x200d },	/* zero width space, non-joiner, joiner */
+		{ 0x2060, 0x2065 },	/* word joiner, invisible operators */
+		{ 0x206a, 0x206f },	/* deprecated format controls */
+		{ 0x3164, 0x3164 },	/* Hangul filler */
+		{ 0xfe00, 0xfe0f },	/* variation selectors */
+		{ 0xfeff, 0xfeff },	/* zero width no-break space (BOM) */
+		{ 0xffa0, 0xffa0 },	/* halfwidth Hangul filler */
+		{ 0xfff0, 0xfffb },	/* unassigned; interlinear annotation */
+		{ 0x1bca0, 0x1bca3 },	/* shorthand format controls */
+		{ 0x1d173, 0x1d17a },	/* musical format controls */
+		{ 0xe0000, 0xe0fff },	/* tags, variation selectors supplement */
+	};
+
+	for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+		if (cp >= ranges[i][0] && cp <= ranges[i][1])
+			return 1;
+	return 0;
+}
+
 int
-utf8_is_control(uint32_t cp)
+utf8_must_escape(uint32_t cp)
 {
 	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x061c ||
 	    cp == 0x200e || cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e) ||
-	    (cp >= 0x2066 && cp <= 0x2069);
+	    (cp >= 0x2066 && cp <= 0x2069) || is_invisible(cp);
 }
 
 size_t

@@ -47,7 +47,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_ASSERT(jcp == 0xfffd && jlen == 1 && data[i] >= 0x80);
 		} else {
 			FUZZ_ASSERT(len == jlen && cp == jcp);
-			FUZZ_ASSERT(utf8_is_control(cp) == (jc_must_escape(cp) &&
+			FUZZ_ASSERT(utf8_must_escape(cp) == (jc_must_escape(cp) &&
 			    cp != '"' && cp != '\\'));
 		}
 	}

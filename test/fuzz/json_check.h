@@ -56,14 +56,31 @@ jc_utf8(const uint8_t *p, size_t n, size_t *len)
 	return 0xfffd;
 }
 
-/* Airlock's rule: the code points that never appear unescaped. */
+/* Airlock's rule: the code points that never appear unescaped. Written
+ * from Unicode's Default_Ignorable_Code_Point list (DerivedCoreProperties
+ * .txt) plus the controls, separators and interlinear annotation marks,
+ * apart from utf8.c's table, so the two can be checked one against the
+ * other. */
 static inline int
 jc_must_escape(uint32_t cp)
 {
-	return cp < 0x20 || cp == '"' || cp == '\\' || cp == 0x7f ||
-	    (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e ||
-	    cp == 0x200f || cp == 0x2028 || cp == 0x2029 ||
-	    (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+	static const uint32_t ignorable[][2] = {
+		{ 0x00ad, 0x00ad }, { 0x034f, 0x034f }, { 0x061c, 0x061c },
+		{ 0x115f, 0x1160 }, { 0x17b4, 0x17b5 }, { 0x180b, 0x180f },
+		{ 0x200b, 0x200f }, { 0x202a, 0x202e }, { 0x2060, 0x206f },
+		{ 0x3164, 0x3164 }, { 0xfe00, 0xfe0f }, { 0xfeff, 0xfeff },
+		{ 0xffa0, 0xffa0 }, { 0xfff0, 0xfff8 }, { 0x1bca0, 0x1bca3 },
+		{ 0x1d173, 0x1d17a }, { 0xe0000, 0xe0fff },
+	};
+
+	if (cp < 0x20 || cp == '"' || cp == '\\' || cp == 0x7f ||
+	    (cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
+	    (cp >= 0xfff9 && cp <= 0xfffb))
+		return 1;
+	for (size_t i = 0; i < sizeof ignorable / sizeof ignorable[0]; i++)
+		if (cp >= ignorable[i][0] && cp <= ignorable[i][1])
+			return 1;
+	return 0;
 }
 
 static inline int
@@ -115,11 +132,30 @@ jc_decode(const uint8_t *s, size_t n, uint32_t *out, size_t *nout)
 					return -1;
 				cp = cp * 16 + (uint32_t)h;
 			}
-			/* airlock never escapes past U+FFFF: no pairs */
-			if (cp >= 0xd800 && cp <= 0xdfff)
-				return -1;
-			out[(*nout)++] = cp;
 			i += 6;
+			/* past U+FFFF only what must be escaped, as a pair */
+			if (cp >= 0xd800 && cp <= 0xdbff) {
+				uint32_t lo = 0;
+
+				if (n - i < 6 || s[i] != '\\' || s[i + 1] != 'u')
+					return -1;
+				for (int k = 2; k < 6; k++) {
+					int h = jc_hex(s[i + k]);
+
+					if (h < 0)
+						return -1;
+					lo = lo * 16 + (uint32_t)h;
+				}
+				if (lo < 0xdc00 || lo > 0xdfff)
+					return -1;
+				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+				if (!jc_must_escape(cp))
+					return -1;
+				i += 6;
+			} else if (cp >= 0xdc00 && cp <= 0xdfff) {
+				return -1;
+			}
+			out[(*nout)++] = cp;
 			continue;
 		default:
 			return -1;

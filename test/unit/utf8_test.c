@@ -36,9 +36,17 @@ main(void)
 {
 	static const uint32_t controls[] = { 0, 0x1b, 0x1f, 0x7f, 0x80, 0x85,
 		0x9b, 0x9d, 0x9f, 0x061c, 0x200e, 0x200f, 0x2028, 0x2029,
-		0x202a, 0x202e, 0x2066, 0x2069 };
-	static const uint32_t shown[] = { ' ', '~', 0xa0, 0xe9, 0x061b,
-		0x200d, 0x2027, 0x202f, 0x2065, 0x206a, 0xfffd, 0x1f600 };
+		0x202a, 0x202e, 0x2066, 0x2069,
+		/* invisible: soft hyphen, zero widths, word joiner, BOM,
+		 * variation selectors, tags (ASCII smuggling), fillers */
+		0xad, 0x200b, 0x200c, 0x200d, 0x2060, 0x2064, 0x2065, 0x206a,
+		0x206f, 0xfe00, 0xfe0f, 0xfeff, 0x3164, 0xffa0, 0xfffb,
+		0xe0001, 0xe0041, 0xe007f, 0xe0100, 0xe01ef, 0xe0fff,
+		0x1d173, 0x1bca0 };
+	static const uint32_t shown[] = { ' ', '~', 0xa0, 0xac, 0xae, 0xe9,
+		0x061b, 0x200a, 0x2010, 0x2027, 0x202f, 0x2070, 0xfdff,
+		0xfe10, 0xfefe, 0xfffc, 0xfffd, 0x1f600, 0xdffff, 0xe1000,
+		0x10ffff };
 	size_t bad = 0;
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -50,10 +58,10 @@ main(void)
 		    "%s: length %zu", cases[i].why, len);
 	}
 	for (size_t i = 0; i < sizeof controls / sizeof controls[0]; i++)
-		ok(utf8_is_control(controls[i]), "U+%04X is a control",
+		ok(utf8_must_escape(controls[i]), "U+%04X is escaped",
 		    (unsigned)controls[i]);
 	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)
-		ok(!utf8_is_control(shown[i]), "U+%04X is shown",
+		ok(!utf8_must_escape(shown[i]), "U+%04X is shown",
 		    (unsigned)shown[i]);
 	/* every 1..3-byte prefix over the lead bytes and a spread of
 	 * continuations: the decoder agrees with Unicode's table */
