@@ -20,6 +20,7 @@
 #include "common/mcp/toollist.h"
 #include "common/policy/envpolicy.h"
 #include "common/base/fileio.h"
+#include "common/base/json.h"
 #include "common/lock/lockjail.h"
 #include "common/lock/lockstore.h"
 #include "common/lock/npmlock.h"
@@ -454,6 +455,51 @@ lock_summary(FILE *f, const char *store, const struct store_rec *rec)
 	free(text);
 }
 
+/* lock_summary as a JSON member ("lock_summary": {...}) for show --json:
+ * the package count, the bin, the packages with install scripts and the
+ * optional ones, or why the lock is unusable. */
+static void
+lock_summary_json(FILE *f, const char *store, const struct store_rec *rec)
+{
+	struct npm_lock lock;
+	uint8_t *text;
+	char err[512];
+
+	fputs(",\"lock_summary\":{", f);
+	if (record_lock(store, rec, &lock, &text, err, sizeof err) != 0) {
+		fputs("\"unusable\":", f);
+		json_write_cstr(f, err);
+		fputc('}', f);
+		return;
+	}
+	fprintf(f, "\"packages\":%zu,\"bin\":{\"name\":", lock.npkg);
+	json_write_cstr(f, lock.bin_name);
+	fputs(",\"path\":", f);
+	json_write_quoted(f, lock.bin, lock.bin_len);
+	fprintf(f, "},\"install_scripts\":%zu,\"scripts_allowed\":%s",
+	    lock.install_scripts, rec->lock_scripts ? "true" : "false");
+	for (int opt = 0; opt < 2; opt++) {
+		size_t k = 0;
+
+		fputs(opt ? ",\"optional\":[" : ",\"with_scripts\":[", f);
+		for (size_t i = 0; i < lock.npkg; i++) {
+			const struct npm_pkg *p = &lock.pkg[i];
+
+			if (!(opt ? p->optional : p->install_script))
+				continue;
+			fputs(k++ ? ",{\"path\":" : "{\"path\":", f);
+			json_write_quoted(f, p->path, p->path_len);
+			fputs(",\"version\":", f);
+			json_write_quoted(f, p->version, p->version_len);
+			fputc('}', f);
+		}
+		fputc(']', f);
+	}
+	fputc('}', f);
+	npm_lock_free(&lock);
+	free(text);
+}
+
 /* ---- submit ----------------------------------------------------------- */
 
 static const char submit_usage[] = "airlock review submit --store DIR "
@@ -654,8 +700,10 @@ cmd_show(int argc, char **argv)
 	if (store_read(&s, o.pos[0], &rec) != 0)
 		die(EXIT_DATAERR, "%s", s.err);
 	if (o.json) {
-		rfmt_record_json(stdout, &rec);
-		putchar('\n');
+		rfmt_record_json_members(stdout, &rec);
+		if (rec.lock[0])
+			lock_summary_json(stdout, o.store, &rec);
+		puts("}");
 	} else {
 		rfmt_record(stdout, &rec, &o.guard);
 		if (rec.lock[0])

@@ -146,7 +146,7 @@ rfmt_record(FILE *f, const struct store_rec *rec,
 }
 
 void
-rfmt_record_json(FILE *f, const struct store_rec *rec)
+rfmt_record_json_members(FILE *f, const struct store_rec *rec)
 {
 	char tid[APPROVAL_ID_TEXT];
 	uint64_t expires;
@@ -201,7 +201,14 @@ rfmt_record_json(FILE *f, const struct store_rec *rec)
 		json_write_cstr(f, ev->note);
 		fputc('}', f);
 	}
-	fputs("]}", f);
+	fputc(']', f);
+}
+
+void
+rfmt_record_json(FILE *f, const struct store_rec *rec)
+{
+	rfmt_record_json_members(f, rec);
+	fputc('}', f);
 }
 
 void

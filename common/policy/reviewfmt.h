@@ -36,6 +36,8 @@ int rfmt_token_expiry(const char *token, uint64_t *expires);
 void rfmt_record(FILE *f, const struct store_rec *rec,
     const struct guard_policy *policy);
 void rfmt_record_json(FILE *f, const struct store_rec *rec);
+/* rfmt_record_json without its closing brace: a caller adds members. */
+void rfmt_record_json_members(FILE *f, const struct store_rec *rec);
 
 /* `list`: a header, then one line per record. */
 void rfmt_list_header(FILE *f);
