@@ -5,10 +5,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -378,7 +380,7 @@ install_apart(const struct lock_jail_opts *o, char *const *argv,
 {
 	int p[2], status;
 	ssize_t n, got = 0;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (pipe2(p, O_CLOEXEC) != 0)
 		return snprintf(err, errcap, "pipe: %s", strerror(errno)), -1;
@@ -390,6 +392,11 @@ install_apart(const struct lock_jail_opts *o, char *const *argv,
 	if (pid == 0) {
 		int rc;
 
+		/* the lease or prefetch worker that waits for it gone (a
+		 * drain, a kill): the install goes too */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 ||
+		    getppid() != parent)
+			_exit(1);
 		close(p[0]);
 		rc = lock_jail_run_keep(o, argv, f, 2, "node_modules", dest,
 		    err, errcap);
@@ -495,18 +502,65 @@ read_seal(const char *path, uint8_t cd[32], uint8_t sd[32])
 	return lock_hex_decode(hex, sd);
 }
 
-/* Remove the tree called name and its seal (the seal first). 0, or -1. */
+/* The flock of the tree called name (TREES/NAME.lk; created when create;
+ * with wait 0, EWOULDBLOCK when another holds it): an fd, or -1. The file
+ * goes with its tree (tree_remove, under the lock), so the lock won must
+ * still be the file of that name: else it was removed between our open
+ * and our flock, and we try again. */
 static int
-remove_named(const struct locktree_cfg *c, const char *name)
+tree_flock(const struct locktree_cfg *c, const char *name, int create,
+    int wait)
 {
 	char path[PATH_MAX];
 
-	if (path_of(path, sizeof path, c->trees, name, ".seal") ||
-	    (unlink(path) != 0 && errno != ENOENT))
+	if (path_of(path, sizeof path, c->trees, name, ".lk"))
 		return -1;
-	if (path_of(path, sizeof path, c->trees, name, ""))
-		return -1;
-	return fs_remove_tree(path);
+	for (unsigned tries = 0; tries < 64; tries++) {
+		struct stat held, named;
+		int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC |
+		    (create ? O_CREAT : 0), 0600);
+
+		if (fd < 0)
+			return -1;
+		if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 ||
+		    fstat(fd, &held) != 0) {
+			int e = errno;
+
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		if (lstat(path, &named) == 0 && named.st_dev == held.st_dev &&
+		    named.st_ino == held.st_ino)
+			return fd;
+		close(fd);
+	}
+	errno = EAGAIN;
+	return -1;
+}
+
+/* Remove the tree called name, its seal (first: a crash midway leaves a
+ * tree nothing trusts), its token list and, last, its lock file, whose
+ * flock lk the caller holds and which is closed here. 0, or -1. */
+static int
+tree_remove(const struct locktree_cfg *c, const char *name, int lk)
+{
+	static const char *const tails[] = { ".seal", "", ".tokens", ".lk" };
+	char path[PATH_MAX];
+	int rc = 0;
+
+	/* in this order, stopping at a failure: what is left keeps its
+	 * lock file, so a later sweep finds it */
+	for (size_t i = 0; i < sizeof tails / sizeof *tails && rc == 0; i++) {
+		if (path_of(path, sizeof path, c->trees, name, tails[i]))
+			rc = -1;
+		else if (!*tails[i])
+			rc = fs_remove_tree(path);
+		else if (unlink(path) != 0 && errno != ENOENT)
+			rc = -1;
+	}
+	close(lk);
+	return rc;
 }
 
 /* Add token id to TREES/HEX.tokens unless it is there (the caller holds
@@ -541,11 +595,11 @@ enum locktree_result
 locktree_ready(const struct locktree_cfg *c,
     const uint8_t digest[LOCK_DIGEST_LEN], const uint8_t token_id[16],
     int scripts,
-    char *const *argv, size_t argc, int full, char **argv_out,
-    size_t *argc_out, char *buf, size_t bufcap, char *err, size_t errcap)
+    char *const *argv, size_t argc, int full, int *installed,
+    char **argv_out, size_t *argc_out, char *buf, size_t bufcap, char *err,
+    size_t errcap)
 {
 	char hex[NAME_MAX_LEN], tree[PATH_MAX], seal[PATH_MAX];
-	char lkpath[PATH_MAX];
 	uint8_t *text = NULL, cd[32], sd[32], want_c[32], want_s[32];
 	enum locktree_result r = LOCKTREE_SYSTEM;
 	struct npm_spec spec;
@@ -554,6 +608,8 @@ locktree_ready(const struct locktree_cfg *c,
 	int lk = -1, rc;
 
 	err[0] = '\0';
+	if (installed)
+		*installed = 0;
 	tree_name(digest, scripts, hex);
 	if ((rc = lock_load(c->lock_store, digest, &text, &len, err,
 	    errcap)) != 0)
@@ -570,21 +626,26 @@ locktree_ready(const struct locktree_cfg *c,
 		goto out;
 	}
 	if (path_of(tree, sizeof tree, c->trees, hex, "") ||
-	    path_of(seal, sizeof seal, c->trees, hex, ".seal") ||
-	    path_of(lkpath, sizeof lkpath, c->trees, hex, ".lk")) {
+	    path_of(seal, sizeof seal, c->trees, hex, ".seal")) {
 		snprintf(err, errcap, "%s: path too long", c->trees);
 		goto out;
 	}
 	if ((mkdir(c->trees, 0755) != 0 && errno != EEXIST) ||
-	    (lk = open(lkpath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
-	    0600)) < 0 || flock(lk, LOCK_EX) != 0) {
-		snprintf(err, errcap, "%s: %s", lkpath, strerror(errno));
+	    (lk = tree_flock(c, hex, 1, 1)) < 0) {
+		snprintf(err, errcap, "%s/%s.lk: %s", c->trees, hex,
+		    strerror(errno));
 		goto out;
 	}
 	if (read_seal(seal, want_c, want_s) != 0) {
 		if ((r = install(c, hex, text, len, &spec, &l, scripts, err,
-		    errcap)) != LOCKTREE_OK)
+		    errcap)) != LOCKTREE_OK) {
+			/* nothing of it kept, its lock file neither */
+			(void)tree_remove(c, hex, lk);
+			lk = -1;
 			goto out;
+		}
+		if (installed)
+			*installed = 1;
 		if (read_seal(seal, want_c, want_s) != 0) {
 			snprintf(err, errcap, "%s: unreadable", seal);
 			r = LOCKTREE_SYSTEM;
@@ -603,9 +664,9 @@ locktree_ready(const struct locktree_cfg *c,
 				snprintf(err, errcap, "%s: the installed "
 				    "tree is not as it was sealed (removed: "
 				    "the next lease installs it again)", tree);
-			/* never used again: the seal first, so a crash
-			 * between the two leaves a tree nothing trusts */
-			(void)remove_named(c, hex);
+			/* never used again */
+			(void)tree_remove(c, hex, lk);
+			lk = -1;
 			r = LOCKTREE_TREE_CHANGED;
 			goto out;
 		}
@@ -657,40 +718,49 @@ all_revoked(const uint8_t *p, size_t n, const struct revocation_set *rev)
 
 size_t
 locktree_sweep(const struct locktree_cfg *c,
-    const struct revocation_set *revoked)
+    const struct revocation_set *revoked, size_t *busy)
 {
 	size_t removed = 0;
 	struct dirent *e;
 	DIR *d;
 
+	*busy = 0;
 	if (!revoked->usable || !(d = opendir(c->trees)))
 		return 0;
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
-		char hex[NAME_MAX_LEN], path[PATH_MAX];
-		uint8_t *text;
-		size_t len;
-		int lk, gone;
+		char name[NAME_MAX_LEN], path[PATH_MAX];
+		uint8_t *text = NULL, cd[32], sd[32];
+		size_t len = 0;
+		int lk;
 
-		if (n <= 7 || strcmp(e->d_name + n - 7, ".tokens") != 0 ||
-		    !tree_name_valid(e->d_name, n - 7))
+		if (n <= 3 || strcmp(e->d_name + n - 3, ".lk") != 0 ||
+		    !tree_name_valid(e->d_name, n - 3))
 			continue;
-		memcpy(hex, e->d_name, n - 7);
-		hex[n - 7] = '\0';
-		if (path_of(path, sizeof path, c->trees, hex, ".lk") ||
-		    (lk = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)) < 0)
-			continue;
-		if (flock(lk, LOCK_EX) != 0 || path_of(path, sizeof path,
-		    c->trees, hex, ".tokens") || file_read(path, TOKENS_MAX,
-		    &text, &len) != 0) {
-			close(lk);
+		memcpy(name, e->d_name, n - 3);
+		name[n - 3] = '\0';
+		/* never wait: an install may hold it for minutes, and the
+		 * caller is a service's event loop; it asks again */
+		if ((lk = tree_flock(c, name, 0, 0)) < 0) {
+			*busy += errno == EWOULDBLOCK;
 			continue;
 		}
-		gone = all_revoked(text, len, revoked) &&
-		    remove_named(c, hex) == 0 && unlink(path) == 0;
-		removed += gone;
+		if (path_of(path, sizeof path, c->trees, name, ".seal") ||
+		    read_seal(path, cd, sd) != 0) {
+			/* no seal, no install under way: what a crashed
+			 * install or a removal left, never trusted */
+			(void)tree_remove(c, name, lk);
+			continue;
+		}
+		if (!path_of(path, sizeof path, c->trees, name, ".tokens") &&
+		    file_read(path, TOKENS_MAX, &text, &len) == 0 &&
+		    all_revoked(text, len, revoked)) {
+			removed += tree_remove(c, name, lk) == 0;
+			lk = -1;
+		}
 		free(text);
-		close(lk);
+		if (lk >= 0)
+			close(lk);
 	}
 	closedir(d);
 	return removed;

@@ -7,7 +7,9 @@
  *                                install scripts run: another tree)
  *                                (dirs 0555, files 0444 or 0555)
  *   TREES/HEX.seal               "airlock-tree 1\n" content HEX\n stat HEX\n
- *   TREES/HEX.lk                 flock: one installer per digest
+ *   TREES/HEX.lk                 flock: one installer per digest,
+ *                                removed with the tree (an install
+ *                                that fails leaves none of these)
  *   TREES/HEX.tokens             the token ids that used the tree, one
  *                                base64url id a line: when every one is
  *                                revoked, locktree_sweep removes it
@@ -64,19 +66,25 @@ struct locktree_cfg {
  * into buf, bufcap bytes, and into argv; argv_out has room for argc
  * entries plus NULL: the bin's path takes the place of "-y" and the spec
  * two words). *argc_out is set. With full, the content digest is checked
- * too. On failure a message naming the check in err. */
+ * too. *installed (when not NULL) says whether this call ran the install
+ * (0: the tree was there, sealed). On failure a message naming the check
+ * in err. */
 enum locktree_result locktree_ready(const struct locktree_cfg *c,
     const uint8_t digest[LOCK_DIGEST_LEN], const uint8_t token_id[16],
     int scripts,
-    char *const *argv, size_t argc, int full, char **argv_out,
-    size_t *argc_out, char *buf, size_t bufcap, char *err, size_t errcap);
+    char *const *argv, size_t argc, int full, int *installed,
+    char **argv_out, size_t *argc_out, char *buf, size_t bufcap, char *err,
+    size_t errcap);
 
 /* Remove every tree all of whose tokens are in revoked (a revoked
- * approval's tree does not outlive the list that revokes it). The number
+ * approval's tree does not outlive the list that revokes it), and what an
+ * install that never finished left (no seal). Never waits for a tree's
+ * flock: *busy counts the trees skipped because another held it (an
+ * install, a lease's check), to sweep again later. The number of trees
  * removed. */
 struct revocation_set;
 size_t locktree_sweep(const struct locktree_cfg *c,
-    const struct revocation_set *revoked);
+    const struct revocation_set *revoked, size_t *busy);
 
 /* The two digests of the tree at dir (for the seal and its test). */
 int locktree_digest(const char *dir, uint8_t content[32], uint8_t st[32]);

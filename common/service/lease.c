@@ -75,6 +75,7 @@ struct lease {
 					 * command; [0] NULL: req.argv */
 	char bin_path[PATH_MAX];
 	int64_t lock_ms;		/* check_lock's time (install, seal) */
+	int lock_installed;		/* this lease ran its tree's install */
 	struct mcp_tap *tap;		/* tools/call records */
 	int mcp_failed;			/* enforcing, the tap ends it */
 	char tools[TOOLLIST_TEXT_MAX];	/* the approval's tool list */
@@ -717,6 +718,16 @@ check_approval(struct lease *l)
 	return refuse(l, LERR_APPROVAL, msg);
 }
 
+/* 1 when the launcher argv0 installs packages from a registry at run
+ * time (what --require-lock wants locked; the guard has checked argv0 is
+ * a bare launcher word). */
+static int
+fetches_packages(const char *argv0)
+{
+	return strcmp(argv0, "npx") == 0 || strcmp(argv0, "uvx") == 0 ||
+	    strcmp(argv0, "uv") == 0;
+}
+
 /* A token that binds a lock runs its installed tree, never npx: the tree
  * installed once (per lock digest) and its seal checked, then the bin
  * started with node (locktree.h). */
@@ -727,6 +738,13 @@ check_lock(struct lease *l)
 	enum locktree_result r;
 	size_t argc;
 
+	if (!l->has_lock && l->cfg->require_lock &&
+	    fetches_packages(l->req.argv[0]))
+		return refuse(l, LERR_APPROVAL, "lock: lock_required: this "
+		    "runner has --require-lock and the approval binds no "
+		    "locked dependency tree (the launcher would resolve "
+		    "packages at run time): submit it with review submit "
+		    "--lock and approve it again");
 	if (!l->has_lock)
 		return 0;
 	if (!l->cfg->locks)
@@ -736,8 +754,8 @@ check_lock(struct lease *l)
 	l->lock_ms = mono_ms();
 	r = locktree_ready(l->cfg->locks, l->lock, l->token_id,
 	    l->lock_flags & APPROVAL_LOCK_SCRIPTS, l->req.argv, l->req.argc,
-	    0, l->run_argv, &argc, l->bin_path, sizeof l->bin_path, err,
-	    sizeof err);
+	    0, &l->lock_installed, l->run_argv, &argc, l->bin_path,
+	    sizeof l->bin_path, err, sizeof err);
 	l->lock_ms = mono_ms() - l->lock_ms;
 	if (r == LOCKTREE_OK)
 		return 0;
@@ -850,7 +868,8 @@ log_spawned(const struct lease *l)
 	    LF_NUM("landlock_abi", l->cfg->jail ?
 	        l->cfg->jail->landlock_abi : 0),
 	    LF_STR("runs", l->run_argv[0] ? "locked_tree" : "argv"),
-	    LF_NUM("lock_ms", (uint64_t)l->lock_ms) }, 12);
+	    LF_NUM("lock_ms", (uint64_t)l->lock_ms),
+	    LF_NUM("lock_installed", (uint64_t)l->lock_installed) }, 13);
 }
 
 /* What STARTED (protocol version 2) says the lease may reach: the

@@ -39,6 +39,8 @@ struct lease_config {
 	struct revocation_set *revoked;	/* NULL: no revocation list */
 	const struct locktree_cfg *locks;	/* --lock-store; NULL: a token
 					 * that binds a lock is refused */
+	int require_lock;		/* --require-lock: a token for npx,
+					 * uvx or uv without a lock is refused */
 	int control_fd;			/* SEQPACKET to the supervisor */
 	int sigfd;			/* service_handler_signals() */
 	uint16_t refuse_code;		/* non-zero: refuse after handshake */

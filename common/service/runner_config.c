@@ -18,7 +18,7 @@ enum {
 	O_BIND, O_EGRESS, O_EGRESS_ALLOW, O_RO, O_CGROUP, O_MEM, O_PIDS,
 	O_CPU, O_NPROC, O_NOFILE, O_FSIZE, O_TMPFS, O_METRICS, O_DRAIN,
 	O_HOME_SIZE, O_CACHE_SIZE, O_DISK_RESERVE, O_MAX_LEASE, O_LOCK_STORE,
-	O_LOCK_UIDS, O_COUNT
+	O_LOCK_UIDS, O_REQUIRE_LOCK, O_PREFETCH, O_PREFETCH_JOBS, O_COUNT
 };
 
 /* In the order of the enum above. */
@@ -65,6 +65,9 @@ const struct optconfig_option runner_options[] = {
 	{ "max-lease-duration", 1, 0, OPTCONFIG_RELOAD },
 	{ "lock-store", 1, 0, OPTCONFIG_FIXED },
 	{ "lock-uid-range", 1, 0, OPTCONFIG_FIXED },
+	{ "require-lock", 0, 0, OPTCONFIG_FIXED },
+	{ "prefetch", 1, 0, OPTCONFIG_RELOAD },
+	{ "prefetch-jobs", 1, 0, OPTCONFIG_RELOAD },
 };
 const size_t runner_noptions = sizeof runner_options / sizeof *runner_options;
 
@@ -93,6 +96,7 @@ runner_config_defaults(struct runner_config *c)
 	c->ping_ms = 10000;
 	c->liveness_ms = 30000;
 	c->state_dir = "/var/lib/airlock-runner";
+	c->prefetch_jobs = 2;
 	c->jail_cfg.limits = (struct jail_limits){ .memory = 1ull << 30,
 		.pids = 512, .nproc = 512, .nofile = 4096,
 		.fsize = 1ull << 30, .tmpfs = 64ull << 20,
@@ -161,6 +165,7 @@ set_value(void *cfg, size_t o, const char *v, char *err, size_t errlen)
 	struct jail_limits *lim = &j->limits;
 	const char *name = runner_options[o].name;
 	long np;
+	uint64_t n;
 
 	switch (o) {
 	case O_LISTEN:
@@ -224,6 +229,14 @@ set_value(void *cfg, size_t o, const char *v, char *err, size_t errlen)
 		if (cli_uid_range(v, &c->lock_uid_first, &c->lock_uid_last))
 			return errbuf_set(err, errlen, "--lock-uid-range: '%s' is "
 			    "not FIRST-LAST (e.g. 270000-270015)", v);
+		return 0;
+	case O_REQUIRE_LOCK: c->require_lock = 1; return 0;
+	case O_PREFETCH: c->prefetch = v; return 0;
+	case O_PREFETCH_JOBS:
+		if (cli_count(v, 1, 16, &n))
+			return errbuf_set(err, errlen, "--prefetch-jobs: '%s' is "
+			    "not a count from 1 to 16", v);
+		c->prefetch_jobs = (unsigned)n;
 		return 0;
 	case O_LOG:
 		if (strcmp(v, "human") != 0 && strcmp(v, "json") != 0)
@@ -365,6 +378,9 @@ runner_config_finish(struct runner_config *c, int check, char *err,
 	if (!c->lock_store && c->lock_uid_first)
 		return errbuf_set(err, errlen, "--lock-uid-range goes with "
 		    "--lock-store"), EXIT_USAGE;
+	if (!c->lock_store && (c->require_lock || c->prefetch))
+		return errbuf_set(err, errlen, "--require-lock and --prefetch "
+		    "go with --lock-store"), EXIT_USAGE;
 	if (c->lock_store && c->lock_uid_first <= j->uid_last &&
 	    c->lock_uid_last >= j->uid_first - 1)
 		return errbuf_set(err, errlen, "--lock-uid-range must not "
@@ -404,6 +420,8 @@ runner_config_take_reloadable(struct runner_config *dst,
 	dst->review_pubkey = src->review_pubkey;
 	dst->revocations = src->revocations;
 	dst->egress_allow = src->egress_allow;
+	dst->prefetch = src->prefetch;
+	dst->prefetch_jobs = src->prefetch_jobs;
 	dst->jail_cfg.limits = src->jail_cfg.limits;
 	dst->limits_given = src->limits_given;
 	dst->given = src->given;

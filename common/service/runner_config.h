@@ -44,6 +44,9 @@ struct runner_config {
 	const char *revocations;
 	const char *lock_store;		/* --lock-store DIR, or NULL */
 	uint32_t lock_uid_first, lock_uid_last;	/* --lock-uid-range */
+	int require_lock;		/* --require-lock */
+	const char *prefetch;		/* --prefetch FILE, or NULL */
+	unsigned prefetch_jobs;		/* --prefetch-jobs */
 	const char *log_format;		/* NULL: the default */
 	struct jail_config jail_cfg;
 	const char *ro_paths[JAIL_PATHS_MAX];

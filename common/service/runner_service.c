@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/base/cli.h"
+#include "common/base/clock.h"
 #include "common/base/fsutil.h"
 #include "common/base/log.h"
 #include "common/base/random_id.h"
@@ -19,6 +20,7 @@
 #include "common/jail/cgroup.h"
 #include "common/jail/diskquota.h"
 #include "common/jail/seccomp_policy.h"
+#include "common/lock/lockprefetch.h"
 #include "common/policy/guardfs.h"
 #include "common/service/ctlmsg.h"
 #include "common/service/metrics.h"
@@ -46,6 +48,7 @@ fail(char *err, size_t errlen, int code, const char *fmt, ...)
 struct handler {
 	struct supervisor_handler sv;
 	int refusing;			/* forked only to send a refusal */
+	int prefetching;		/* no lease: the --prefetch run */
 	char tenant[PROTO_ID_MAX + 1];	/* "" until admitted */
 };
 
@@ -76,7 +79,8 @@ count_serving(const struct runner_service *r)
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->sv.nh; i++)
-		n += !handler_at(r, i)->refusing;
+		n += !handler_at(r, i)->refusing &&
+		    !handler_at(r, i)->prefetching;
 	return n;
 }
 
@@ -98,7 +102,8 @@ handler_run(struct runner_service *r, int conn, struct noise_transport *t,
 	_exit(lease_serve(&lc, conn, t, version, peer, id));
 }
 
-static void lock_sweep(struct runner_service *r);
+static void lock_sweep(struct runner_service *r, int always);
+static void prefetch_start(struct runner_service *r);
 
 /* An authenticated connection from the pre-auth process. Past
  * max_leases it still gets a handler, one that only refuses (see
@@ -116,8 +121,8 @@ take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
 	int ctl;
 	pid_t pid;
 
-	if (service_take(&r->sv, r->cfg.max_leases, conn, peer,
-	    sizeof peer) != 0)
+	if (service_take(&r->sv, r->cfg.max_leases + (r->prefetch_pid > 0),
+	    conn, peer, sizeof peer) != 0)
 		return;
 	if (count_serving(r) >= r->cfg.max_leases)
 		refuse = LERR_CAPACITY;
@@ -137,7 +142,7 @@ take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
 	 * is refused, not taken as the first one seen */
 	if (r->cfg.revocations)
 		(void)revocation_reload(&r->revoked, &why);
-	lock_sweep(r);
+	lock_sweep(r, 0);
 	pid = supervisor_fork(&r->sv, conn, &ctl);
 	if (pid == 0)
 		handler_run(r, conn, t, version, ctl, peer, id, refuse);
@@ -188,11 +193,22 @@ admit(void *ctx, void *handler)
 	service_verdict(h->sv.ctl, answer);
 }
 
-/* A handler holds nothing of the supervisor's: gone, it just leaves. */
+/* A handler holds nothing of the supervisor's: gone, it just leaves;
+ * the prefetch run, once gone, may be started again (tick). */
+static void
+handler_gone(void *ctx, void *handler)
+{
+	struct runner_service *r = ctx;
+	struct handler *h = handler;
+
+	if (h->prefetching)
+		r->prefetch_pid = 0;
+}
+
 static void
 reap_handlers(struct runner_service *r)
 {
-	service_reap(&r->sv, NULL, r);
+	service_reap(&r->sv, handler_gone, r);
 }
 
 /* The gauges /readyz and /metrics read. */
@@ -219,6 +235,9 @@ static void
 drain(struct runner_service *r, int now)
 {
 	r->draining = 1;
+	r->prefetch_again = 0;
+	if (r->prefetch_pid > 0)	/* its workers and installs go with it */
+		(void)kill(r->prefetch_pid, SIGTERM);
 	log_event(LOG_INFO, "runner draining", (struct log_field[]){
 	    LF_NUM("leases", count_serving(r)),
 	    LF_NUM("drain_timeout_ms", now ? 0 : r->cfg.drain_ms) }, 2);
@@ -416,20 +435,106 @@ lock_setup(struct runner_service *r, char *err, size_t errlen)
 	return add_ro_path(r, r->trees, err, errlen);
 }
 
-/* After the revocation list changed: the trees only revoked approvals
- * used are removed (locktree_sweep). */
+/* After the revocation list changed (always: a reload): the trees only
+ * revoked approvals used are removed (locktree_sweep); one another
+ * process held is tried again at the next look. */
 static void
-lock_sweep(struct runner_service *r)
+lock_sweep(struct runner_service *r, int always)
 {
-	size_t n;
+	size_t n, busy;
 
-	if (!r->cfg.lock_store || !r->cfg.revocations ||
-	    r->revoked.n == r->revoked_seen || !r->revoked.usable)
+	if (!r->cfg.lock_store || !r->cfg.revocations || !r->revoked.usable ||
+	    (!always && !r->sweep_again && r->revoked.n == r->revoked_seen))
 		return;
 	r->revoked_seen = r->revoked.n;
-	if ((n = locktree_sweep(&r->locks, &r->revoked)) > 0)
+	n = locktree_sweep(&r->locks, &r->revoked, &busy);
+	r->sweep_again = busy > 0;
+	if (n > 0 || busy > 0)
 		log_event(LOG_INFO, "lock trees removed", (struct log_field[]){
-		    LF_NUM("trees", n) }, 1);
+		    LF_NUM("trees", n), LF_NUM("busy", busy) }, 2);
+}
+
+#define LIST_LOOK_MS 5000	/* how often the revocation list is looked at
+				 * between connections (one stat) */
+
+/* The revocation list looked at (re-read when its file changed) and the
+ * trees swept, at most every LIST_LOOK_MS: a revoked approval's tree goes
+ * without waiting for a connection or a SIGHUP. The ms until the next
+ * look, or -1 when there is nothing to look at. */
+static int
+lock_look(struct runner_service *r)
+{
+	int64_t now = mono_ms();
+	const char *why;
+
+	if (!r->cfg.lock_store || !r->cfg.revocations)
+		return -1;
+	if (now >= r->list_look_at) {
+		(void)revocation_reload(&r->revoked, &why);
+		lock_sweep(r, 0);
+		r->list_look_at = now + LIST_LOOK_MS;
+	}
+	return (int)(r->list_look_at - now);
+}
+
+/* In the prefetch process (a handler without a connection): the
+ * approvals of --prefetch FILE made ready (lockprefetch.h). It ends with
+ * the supervisor (its parent-death signal) and its workers with it.
+ * Never returns. */
+static _Noreturn void
+prefetch_run(struct runner_service *r)
+{
+	struct lockprefetch_cfg pc = { &r->locks, &r->review_key,
+		r->cfg.revocations ? &r->revoked : NULL, r->cfg.prefetch,
+		r->cfg.prefetch_jobs };
+	struct lockprefetch_counts n;
+	int64_t t0 = mono_ms();
+	char err[PATH_MAX + 64];
+	sigset_t none;
+
+	sigemptyset(&none);
+	signal(SIGPIPE, SIG_IGN);
+	if (sigprocmask(SIG_SETMASK, &none, NULL) != 0)
+		_exit(EXIT_OSERR);
+	if (lockprefetch_run(&pc, &n, err, sizeof err) != 0) {
+		log_event(LOG_ERROR, "lock prefetch refused",
+		    (struct log_field[]){ LF_STR("reason", err) }, 1);
+		_exit(EXIT_CONFIG);
+	}
+	log_event(LOG_INFO, "lock prefetch done", (struct log_field[]){
+	    LF_STR("file", pc.file), LF_NUM("ready", n.ready),
+	    LF_NUM("installed", n.installed), LF_NUM("failed", n.failed),
+	    LF_NUM("skipped", n.skipped), LF_NUM("ms", mono_ms() - t0) }, 6);
+	_exit(n.failed ? EXIT_SOFTWARE : 0);
+}
+
+/* Start the prefetch run (at start, and after each reload: one at a
+ * time, the next once the last is gone). Leases are served meanwhile; one
+ * whose tree is being installed waits for it (its flock), never installs
+ * it twice. */
+static void
+prefetch_start(struct runner_service *r)
+{
+	int ctl;
+	pid_t pid;
+
+	r->prefetch_again = 0;
+	if (!r->cfg.prefetch || !r->cfg.lock_store || r->draining)
+		return;
+	if (r->prefetch_pid > 0) {
+		r->prefetch_again = 1;
+		return;
+	}
+	log_event(LOG_INFO, "lock prefetch started", (struct log_field[]){
+	    LF_STR("file", r->cfg.prefetch),
+	    LF_NUM("jobs", r->cfg.prefetch_jobs) }, 2);
+	pid = supervisor_fork(&r->sv, -1, &ctl);
+	if (pid == 0)
+		prefetch_run(r);
+	if (pid < 0)
+		return;
+	handler_at(r, r->sv.nh - 1)->prefetching = 1;
+	r->prefetch_pid = pid;
 }
 
 /* The guard's script dirs joining the jail's read-only list, and the
@@ -708,6 +813,8 @@ reload(void *ctx)
 	}
 	reload_switch(r, &n);
 	secret_ring_wipe(&n.ring);
+	lock_sweep(r, 1);
+	r->prefetch_again = 1;	/* failures are tried again; tick starts it */
 	for (size_t i = 0; i < r->ring.n; i++) {
 		strcat(ids, i ? "," : "");
 		strcat(ids, r->ring.id[i]);
@@ -720,12 +827,16 @@ reload(void *ctx)
 	    LF_NUM("pids", r->jail.cfg.limits.pids) }, 5);
 }
 
-/* After each pass of the loop. */
+/* After each pass of the loop: the poll's timeout. */
 static int
 tick(void *ctx)
 {
-	reap_all(ctx);
-	return -1;
+	struct runner_service *r = ctx;
+
+	reap_all(r);
+	if (r->prefetch_again && !r->prefetch_pid)
+		prefetch_start(r);
+	return lock_look(r);
 }
 
 static int
@@ -846,6 +957,7 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 		.review_key = r->cfg.review_pubkey ? &r->review_key : NULL,
 		.revoked = r->cfg.revocations ? &r->revoked : NULL,
 		.locks = r->cfg.lock_store ? &r->locks : NULL,
+		.require_lock = r->cfg.require_lock,
 		.egress = r->cfg.egress_allow ? &r->egress : NULL,
 	};
 	return 0;
@@ -926,6 +1038,7 @@ runner_service_serve(struct runner_service *r)
 		log_event(LOG_INFO, "secret accepted", (struct log_field[]){
 		    LF_STR("key", r->ring.id[i]) }, 1);
 	log_jail(r);
+	prefetch_start(r);
 	return serve(r);
 }
 

@@ -44,6 +44,10 @@ struct runner_service {
 	struct eckey_pub review_key;
 	struct revocation_set revoked;
 	size_t revoked_seen;		/* ids when the trees were swept */
+	int sweep_again;		/* a tree was busy at the last sweep */
+	pid_t prefetch_pid;		/* the --prefetch run; 0: none */
+	int prefetch_again;		/* start it (again) when it is gone */
+	int64_t list_look_at;		/* mono ms: the list's next look */
 	struct locktree_cfg locks;	/* --lock-store */
 	char trees[PATH_MAX], lock_install[PATH_MAX];
 	struct jail jail;

@@ -113,7 +113,8 @@ int supervisor_poll(struct supervisor *sv, int timeout_ms,
  * in that order that is among them, or 0 (SIGCHLD alone). */
 int supervisor_signals(struct supervisor *sv);
 
-/* Fork a handler for conn, which the supervisor closes in every case.
+/* Fork a handler for conn, which the supervisor closes in every case
+ * (-1: a handler of the service's own with no connection).
  * In the handler: returns 0 with *ctl its end of the control socket and
  * the supervisor's fds (listeners, other handlers, signalfd) closed; the
  * handler gets SIGTERM when the supervisor dies (PR_SET_PDEATHSIG), and

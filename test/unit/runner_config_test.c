@@ -172,6 +172,44 @@ main(void)
 	file(&c, "memory 0\n");
 	ok(runner_config_finish(&c, 0, err, sizeof err) == EXIT_USAGE,
 	    "--jail none refuses a limit from the file: %s", err);
+	/* --require-lock and --prefetch: only with a lock store */
+	base(&c);
+	file(&c, "require-lock\n");
+	ok(runner_config_finish(&c, 0, err, sizeof err) == EXIT_USAGE &&
+	    strcmp(err, "--require-lock and --prefetch go with "
+	    "--lock-store") == 0, "--require-lock without --lock-store: %s",
+	    err);
+	base(&c);
+	file(&c, "prefetch /t\n");
+	ok(runner_config_finish(&c, 0, err, sizeof err) == EXIT_USAGE,
+	    "--prefetch without --lock-store: %s", err);
+	base(&c);
+	ok(file(&c, "prefetch-jobs 17\n") != 0 && strcmp(err, "f.conf:1: "
+	    "--prefetch-jobs: '17' is not a count from 1 to 16") == 0,
+	    "--prefetch-jobs past 16: %s", err);
+	base(&c);
+	ok(file(&c, "review-pubkey /k\nlock-store /l\n"
+	    "lock-uid-range 300000-300007\nrequire-lock\nprefetch /t\n"
+	    "prefetch-jobs 3\n") == 0 && runner_config_finish(&c, 0, err,
+	    sizeof err) == 0 && c.require_lock && c.prefetch_jobs == 3 &&
+	    strcmp(c.prefetch, "/t") == 0, "with a lock store they apply: %s",
+	    err);
+	old = c;
+	base(&new);
+	file(&new, "review-pubkey /k\nlock-store /l\n"
+	    "lock-uid-range 300000-300007\nrequire-lock\nprefetch /u\n");
+	runner_config_finish(&new, 0, err, sizeof err);
+	ok(runner_config_fixed_change(&old, &new) == NULL, "--prefetch and "
+	    "--prefetch-jobs reload");
+	runner_config_take_reloadable(&old, &new);
+	ok(strcmp(old.prefetch, "/u") == 0 && old.prefetch_jobs == 2,
+	    "a reload takes the new file and the default jobs");
+	base(&new);
+	file(&new, "review-pubkey /k\nlock-store /l\n"
+	    "lock-uid-range 300000-300007\nprefetch /u\n");
+	runner_config_finish(&new, 0, err, sizeof err);
+	ok(runner_config_fixed_change(&c, &new) != NULL,
+	    "--require-lock needs a restart");
 	for (size_t i = 0; i < runner_noptions; i++)
 		ok(optconfig_find(&runner_optconfig, runner_options[i].name) ==
 		    (int)i, "option %s found", runner_options[i].name);
