@@ -26,6 +26,7 @@
 
 #define DEPTH_MAX 64
 #define PKGJSON_MAX (1u << 20)
+#define PKGJSON_VALUES 4096		/* values of one package.json */
 #define SEAL_MAGIC "airlock-tree 1\n"
 #define ID_TEXT 22			/* a token id in base64url */
 #define TOKENS_MAX (64u << 10)		/* bytes of a HEX.tokens file */
@@ -311,7 +312,8 @@ check_packages(const char *tree, const struct npm_lock *l, char *err,
 	for (size_t i = 0; i < l->npkg; i++) {
 		const struct npm_pkg *p = &l->pkg[i];
 		char path[PATH_MAX];
-		struct lj_tok tok[4096];
+		struct json_node nodes[PKGJSON_VALUES];
+		uint32_t scratch[PKGJSON_VALUES];
 		struct lj_doc d;
 		uint8_t *text;
 		size_t len, at;
@@ -329,7 +331,7 @@ check_packages(const char *tree, const struct npm_lock *l, char *err,
 			    "installs it", (int)p->path_len, p->path);
 			return -1;
 		}
-		ok = lj_parse(&d, text, len, tok, sizeof tok / sizeof *tok,
+		ok = lj_parse(&d, text, len, nodes, scratch, PKGJSON_VALUES,
 		    &why, &at) == 0 && lj_is(&d, lj_get(&d, 0, "name", 4),
 		    p->name, p->name_len) && lj_is(&d, lj_get(&d, 0,
 		    "version", 7), p->version, p->version_len);

@@ -189,7 +189,7 @@ flag(const struct lj_doc *d, size_t obj, const char *key)
 {
 	size_t v = lj_get(d, obj, key, strlen(key));
 
-	return v && d->tok[v].type == LJ_TRUE;
+	return v && lj_node(d, v)->type == JSON_TRUE;
 }
 
 /* The keys of a package entry that would make npm fetch or place
@@ -207,8 +207,9 @@ entry(struct ck *c, size_t key, size_t val, struct npm_pkg *pkg)
 	if (lj_plain(d, key, &pkg->path, &pkg->path_len) != 0 ||
 	    !path_valid(pkg->path, pkg->path_len, &pkg->name, &pkg->name_len))
 		return bad(c, "a package path that is not node_modules/NAME",
-		    (const char *)d->text + d->tok[key].start, d->tok[key].len);
-	if (d->tok[val].type != LJ_OBJECT)
+		    (const char *)d->j.src + lj_node(d, key)->off,
+		    lj_node(d, key)->len);
+	if (lj_node(d, val)->type != JSON_OBJECT)
 		return bad(c, "a package entry that is not an object",
 		    pkg->path, pkg->path_len);
 	for (size_t k = 0; k < sizeof entry_refused / sizeof *entry_refused;
@@ -254,8 +255,9 @@ root(struct ck *c, size_t val, const struct npm_spec *spec)
 	const struct lj_doc *d = c->d;
 	size_t deps = lj_get(d, val, "dependencies", 12), v;
 
-	if (d->tok[val].type != LJ_OBJECT || !deps ||
-	    d->tok[deps].type != LJ_OBJECT || d->tok[deps].count != 1 ||
+	if (lj_node(d, val)->type != JSON_OBJECT || !deps ||
+	    lj_node(d, deps)->type != JSON_OBJECT ||
+	    lj_node(d, deps)->count != 1 ||
 	    !(v = lj_get(d, deps, spec->name, strlen(spec->name))) ||
 	    !lj_is(d, v, spec->version, strlen(spec->version)))
 		return bad(c, "the root does not depend on exactly the "
@@ -278,10 +280,11 @@ top_bin(struct ck *c, size_t val, const struct npm_spec *spec,
 	size_t bin = lj_get(d, val, "bin", 3), pick = 0, i;
 
 	unscoped = unscoped ? unscoped + 1 : spec->name;
-	if (!bin || d->tok[bin].type != LJ_OBJECT || d->tok[bin].count == 0)
+	if (!bin || lj_node(d, bin)->type != JSON_OBJECT ||
+	    lj_node(d, bin)->count == 0)
 		return bad(c, "the package has no bin for npx to start",
 		    spec->name, strlen(spec->name));
-	if (d->tok[bin].count == 1)
+	if (lj_node(d, bin)->count == 1)
 		pick = bin + 2;
 	else
 		pick = lj_get(d, bin, unscoped, strlen(unscoped));
@@ -289,11 +292,12 @@ top_bin(struct ck *c, size_t val, const struct npm_spec *spec,
 		return bad(c, "the package has several bins, none named",
 		    unscoped, strlen(unscoped));
 	i = pick - 1;	/* its key */
-	if (d->tok[i].len > NPM_NAME_MAX || lj_plain(d, pick, &l->bin,
+	if (lj_node(d, i)->len > NPM_NAME_MAX || lj_plain(d, pick, &l->bin,
 	    &l->bin_len) != 0)
 		return bad(c, "a bad bin entry", NULL, 0);
-	memcpy(l->bin_name, d->text + d->tok[i].start, d->tok[i].len);
-	l->bin_name[d->tok[i].len] = '\0';
+	memcpy(l->bin_name, d->j.src + lj_node(d, i)->off,
+	    lj_node(d, i)->len);
+	l->bin_name[lj_node(d, i)->len] = '\0';
 	if (l->bin_len >= 2 && memcmp(l->bin, "./", 2) == 0) {
 		l->bin += 2;
 		l->bin_len -= 2;
@@ -318,7 +322,8 @@ npm_lock_parse(const uint8_t *text, size_t len, const struct npm_spec *spec,
 {
 	struct ck c = { NULL, err, errcap };
 	struct lj_doc d;
-	struct lj_tok *tok;
+	struct json_node *nodes;
+	uint32_t *scratch;
 	size_t cap, at, pkgs, v, i, want = strlen(spec->name);
 	const char *why;
 	int found = 0, rc = -1;
@@ -327,41 +332,46 @@ npm_lock_parse(const uint8_t *text, size_t len, const struct npm_spec *spec,
 	if (errcap)
 		err[0] = '\0';
 	cap = len < LJ_TOKENS_MAX ? len + 1 : LJ_TOKENS_MAX;
-	if (!(tok = malloc(cap * sizeof *tok))) {
+	nodes = malloc(cap * sizeof *nodes);
+	scratch = malloc(cap * sizeof *scratch);
+	if (!nodes || !scratch) {
+		free(nodes);
+		free(scratch);
 		snprintf(err, errcap, "out of memory");
 		return -1;
 	}
 	c.d = &d;
-	if (lj_parse(&d, text, len, tok, cap, &why, &at) != 0) {
+	if (lj_parse(&d, text, len, nodes, scratch, cap, &why, &at) != 0) {
 		snprintf(err, errcap, "not JSON as a lockfile must be: %s at "
 		    "byte %zu", why, at);
 		goto out;
 	}
 	v = lj_get(&d, 0, "lockfileVersion", 15);
-	if (!v || d.tok[v].type != LJ_NUMBER || d.tok[v].len != 1 ||
-	    (text[d.tok[v].start] != '2' && text[d.tok[v].start] != '3')) {
+	if (!v || lj_node(&d, v)->type != JSON_NUMBER ||
+	    lj_node(&d, v)->len != 1 || (text[lj_node(&d, v)->off] != '2' &&
+	    text[lj_node(&d, v)->off] != '3')) {
 		bad(&c, "not a lockfile of version 2 or 3", NULL, 0);
 		goto out;
 	}
 	pkgs = lj_get(&d, 0, "packages", 8);
-	if (!pkgs || d.tok[pkgs].type != LJ_OBJECT ||
-	    d.tok[pkgs].count - 1 > NPM_PKGS_MAX ||
+	if (!pkgs || lj_node(&d, pkgs)->type != JSON_OBJECT ||
+	    lj_node(&d, pkgs)->count - 1 > NPM_PKGS_MAX ||
 	    !(v = lj_get(&d, pkgs, "", 0)) || root(&c, v, spec) != 0) {
 		if (!err[0])
 			bad(&c, "no packages, or too many, or no root", NULL,
 			    0);
 		goto out;
 	}
-	if (!(out->pkg = calloc(d.tok[pkgs].count, sizeof *out->pkg))) {
+	if (!(out->pkg = calloc(lj_node(&d, pkgs)->count, sizeof *out->pkg))) {
 		snprintf(err, errcap, "out of memory");
 		goto out;
 	}
 	i = pkgs + 1;
-	for (uint32_t m = 0; m < d.tok[pkgs].count; m++,
-	    i = d.tok[i + 1].next) {
+	for (uint32_t m = 0; m < lj_node(&d, pkgs)->count; m++,
+	    i = lj_node(&d, i + 1)->end) {
 		struct npm_pkg *p = &out->pkg[out->npkg];
 
-		if (d.tok[i].len == 0)
+		if (lj_node(&d, i)->len == 0)
 			continue;	/* the root, checked above */
 		if (entry(&c, i, i + 1, p) != 0)
 			goto out;
@@ -389,7 +399,8 @@ npm_lock_parse(const uint8_t *text, size_t len, const struct npm_spec *spec,
 	}
 	rc = 0;
 out:
-	free(tok);
+	free(nodes);
+	free(scratch);
 	if (rc != 0)
 		npm_lock_free(out);
 	return rc;

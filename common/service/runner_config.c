@@ -234,8 +234,8 @@ set_value(void *cfg, size_t o, const char *v, char *err, size_t errlen)
 	case O_PREFETCH: c->prefetch = v; return 0;
 	case O_PREFETCH_JOBS:
 		if (cli_count(v, 1, 16, &n))
-			return errbuf_set(err, errlen, "--prefetch-jobs: '%s' is "
-			    "not a count from 1 to 16", v);
+			return errbuf_set(err, errlen, "--prefetch-jobs: "
+			    "'%s' is not a count from 1 to 16", v);
 		c->prefetch_jobs = (unsigned)n;
 		return 0;
 	case O_LOG:

@@ -1,7 +1,8 @@
-/* fuzz_npmlock.c - the lockfile reader (common/lock/lockjson, then
- * npmlock) under arbitrary bytes. Invariants:
- * an accepted text's tokens lie inside it, each subtree ends after its
- * head and within the array, an object has an even token count below it;
+/* fuzz_npmlock.c - the lockfile reader (common/lock/lockjson on
+ * common/mcp/jsonparse, then npmlock) under arbitrary bytes. Invariants:
+ * an accepted text's values lie inside it, each subtree ends after its
+ * head and within the array, an object has two values a member below it,
+ * and no key of an accepted text holds an escape;
  * the lock check never accepts a lock without the package's own entry,
  * and every accepted package has a version and sits under node_modules/. */
 #include <string.h>
@@ -10,7 +11,8 @@
 #include "common/lock/npmlock.h"
 #include "fuzz.h"
 
-static struct lj_tok tok[1 << 16];
+static struct json_node tok[1 << 16];
+static uint32_t scratch[1 << 16];
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -22,16 +24,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[256];
 	size_t at;
 
-	if (lj_parse(&d, data, size, tok, sizeof tok / sizeof *tok, &why,
-	    &at) == 0) {
-		FUZZ_ASSERT(d.n >= 1 && tok[0].next == d.n);
-		for (size_t i = 0; i < d.n; i++) {
-			FUZZ_ASSERT(tok[i].start <= size &&
-			    tok[i].len <= size - tok[i].start);
-			FUZZ_ASSERT(tok[i].next > i && tok[i].next <= d.n);
-			if (tok[i].type == LJ_OBJECT)
-				FUZZ_ASSERT((tok[i].next - i - 1) >=
-				    2 * tok[i].count);
+	if (lj_parse(&d, data, size, tok, scratch, sizeof tok / sizeof *tok,
+	    &why, &at) == 0) {
+		FUZZ_ASSERT(d.j.n >= 1 && tok[0].end == d.j.n);
+		for (size_t i = 0; i < d.j.n; i++) {
+			FUZZ_ASSERT(tok[i].off <= size &&
+			    tok[i].len <= size - tok[i].off);
+			FUZZ_ASSERT(tok[i].end > i && tok[i].end <= d.j.n);
+			if (tok[i].type != JSON_OBJECT)
+				continue;
+			FUZZ_ASSERT((tok[i].end - i - 1) >= 2 * tok[i].count);
+			for (size_t k = i + 1, m = 0; m < tok[i].count; m++,
+			    k = tok[k + 1].end)
+				FUZZ_ASSERT(tok[k].type == JSON_STRING &&
+				    !memchr(data + tok[k].off, '\\',
+				    tok[k].len));
 		}
 	} else {
 		FUZZ_ASSERT(why != NULL && at <= size);

@@ -14,7 +14,8 @@
 
 #define REAL "test/data/lock/server-everything-2026.8.31.json"
 
-static struct lj_tok tok[4096];
+static struct json_node tok[4096];
+static uint32_t scratch[4096];
 
 static int
 parses(const char *s)
@@ -23,7 +24,7 @@ parses(const char *s)
 	const char *why;
 	size_t at;
 
-	return lj_parse(&d, (const uint8_t *)s, strlen(s), tok,
+	return lj_parse(&d, (const uint8_t *)s, strlen(s), tok, scratch,
 	    sizeof tok / sizeof *tok, &why, &at) == 0;
 }
 
@@ -50,12 +51,14 @@ json(void)
 		ok(!parses(badj[i]), "not JSON (or not ours): case %zu", i);
 	memset(deep, '[', 40);
 	memset(deep + 40, ']', 40);
-	ok(lj_parse(&d, (const uint8_t *)deep, 80, tok, 4096, &why, &at) != 0
+	ok(lj_parse(&d, (const uint8_t *)deep, 80, tok, scratch, 4096, &why,
+	    &at) != 0
 	    && strstr(why, "deep"), "40 levels: %s", why);
-	ok(lj_parse(&d, (const uint8_t *)"[1,2,3]", 7, tok, 3, &why, &at) != 0,
+	ok(lj_parse(&d, (const uint8_t *)"[1,2,3]", 7, tok, scratch, 3, &why,
+	    &at) != 0,
 	    "more values than tokens is refused, not overrun");
 	ok(lj_parse(&d, (const uint8_t *)"{\"a\":\"x\",\"b\":\"\\n\",\"c\":"
-	    "\"\xc3\xa9\"}", 27, tok, 16, &why, &at) == 0, "parsed");
+	    "\"\xc3\xa9\"}", 27, tok, scratch, 16, &why, &at) == 0, "parsed");
 	ok(lj_plain(&d, lj_get(&d, 0, "a", 1), &p, &n) == 0 && n == 1 &&
 	    *p == 'x', "a plain value");
 	ok(lj_plain(&d, lj_get(&d, 0, "b", 1), &p, &n) != 0,
@@ -180,7 +183,7 @@ lock(void)
 		{ "\"node_modules/@hono/node-server\"", "\"x/y\"",
 		  "not node_modules/" },
 		{ "\"node_modules/@hono/node-server\"",
-		  "\"node_modules/@modelcontextprotocol/sdk\"", "twice" },
+		  "\"node_modules/@modelcontextprotocol/sdk\"", "duplicate_key" },
 		{ "\"version\": \"2026.8.31\"", "\"version\": \"2026.8.30\"",
 		  "another version" },
 		{ "\"mcp-server-everything\": \"dist/index.js\"",
