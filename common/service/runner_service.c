@@ -492,6 +492,7 @@ prefetch_run(struct runner_service *r)
 	char err[PATH_MAX + 64];
 	sigset_t none;
 
+	secret_ring_wipe(&r->ring);	/* it speaks to no relay */
 	sigemptyset(&none);
 	signal(SIGPIPE, SIG_IGN);
 	if (sigprocmask(SIG_SETMASK, &none, NULL) != 0)
