@@ -3,6 +3,7 @@
  * docs/REVIEW.md describes the workflow and every file format. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,12 +25,15 @@
 #include "common/lock/lockjail.h"
 #include "common/lock/lockstore.h"
 #include "common/lock/npmlock.h"
+#include "common/mcp/capture.h"
+#include "common/mcp/surface.h"
 #include "common/policy/guard.h"
 #include "common/base/log.h"
 #include "common/policy/review_change.h"
 #include "common/policy/reviewfmt.h"
 #include "common/base/secmem.h"
 #include "common/policy/store.h"
+#include "common/policy/surfacefmt.h"
 #include "common/base/xwrap.h"
 
 #define DEFAULT_EXPIRY_S (30 * 86400)
@@ -43,10 +47,11 @@ struct opts {
 	const char *expires, *note, *reason, *as, *status, *at, *skew;
 	const char *revoked, *head, *egress, *tools;
 	const char *resolve_uids, *resolve_state, *resolve_jail;
+	const char *capture_timeout;
 	const char *env[PROTO_ENVC_MAX];
 	size_t envc;
 	struct guard_policy guard;	/* --script-dir --allow-index ... */
-	int json, verify, yes, lock, allow_scripts;
+	int json, verify, yes, lock, allow_scripts, capture;
 	char **pos;		/* positional arguments */
 	size_t npos;
 	char **cmd;		/* after "--", when has_cmd */
@@ -102,6 +107,8 @@ opts_parse(int argc, char **argv, const char *allowed, const char *usage,
 		{ "resolve-state-dir", &o->resolve_state, NULL },
 		{ "resolve-jail", &o->resolve_jail, NULL },
 		{ "lock", NULL, &o->lock },
+		{ "capture", NULL, &o->capture },
+		{ "capture-timeout", &o->capture_timeout, NULL },
 		{ "allow-scripts", NULL, &o->allow_scripts },
 		{ "tools", &o->tools, NULL },
 		{ "env-key", NULL, NULL }, { "script-dir", NULL, NULL },
@@ -337,6 +344,25 @@ spec_or_die(const char *const *argv, size_t argc, struct npm_spec *spec)
 		    "(an exact version) can be locked");
 }
 
+/* The review's one-shot jail (--resolve-jail, --resolve-uid-range,
+ * --resolve-state-dir): npm's resolution and the surface capture. */
+static void
+review_jail(const struct opts *o, uint64_t timeout_ms,
+    struct lock_jail_opts *jo)
+{
+	*jo = (struct lock_jail_opts){ JAIL_UID, 310000, 310063,
+		"/var/lib/airlock-review-resolve", timeout_ms };
+	if (o->resolve_jail && (jail_mode_parse(o->resolve_jail, &jo->mode) !=
+	    0 || jo->mode == JAIL_NONE))
+		die(EXIT_USAGE, "--resolve-jail must be uid or ns");
+	if (o->resolve_uids && cli_uid_range(o->resolve_uids, &jo->uid_first,
+	    &jo->uid_last) != 0)
+		die(EXIT_USAGE, "--resolve-uid-range: '%s' is not FIRST-LAST",
+		    o->resolve_uids);
+	if (o->resolve_state)
+		jo->state_dir = o->resolve_state;
+}
+
 /* Resolve spec's whole tree into a lockfile with npm's own resolver, in
  * a jail of its own (no secret, install scripts off), check it, and
  * keep it in STORE/locks under its digest (hex). */
@@ -347,8 +373,7 @@ resolve_lock(const struct opts *o, const struct npm_spec *spec,
 	static char *const argv[] = { "npm", "install", "--package-lock-only",
 		"--ignore-scripts", "--no-audit", "--no-fund",
 		"--registry=" NPM_REGISTRY, NULL };
-	struct lock_jail_opts jo = { JAIL_UID, 310000, 310063,
-		"/var/lib/airlock-review-resolve", RESOLVE_TIMEOUT_MS };
+	struct lock_jail_opts jo;
 	char manifest[NPM_NAME_MAX + NPM_VERSION_MAX + 128], err[1024];
 	char dir[PATH_MAX];
 	struct jail_file f = { "package.json", manifest, 0, 0644 };
@@ -357,15 +382,7 @@ resolve_lock(const struct opts *o, const struct npm_spec *spec,
 	size_t len;
 	long n;
 
-	if (o->resolve_jail && (jail_mode_parse(o->resolve_jail, &jo.mode) !=
-	    0 || jo.mode == JAIL_NONE))
-		die(EXIT_USAGE, "--resolve-jail must be uid or ns");
-	if (o->resolve_uids && cli_uid_range(o->resolve_uids, &jo.uid_first,
-	    &jo.uid_last) != 0)
-		die(EXIT_USAGE, "--resolve-uid-range: '%s' is not FIRST-LAST",
-		    o->resolve_uids);
-	if (o->resolve_state)
-		jo.state_dir = o->resolve_state;
+	review_jail(o, RESOLVE_TIMEOUT_MS, &jo);
 	if ((n = npm_manifest(spec, manifest, sizeof manifest)) < 0)
 		die(EXIT_USAGE, "--lock: the package name is too long");
 	f.len = (size_t)n;
@@ -500,6 +517,104 @@ lock_summary_json(FILE *f, const char *store, const struct store_rec *rec)
 	free(text);
 }
 
+/* ---- the surface (docs/REVIEW.md "Surface pins") --------------------- */
+
+/* The server of argv run once in the review's jail, no secret, as an MCP
+ * client would: its surface kept as STORE/surfaces/HEX.json. */
+static void
+capture_surface(const struct opts *o, char *const *argv,
+    char hex[LOCK_HEX_LEN + 1])
+{
+	static const char *const launchers[] = { "npm", "node", "npx",
+		"uv", "uvx", "python3" };
+	struct lock_jail_opts jo;
+	struct capture_result cr;
+	struct surface sf;
+	char err[2048], dir[PATH_MAX];
+	uint64_t ms = 120000;
+
+	if (o->capture_timeout && (cli_duration_ms(o->capture_timeout, &ms) !=
+	    0 || ms < 1000))
+		die(EXIT_USAGE, "bad --capture-timeout %s (like 120s or 5m)",
+		    o->capture_timeout);
+	struct lock_jail_view view = { launchers, sizeof launchers /
+		sizeof *launchers, o->guard.script_dirs,
+		o->guard.nscript_dirs };
+
+	review_jail(o, ms, &jo);
+	/* a server that exits early: EPIPE, an error that names it */
+	signal(SIGPIPE, SIG_IGN);
+	if (capture_jailed(&jo, &view, argv, &cr, err, sizeof err) != 0)
+		die(EXIT_UNAVAILABLE, "--capture: %s", err);
+	if (surface_load(&sf, cr.surface, cr.len, err, sizeof err) != 0)
+		die(EXIT_NOPERM, "refused: capture: %s", err);
+	snprintf(dir, sizeof dir, "%s/surfaces", o->store);
+	if ((mkdir(dir, 0755) != 0 && errno != EEXIST) ||
+	    lock_save(dir, cr.surface, cr.len, hex) != 0)
+		die_errno(EXIT_IOERR, "cannot keep the surface in %s", dir);
+	fprintf(stderr, "captured: %zu tools, %zu prompts, %zu resource "
+	    "templates (pinned); %zu resources listed (not pinned)\n",
+	    (size_t)sf.items[SK_TOOL]->count,
+	    (size_t)sf.items[SK_PROMPT]->count,
+	    (size_t)sf.items[SK_TEMPLATE]->count, cr.resources);
+	surface_free(&sf);
+	free(cr.surface);
+}
+
+/* Record rec's surface, read back and checked against its digest; 0,
+ * or -1 with why in err. */
+static int
+record_surface(const char *store, const struct store_rec *rec,
+    struct surface *sf, char *err, size_t errcap)
+{
+	uint8_t digest[LOCK_DIGEST_LEN];
+	char dir[PATH_MAX];
+
+	memset(sf, 0, sizeof *sf);
+	if (lock_hex_decode(rec->surface, digest) != 0) {
+		snprintf(err, errcap, "a bad surface digest");
+		return -1;
+	}
+	snprintf(dir, sizeof dir, "%s/surfaces", store);
+	return surface_read(sf, dir, digest, err, errcap);
+}
+
+/* What `show` prints of the surface: every item whole, escaped; an
+ * unusable file as UNUSABLE and why. */
+static void
+surface_text(FILE *f, const char *store, const struct store_rec *rec)
+{
+	struct surface sf;
+	char err[512];
+
+	if (record_surface(store, rec, &sf, err, sizeof err) != 0) {
+		fprintf(f, "%-14sUNUSABLE: ", "");
+		rfmt_esc(f, err, strlen(err));
+		fputc('\n', f);
+	} else {
+		surface_print(f, &sf);
+	}
+	surface_free(&sf);
+}
+
+/* The surface as a JSON member for show --json ("surface_document":
+ * {...}), or why it is unusable ("surface_unusable": why). */
+static void
+surface_json(FILE *f, const char *store, const struct store_rec *rec)
+{
+	struct surface sf;
+	char err[512];
+
+	if (record_surface(store, rec, &sf, err, sizeof err) != 0) {
+		fputs(",\"surface_unusable\":", f);
+		json_write_cstr(f, err);
+	} else {
+		fputs(",\"surface_document\":", f);
+		surface_print_json(f, &sf);
+	}
+	surface_free(&sf);
+}
+
 /* ---- submit ----------------------------------------------------------- */
 
 static const char submit_usage[] = "airlock review submit --store DIR "
@@ -507,6 +622,7 @@ static const char submit_usage[] = "airlock review submit --store DIR "
     "    --source catalog|custom|registry [--env-key NAME]... [--as NAME]\n"
     "    [--egress HOST:PORT,...] [--lock [--resolve-jail uid|ns]\n"
     "    [--resolve-uid-range FIRST-LAST] [--resolve-state-dir DIR]]\n"
+    "    [--capture [--capture-timeout D]]\n"
     "    [--script-dir DIR]... [--allow-index URL]... [--allow-module M]...\n"
     "    -- COMMAND [ARGS...]\n"
     "Queue a registration for review; prints its record id. The command "
@@ -519,7 +635,11 @@ static const char submit_usage[] = "airlock review submit --store DIR "
     "`npx -y NAME@VERSION`) resolves the whole dependency tree with npm, "
     "jailed\n(uids 310000-310063, state /var/lib/airlock-review-resolve by "
     "default), into\na lockfile kept in STORE/locks; the token then binds "
-    "its digest.\n";
+    "its digest. --capture runs the server once in the same kind of jail "
+    "(no\nsecret; --capture-timeout, default 120s) as an MCP client and "
+    "keeps its\nsurface (tools, prompts, resource templates, instructions) "
+    "in\nSTORE/surfaces; the token then pins it (docs/REVIEW.md, "
+    "\"Surface pins\").\n";
 
 static int
 cmd_submit(int argc, char **argv)
@@ -534,12 +654,14 @@ cmd_submit(int argc, char **argv)
 
 	static char egress[EGRESS_ALLOW_TEXT_MAX + 1];
 	char why[256], err[PATH_MAX + 256], lockhex[LOCK_HEX_LEN + 1] = "";
+	char surfhex[LOCK_HEX_LEN + 1] = "";
 	struct review_event ev;
 	struct npm_spec spec;
 
 	opts_parse(argc, argv, " store tenant registration source env-key as "
 	    "script-dir allow-index allow-module egress lock resolve-uid-range "
-	    "resolve-state-dir resolve-jail ", submit_usage, &o);
+	    "resolve-state-dir resolve-jail capture capture-timeout ",
+	    submit_usage, &o);
 	need(o.store, "store", submit_usage);
 	need(o.registration, "registration", submit_usage);
 	need(o.source, "source", submit_usage);
@@ -582,8 +704,12 @@ cmd_submit(int argc, char **argv)
 		    APPROVAL_PAYLOAD_MAX);
 	guard_or_die(&o.guard, (const char *const *)o.cmd, o.ncmd, o.env,
 	    o.envc, 0);
-	if (!o.lock && (o.resolve_uids || o.resolve_state || o.resolve_jail))
-		die(EXIT_USAGE, "--resolve-* options go with --lock");
+	if (!o.lock && !o.capture && (o.resolve_uids || o.resolve_state ||
+	    o.resolve_jail))
+		die(EXIT_USAGE, "--resolve-* options go with --lock or "
+		    "--capture");
+	if (!o.capture && o.capture_timeout)
+		die(EXIT_USAGE, "--capture-timeout goes with --capture");
 	if (o.lock) {
 		spec_or_die((const char *const *)o.cmd, o.ncmd, &spec);
 		/* room for the version 3 fields: str16 egress, lock, flags */
@@ -597,6 +723,8 @@ cmd_submit(int argc, char **argv)
 	store_or_die(&s, o.store, 1);
 	if (o.lock)	/* minutes of npm: not under the store's lock */
 		resolve_lock(&o, &spec, lockhex);
+	if (o.capture)
+		capture_surface(&o, o.cmd, surfhex);
 	if (store_lock(&s) != 0)
 		die(EXIT_OSERR, "%s", s.err);
 	if (store_next_id(&s, id) != 0)
@@ -612,6 +740,7 @@ cmd_submit(int argc, char **argv)
 	memcpy(rec.env, o.env, o.envc * sizeof *o.env);
 	rec.egress = egress;
 	rec.lock = lockhex;
+	rec.surface = surfhex;
 	rec.token = "";
 	ev = (struct review_event){ now_s(), who, "submit", src ==
 	    STORE_CATALOG ? STORE_NOT_REQUIRED : STORE_PENDING, "", "" };
@@ -703,11 +832,15 @@ cmd_show(int argc, char **argv)
 		rfmt_record_json_members(stdout, &rec);
 		if (rec.lock[0])
 			lock_summary_json(stdout, o.store, &rec);
+		if (rec.surface[0])
+			surface_json(stdout, o.store, &rec);
 		puts("}");
 	} else {
 		rfmt_record(stdout, &rec, &o.guard);
 		if (rec.lock[0])
 			lock_summary(stdout, o.store, &rec);
+		if (rec.surface[0])
+			surface_text(stdout, o.store, &rec);
 	}
 	store_rec_free(&rec);
 	return EXIT_OK;
@@ -772,6 +905,9 @@ confirm_or_die(const struct guard_policy *policy, const struct store_rec *rec,
 		rfmt_esc(stderr, rec->tools, strlen(rec->tools));
 		fputc('\n', stderr);
 	}
+	if (rec->surface && rec->surface[0])
+		fprintf(stderr, "  surface       %s (pinned: `show` prints "
+		    "it)\n", rec->surface);
 	fprintf(stderr, "  expires       %s\n", when);
 	if (yes || !isatty(STDIN_FILENO))
 		return;
@@ -823,7 +959,9 @@ static const char approve_usage[] = "airlock review approve --store DIR ID "
     "gets a\ntoken binding the lock's digest; its install scripts stay off "
     "unless\n--allow-scripts. --tools names the only tools the server may "
     "expose: the runner\nremoves the others from tools/list and refuses "
-    "calls to them (docs/REVIEW.md).\n";
+    "calls to them (docs/REVIEW.md).\nA record with a surface (submit "
+    "--capture) gets a token pinning it: a runner\nwith --surface-store "
+    "ends a lease whose server answers differ from it.\n";
 
 /* A record's lock, before it is signed: still the bytes of its digest,
  * still the lock of its command; install scripts only when allowed. */
@@ -845,6 +983,21 @@ lock_or_die(const char *store, struct store_rec *rec, int allow_scripts)
 	rec->lock_scripts = allow_scripts && lock.install_scripts > 0;
 	npm_lock_free(&lock);
 	free(text);
+}
+
+/* A record's surface, before it is signed: still the bytes of its
+ * digest, still a surface document. */
+static void
+surface_or_die(const char *store, const struct store_rec *rec)
+{
+	struct surface sf;
+	char err[512];
+
+	if (rec->surface[0] && record_surface(store, rec, &sf, err,
+	    sizeof err) != 0)
+		die(EXIT_DATAERR, "record %s: surface: %s", rec->id, err);
+	if (rec->surface[0])
+		surface_free(&sf);
 }
 
 static int
@@ -887,6 +1040,7 @@ cmd_approve(int argc, char **argv)
 	/* Policy may have changed since submit: check again, pins too. */
 	guard_or_die(&o.guard, rec.argv, rec.argc, rec.env, rec.envc, 1);
 	lock_or_die(o.store, &rec, o.allow_scripts);
+	surface_or_die(o.store, &rec);
 	key_or_die(o.key, &key);
 	now = now_s();
 	rec.tools = tools;	/* "" without --tools: every tool */

@@ -83,6 +83,7 @@ child_run(const struct spawn_spec *spec, int pin[2], int pout[2],
 	struct sigaction sa;
 	sigset_t none;
 	const char *step = "exec";
+	int in, out, errfd;
 	/* out of the way of the low fds the dups below overwrite */
 	int pass = spec->pass_fd > STDERR_FILENO ?
 	    fcntl(spec->pass_fd, F_DUPFD_CLOEXEC, SPAWN_PASS_FD + 1) : -1;
@@ -93,15 +94,24 @@ child_run(const struct spawn_spec *spec, int pin[2], int pout[2],
 		sigaction(s, &sa, NULL);	/* fails harmlessly on KILL/STOP */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (dup3(report, REPORT_FD, O_CLOEXEC) < 0)
+	/* every end above the fds set below first: a parent with only its
+	 * stdio open has its pipes at 3 and up, and REPORT_FD (3) or a
+	 * stdio dup would land on a pipe end not yet moved */
+	report = fcntl(report, F_DUPFD_CLOEXEC, REPORT_FD + 1);
+	in = fcntl(pin[0], F_DUPFD_CLOEXEC, REPORT_FD + 1);
+	out = fcntl(pout[1], F_DUPFD_CLOEXEC, REPORT_FD + 1);
+	errfd = fcntl(perr[1], F_DUPFD_CLOEXEC, REPORT_FD + 1);
+	if (report < 0 || dup3(report, REPORT_FD, O_CLOEXEC) < 0)
 		_exit(127);	/* no channel left to report on */
+	if (in < 0 || out < 0 || errfd < 0)
+		child_fail("stdio");
 	if (setsid() < 0)
 		child_fail("setsid");
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
 		child_fail("pdeathsig");
 	if (getppid() != parent)
 		child_fail("parent-gone");
-	if (dup2(pin[0], 0) < 0 || dup2(pout[1], 1) < 0 || dup2(perr[1], 2) < 0)
+	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0)
 		child_fail("stdio");
 	if (spec->pass_fd > STDERR_FILENO && (pass < 0 ||
 	    dup3(pass, SPAWN_PASS_FD, O_CLOEXEC) < 0))

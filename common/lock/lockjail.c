@@ -133,6 +133,8 @@ struct take {
 	uint8_t **out;
 	size_t *outlen;
 	const char *keep, *dest;	/* or a directory, moved */
+	const struct lock_jail_drive *drive;	/* or a conversation */
+	const struct lock_jail_view *view;	/* NULL: npm's */
 };
 
 static int run(const struct lock_jail_opts *o, char *const *argv,
@@ -144,7 +146,7 @@ lock_jail_run(const struct lock_jail_opts *o, char *const *argv,
     const struct jail_file *files, size_t nfiles, const char *fetch,
     size_t max, uint8_t **out, size_t *outlen, char *err, size_t errcap)
 {
-	struct take t = { fetch, max, out, outlen, NULL, NULL };
+	struct take t = { fetch, max, out, outlen, NULL, NULL, NULL, NULL };
 
 	*out = NULL;
 	return run(o, argv, files, nfiles, &t, err, errcap);
@@ -155,9 +157,19 @@ lock_jail_run_keep(const struct lock_jail_opts *o, char *const *argv,
     const struct jail_file *files, size_t nfiles, const char *keep,
     const char *dest, char *err, size_t errcap)
 {
-	struct take t = { NULL, 0, NULL, NULL, keep, dest };
+	struct take t = { NULL, 0, NULL, NULL, keep, dest, NULL, NULL };
 
 	return run(o, argv, files, nfiles, &t, err, errcap);
+}
+
+int
+lock_jail_run_drive(const struct lock_jail_opts *o,
+    const struct lock_jail_view *v, char *const *argv,
+    const struct lock_jail_drive *d, char *err, size_t errcap)
+{
+	struct take t = { NULL, 0, NULL, NULL, NULL, NULL, d, v };
+
+	return run(o, argv, NULL, 0, &t, err, errcap);
 }
 
 static int
@@ -179,8 +191,8 @@ run(const struct lock_jail_opts *o, char *const *argv,
 	int status = 0, found = 0, rc = -1, timed_out;
 
 	if (o->mode == JAIL_NONE) {
-		snprintf(err, errcap, "npm runs jailed: jail mode none is "
-		    "refused");
+		snprintf(err, errcap, "%s runs jailed: jail mode none is "
+		    "refused", argv[0]);
 		return -1;
 	}
 	seccomp_policy_program(&prog, SECCOMP_PROG_JAIL);
@@ -192,8 +204,10 @@ run(const struct lock_jail_opts *o, char *const *argv,
 	cfg.landlock = JAIL_LANDLOCK_AUTO;
 	cfg.limits = (struct jail_limits){ .nofile = 4096 };
 	cfg.path = "/usr/local/bin:/usr/bin:/bin";
-	cfg.launchers = launchers;
-	cfg.nlaunchers = 2;
+	cfg.launchers = t->view ? t->view->launchers : launchers;
+	cfg.nlaunchers = t->view ? t->view->nlaunchers : 2;
+	cfg.ro_paths = t->view ? t->view->ro_paths : NULL;
+	cfg.nro = t->view ? t->view->nro : 0;
 	cfg.seccomp = &prog;
 	cfg.one_shot = 1;
 	if (fs_mkdir_private(o->state_dir, 0711) != 0 ||
@@ -238,6 +252,13 @@ run(const struct lock_jail_opts *o, char *const *argv,
 	if (spawn_start(&spec, &ch, err, errcap) != 0)
 		goto close;
 	if (jail_lease_started(&l, err, errcap) != 0) {
+		jail_lease_kill(&l, ch.pid, &status, &found);
+		goto closefds;
+	}
+	if (t->drive) {
+		rc = t->drive->fn(t->drive->ctx, ch.in, ch.out, ch.err,
+		    mono_ms() + (int64_t)o->timeout_ms, err, errcap);
+		close(ch.in);
 		jail_lease_kill(&l, ch.pid, &status, &found);
 		goto closefds;
 	}

@@ -20,6 +20,15 @@ struct lock_jail_opts {
 	uint64_t timeout_ms;		/* the command's whole run */
 };
 
+/* What a command other than npm sees (jail.h): its launchers and the
+ * paths it may read and execute beyond the system's. */
+struct lock_jail_view {
+	const char *const *launchers;
+	size_t nlaunchers;
+	const char *const *ro_paths;
+	size_t nro;
+};
+
 /* Run argv (argv[0] on PATH) with files in its work dir; when it exits 0,
  * read work/fetch (at most max bytes) into *out (malloc'd, the caller
  * frees) and its length to *outlen. 0, or -1 with a message in err
@@ -35,5 +44,21 @@ int lock_jail_run(const struct lock_jail_opts *o, char *const *argv,
 int lock_jail_run_keep(const struct lock_jail_opts *o, char *const *argv,
     const struct jail_file *files, size_t nfiles, const char *keep,
     const char *dest, char *err, size_t errcap);
+
+/* What talks to a command run by lock_jail_run_drive: fn gets its
+ * stdin, stdout and stderr (our non-blocking pipe ends) and the deadline
+ * (clock.h), and returns 0, or -1 with why in err. */
+struct lock_jail_drive {
+	int (*fn)(void *ctx, int in, int out, int err_fd, int64_t deadline,
+	    char *err, size_t errcap);
+	void *ctx;
+};
+
+/* lock_jail_run, but d talks to the command (review submit --capture:
+ * an MCP server) and v says what it sees; the command and all it started are killed when fn
+ * returns, whatever it returned. No work files, nothing fetched. */
+int lock_jail_run_drive(const struct lock_jail_opts *o,
+    const struct lock_jail_view *v, char *const *argv,
+    const struct lock_jail_drive *d, char *err, size_t errcap);
 
 #endif

@@ -225,6 +225,73 @@ jcs_write_omitting(const struct json_doc *doc, const struct json_node *v,
 	return write_value(doc, v, out, scratch, omit);
 }
 
+int
+jcs_str_equal(const struct json_doc *da, const struct json_node *a,
+    const struct json_doc *db, const struct json_node *b)
+{
+	size_t pa = 0, pb = 0;
+	uint32_t ca, cb;
+
+	for (;;) {
+		int ma = json_str_next(da, a, &pa, &ca);
+		int mb = json_str_next(db, b, &pb, &cb);
+
+		if (!ma || !mb)
+			return ma == mb;
+		if (ca != cb)
+			return 0;
+	}
+}
+
+/* As write_value, scratch is a stack per document: an object's sorted
+ * keys stay in place while its values are compared above them. */
+int
+jcs_equal(const struct json_doc *da, const struct json_node *a,
+    const struct json_doc *db, const struct json_node *b, uint32_t *sa,
+    uint32_t *sb)
+{
+	char na[JCS_NUMBER_MAX], nb[JCS_NUMBER_MAX];
+	size_t ia = json_index(da, a) + 1, ib = json_index(db, b) + 1;
+	int la, lb;
+
+	if (a->type != b->type || a->count != b->count)
+		return 0;
+	switch (a->type) {
+	case JSON_NUMBER:
+		la = jcs_number(da->src + a->off, a->len, na);
+		lb = jcs_number(db->src + b->off, b->len, nb);
+		return la >= 0 && la == lb && memcmp(na, nb, (size_t)la) == 0;
+	case JSON_STRING:
+		return jcs_str_equal(da, a, db, b);
+	case JSON_ARRAY:
+		for (uint32_t m = 0; m < a->count; m++) {
+			const struct json_node *ea = &da->nodes[ia];
+			const struct json_node *eb = &db->nodes[ib];
+
+			if (!jcs_equal(da, ea, db, eb, sa, sb))
+				return 0;
+			ia = ea->end;
+			ib = eb->end;
+		}
+		return 1;
+	case JSON_OBJECT:
+		json_sort_keys(da, a, sa);
+		json_sort_keys(db, b, sb);
+		for (uint32_t m = 0; m < a->count; m++) {
+			const struct json_node *ka = &da->nodes[sa[m]];
+			const struct json_node *kb = &db->nodes[sb[m]];
+
+			if (!jcs_str_equal(da, ka, db, kb) ||
+			    !jcs_equal(da, ka + 1, db, kb + 1, sa + a->count,
+			    sb + b->count))
+				return 0;
+		}
+		return 1;
+	default:
+		return 1;	/* null, false, true: the type says it */
+	}
+}
+
 static int
 hash_put(void *ctx, const void *p, size_t n)
 {

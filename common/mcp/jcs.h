@@ -60,6 +60,18 @@ int jcs_write_omitting(const struct json_doc *doc, const struct json_node *v,
     const struct jcs_sink *out, uint32_t *scratch,
     const struct jcs_omit *omit);
 
+/* 1 when value a of da and value b of db have the same canonical form
+ * (what comparing their jcs_write bytes would say, without writing
+ * them); 0 when not, or when a number has no canonical form. sa and sb
+ * hold at least da->n and db->n entries. */
+int jcs_equal(const struct json_doc *da, const struct json_node *a,
+    const struct json_doc *db, const struct json_node *b, uint32_t *sa,
+    uint32_t *sb);
+
+/* 1 when strings a of da and b of db decode to the same characters. */
+int jcs_str_equal(const struct json_doc *da, const struct json_node *a,
+    const struct json_doc *db, const struct json_node *b);
+
 /* SHA-256 of v's canonical form into digest. 0 or -1 (as jcs_write). */
 int jcs_sha256(const struct json_doc *doc, const struct json_node *v,
     uint32_t *scratch, uint8_t digest[32]);

@@ -285,6 +285,13 @@ int
 json_str_cmp(const struct json_doc *doc, const struct json_node *a,
     const struct json_node *b)
 {
+	return json_str_cmp2(doc, a, doc, b);
+}
+
+int
+json_str_cmp2(const struct json_doc *da, const struct json_node *a,
+    const struct json_doc *db, const struct json_node *b)
+{
 	size_t pa = 0, pb = 0;
 	uint16_t ua[2], ub[2];
 	int na = 0, nb = 0, ia = 0, ib = 0;
@@ -293,12 +300,12 @@ json_str_cmp(const struct json_doc *doc, const struct json_node *a,
 		uint32_t cp;
 
 		if (ia == na) {
-			na = json_str_next(doc, a, &pa, &cp) ?
+			na = json_str_next(da, a, &pa, &cp) ?
 			    utf16_units(cp, ua) : 0;
 			ia = 0;
 		}
 		if (ib == nb) {
-			nb = json_str_next(doc, b, &pb, &cp) ?
+			nb = json_str_next(db, b, &pb, &cp) ?
 			    utf16_units(cp, ub) : 0;
 			ib = 0;
 		}

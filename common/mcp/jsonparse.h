@@ -88,6 +88,10 @@ int json_str_next(const struct json_doc *doc, const struct json_node *s,
 int json_str_cmp(const struct json_doc *doc, const struct json_node *a,
     const struct json_node *b);
 
+/* json_str_cmp of a of document da and b of document db. */
+int json_str_cmp2(const struct json_doc *da, const struct json_node *a,
+    const struct json_doc *db, const struct json_node *b);
+
 /* The node indices of object obj's keys into keys[0..obj->count), in
  * json_str_cmp order. */
 void json_sort_keys(const struct json_doc *doc, const struct json_node *obj,

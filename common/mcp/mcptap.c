@@ -8,6 +8,7 @@
 #include "common/base/log.h"
 #include "common/base/utf8.h"
 #include "common/mcp/jcs.h"
+#include "common/mcp/surface.h"
 #include "common/mcp/toollist.h"
 #include "common/service/metrics.h"
 
@@ -44,6 +45,9 @@ mcp_tap_init(struct mcp_tap *t, const struct mcp_who *who)
 	t->inflight = 0;
 	t->calls = 0;
 	t->enforce = 0;
+	t->tools = NULL;
+	t->tools_len = 0;
+	t->pin = NULL;
 	t->why[0] = '\0';
 	for (size_t i = 0; i < MCP_PENDING_MAX; i++)
 		t->pend[i].used = 0;
@@ -200,6 +204,8 @@ static int
 allowed(const struct mcp_tap *t, const struct mcp_pending *c,
     const struct json_node *name)
 {
+	if (!t->tools)
+		return 1;
 	return name && name->type == JSON_STRING && !c->tool_cut &&
 	    toollist_has(t->tools, t->tools_len, (const uint8_t *)c->tool,
 	    c->tool_len);
@@ -293,6 +299,30 @@ untrackable(struct mcp_tap *t)
 	    "requests in flight)") ? FAIL : DROP;
 }
 
+/* Which requests the tap holds: calls always; tools/list when a list
+ * filters it; with a pin, the answers it checks and every other request
+ * (so no response passes that answers nothing). 0: not held. */
+static int
+request_kind(const struct mcp_tap *t, const struct json_node *method)
+{
+	static const struct { const char *m; size_t n; int kind; } pinned[] = {
+		{ "initialize", 10, MK_INIT },
+		{ "tools/list", 10, MK_LIST_TOOLS },
+		{ "prompts/list", 12, MK_LIST_PROMPTS },
+		{ "resources/templates/list", 24, MK_LIST_TEMPLATES },
+	};
+
+	if (json_str_eq(&t->doc, method, "tools/call", 10))
+		return MK_CALL;
+	if (!t->pin)
+		return t->enforce && t->tools && json_str_eq(&t->doc, method,
+		    "tools/list", 10) ? MK_LIST_TOOLS : 0;
+	for (size_t i = 0; i < sizeof pinned / sizeof *pinned; i++)
+		if (json_str_eq(&t->doc, method, pinned[i].m, pinned[i].n))
+			return pinned[i].kind;
+	return MK_OTHER;
+}
+
 /* One line from the client. Observing, the verdict is always PASS. */
 static enum verdict
 client_line(struct mcp_tap *t, const uint8_t *p, size_t n)
@@ -301,6 +331,7 @@ client_line(struct mcp_tap *t, const uint8_t *p, size_t n)
 	struct mcp_pending *c;
 	enum mcp_ignored why;
 	enum json_status st;
+	int kind;
 
 	if (t->enforce && blank(p, n))
 		return DROP;
@@ -318,10 +349,10 @@ client_line(struct mcp_tap *t, const uint8_t *p, size_t n)
 	params = json_get(&t->doc, m, "params", 6);
 	if (!method || method->type != JSON_STRING || !id)
 		return PASS;		/* a notification or a response */
-	if (t->enforce && json_str_eq(&t->doc, method, "tools/list", 10))
-		return track(t, id, MK_LIST_TOOLS, n) ? PASS :
-		    untrackable(t);
-	if (!json_str_eq(&t->doc, method, "tools/call", 10))
+	kind = request_kind(t, method);
+	if (kind != MK_CALL && kind != 0)
+		return track(t, id, kind, n) ? PASS : untrackable(t);
+	if (kind == 0)
 		return PASS;
 	if (params)
 		name = json_get(&t->doc, params, "name", 4);
@@ -350,7 +381,7 @@ omit_tool(void *ctx, const struct json_doc *d, const struct json_node *array,
 	char buf[TOOLLIST_NAME_MAX + 1];
 	long n;
 
-	if (array != t->filtering)
+	if (array != t->filtering || !t->tools)
 		return 0;
 	name = json_get(d, elem, "name", 4);
 	if (!name || name->type != JSON_STRING ||
@@ -392,6 +423,50 @@ filtered_list(struct mcp_tap *t, const struct json_node *m,
 	return DROP;		/* written already */
 }
 
+/* A pinned answer's surface against the pin: 0, or -1 with t->why. The
+ * tools a list leaves out are not compared (the client never gets
+ * them). */
+static int
+pinned_answer(struct mcp_tap *t, int kind, const struct json_node *res)
+{
+	enum surface_kind k = kind == MK_LIST_TOOLS ? SK_TOOL :
+	    kind == MK_LIST_PROMPTS ? SK_PROMPT : SK_TEMPLATE;
+	const struct json_node *arr;
+	char why[200];
+	size_t i;
+
+	if (kind == MK_INIT) {
+		if (surface_check_init(t->pin, &t->doc, res, t->scratch, why,
+		    sizeof why) == 0)
+			return 0;
+		snprintf(t->why, sizeof t->why, "surface pin: %s", why);
+		return -1;
+	}
+	arr = res->type == JSON_OBJECT ? json_get(&t->doc, res,
+	    surface_kind_keys[k], strlen(surface_kind_keys[k])) : NULL;
+	if (!arr || arr->type != JSON_ARRAY) {
+		snprintf(t->why, sizeof t->why, "surface pin: a list result "
+		    "without its %s array", surface_kind_keys[k]);
+		return -1;
+	}
+	t->filtering = arr;
+	i = json_index(&t->doc, arr) + 1;
+	for (uint32_t m = 0; m < arr->count; m++) {
+		const struct json_node *e = &t->doc.nodes[i];
+
+		i = e->end;
+		if (k == SK_TOOL && omit_tool(t, &t->doc, arr, e))
+			continue;
+		if (surface_check_item(t->pin, k, &t->doc, e, t->scratch, why,
+		    sizeof why) != 0) {
+			snprintf(t->why, sizeof t->why, "surface pin: %s "
+			    "(review the server again)", why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* One line from the server. Observing, the verdict is always PASS. */
 static enum verdict
 server_line(struct mcp_tap *t, const uint8_t *p, size_t n)
@@ -430,12 +505,21 @@ server_line(struct mcp_tap *t, const uint8_t *p, size_t n)
 	 * holds: every tools/list is tracked or refused. */
 	if (k == 0 || (c = find(t, key, k)) == NULL) {
 		ignored(MI_UNMATCHED, 1);
-		return PASS;
+		/* pinned, every request is held: this answers none, and
+		 * could carry a surface no check saw */
+		return t->pin ? DROP : PASS;
 	}
-	if (c->used == MK_LIST_TOOLS) {
+	if (c->used != MK_CALL) {
+		int kind = c->used;
+
 		c->used = 0;
 		t->inflight--;
-		return res ? filtered_list(t, m, res) : PASS;
+		if (!res || kind == MK_OTHER)
+			return PASS;
+		if (t->pin && pinned_answer(t, kind, res) != 0)
+			return FAIL;
+		return kind == MK_LIST_TOOLS && t->tools ?
+		    filtered_list(t, m, res) : PASS;
 	}
 	if (jcs_sha256(&t->doc, res ? res : err, t->scratch, digest) != 0) {
 		record(t, c, err ? MO_RPC_ERROR : MO_OK, NULL, n);
@@ -542,6 +626,14 @@ mcp_tap_server_bytes(struct mcp_tap *t, const uint8_t *p, size_t n)
 {
 	box_reset(&t->to_client);
 	return feed(t, &t->from_server, 1, &t->to_client, p, n);
+}
+
+void
+mcp_tap_pin(struct mcp_tap *t, struct surface *s)
+{
+	if (!t->enforce)
+		mcp_tap_enforce(t, NULL, 0);
+	t->pin = s;
 }
 
 size_t

@@ -74,7 +74,15 @@ struct mcp_who {
 	const char *lease, *tenant, *registration, *approval;
 };
 
-enum mcp_kind { MK_CALL = 1, MK_LIST_TOOLS };
+/* What a tracked request was: a call (a record), a list or initialize
+ * (checked: the tool list, the surface pin), or any other (pinned: a
+ * response must answer a request in flight). */
+enum mcp_kind {
+	MK_CALL = 1, MK_LIST_TOOLS, MK_LIST_PROMPTS, MK_LIST_TEMPLATES,
+	MK_INIT, MK_OTHER
+};
+
+struct surface;
 
 struct mcp_pending {
 	int used;			/* 0, or enum mcp_kind */
@@ -98,8 +106,10 @@ struct mcp_outbox {
 struct mcp_tap {
 	struct mcp_who who;
 	int enforce;
-	const uint8_t *tools;		/* the canonical tool list */
+	const uint8_t *tools;		/* the canonical tool list, or NULL
+					 * (every tool) */
 	size_t tools_len;
+	struct surface *pin;		/* the approval's surface, or NULL */
 	struct mcp_outbox to_server, to_client;	/* enforcing */
 	char why[256];			/* why an enforcing lease must end */
 	const struct json_node *filtering;	/* the tools array being
@@ -128,6 +138,14 @@ void mcp_tap_from_server(struct mcp_tap *t, const uint8_t *p, size_t n);
 /* Enforce the canonical tool list tools[0..n) (toollist.h; it must
  * outlive t), from now on. */
 void mcp_tap_enforce(struct mcp_tap *t, const uint8_t *tools, size_t n);
+
+/* Compare, from now on, the server's answers to initialize, tools/list,
+ * prompts/list and resources/templates/list with surface s (it must
+ * outlive t; surface.h): a difference ends the lease (t->why names the
+ * item and the field), an item the pin lacks too. Enforcing: only whole
+ * lines pass, every request is paired, a response to none is dropped.
+ * docs/PROTOCOL.md, "Surface pins". */
+void mcp_tap_pin(struct mcp_tap *t, struct surface *s);
 
 /* Enforcing, the lease's bytes go through the tap instead: the client's
  * p[0..n) and the server's, each taken whole, only while both outboxes

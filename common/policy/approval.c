@@ -108,7 +108,7 @@ parse(struct approval *a)
 	uint8_t version, has_lock;
 
 	if (rd_u8(&r, &version) || version < APPROVAL_VERSION ||
-	    version > APPROVAL_VERSION_TOOLS ||
+	    version > APPROVAL_VERSION_SURFACE ||
 	    rd_bytes(&r, ECKEY_ID_LEN, &kid))
 		return -1;
 	memcpy(a->key_id, kid, ECKEY_ID_LEN);
@@ -143,14 +143,13 @@ parse(struct approval *a)
 	a->lock_flags = 0;
 	a->tools = (struct approval_str){ NULL, 0 };
 	has_lock = version == APPROVAL_VERSION_LOCK;
-	/* versions 3 and 4: the egress field, empty for "no extra hosts";
-	 * version 4 then says whether a lock follows */
-	if ((version == APPROVAL_VERSION_LOCK ||
-	    version == APPROVAL_VERSION_TOOLS) && (take(&r,
+	/* versions 3 to 5: the egress field, empty for "no extra hosts";
+	 * versions 4 and 5 then say whether a lock follows */
+	if (version >= APPROVAL_VERSION_LOCK && (take(&r,
 	    EGRESS_ALLOW_TEXT_MAX, &a->egress) || (a->egress.n &&
 	    !egress_canonical(&a->egress))))
 		return -1;
-	if (version == APPROVAL_VERSION_TOOLS && (rd_u8(&r, &has_lock) ||
+	if (version >= APPROVAL_VERSION_TOOLS && (rd_u8(&r, &has_lock) ||
 	    has_lock > 1))
 		return -1;
 	a->has_lock = has_lock;
@@ -163,9 +162,19 @@ parse(struct approval *a)
 			return -1;
 		memcpy(a->lock, lock, APPROVAL_LOCK_LEN);
 	}
-	if (version == APPROVAL_VERSION_TOOLS && (take(&r, TOOLLIST_TEXT_MAX,
-	    &a->tools) || !toollist_is_canonical(a->tools.p, a->tools.n)))
+	/* version 5: a list may be empty (every tool), then the surface */
+	if (version >= APPROVAL_VERSION_TOOLS && (take(&r, TOOLLIST_TEXT_MAX,
+	    &a->tools) || ((version == APPROVAL_VERSION_TOOLS ||
+	    a->tools.n) && !toollist_is_canonical(a->tools.p, a->tools.n))))
 		return -1;
+	a->has_surface = version == APPROVAL_VERSION_SURFACE;
+	if (a->has_surface) {
+		const uint8_t *d;
+
+		if (rd_bytes(&r, APPROVAL_SURFACE_LEN, &d))
+			return -1;
+		memcpy(a->surface, d, APPROVAL_SURFACE_LEN);
+	}
 	if (rd_u64(&r, &a->issued_at) || rd_u64(&r, &a->expires_at) ||
 	    a->expires_at <= a->issued_at || !rd_done(&r))
 		return -1;
@@ -217,7 +226,8 @@ approval_open(const struct eckey_pub *key, const char *token, size_t len,
 
 	if (split(token, len, out->payload, &out->payload_len, sig) != 0 ||
 	    out->payload_len < 1 + ECKEY_ID_LEN ||
-	    payload[0] < APPROVAL_VERSION || payload[0] > APPROVAL_VERSION_TOOLS)
+	    payload[0] < APPROVAL_VERSION ||
+	    payload[0] > APPROVAL_VERSION_SURFACE)
 		return APPROVAL_BAD_FORMAT;
 	eckey_context_hash(sign_context, payload, out->payload_len, hash);
 	if (!eckey_verify(key, hash, sig)) {
@@ -394,7 +404,10 @@ encode(struct wr *w, const uint8_t key_id[ECKEY_ID_LEN],
     const struct approval_request *req, const struct approval_extra *x,
     uint64_t issued_at, uint64_t expires_at)
 {
-	wr_u8(w, x->tools_len ? APPROVAL_VERSION_TOOLS : x->lock ?
+	int v4 = x->tools_len || x->surface;
+
+	wr_u8(w, x->surface ? APPROVAL_VERSION_SURFACE : x->tools_len ?
+	    APPROVAL_VERSION_TOOLS : x->lock ?
 	    APPROVAL_VERSION_LOCK : x->egress_len ? APPROVAL_VERSION_EGRESS :
 	    APPROVAL_VERSION);
 	wr_bytes(w, key_id, ECKEY_ID_LEN);
@@ -406,16 +419,18 @@ encode(struct wr *w, const uint8_t key_id[ECKEY_ID_LEN],
 	wr_u16(w, (uint16_t)req->envc);
 	for (size_t i = 0; i < req->envc; i++)
 		wr_str16(w, req->env_keys[i], strlen(req->env_keys[i]));
-	if (x->egress_len || x->lock || x->tools_len)
+	if (x->egress_len || x->lock || v4)
 		wr_str16(w, x->egress, x->egress_len);
-	if (x->tools_len)
+	if (v4)
 		wr_u8(w, x->lock != NULL);
 	if (x->lock) {
 		wr_bytes(w, x->lock, APPROVAL_LOCK_LEN);
 		wr_u8(w, (uint8_t)x->lock_flags);
 	}
-	if (x->tools_len)
+	if (v4)
 		wr_str16(w, x->tools, x->tools_len);
+	if (x->surface)
+		wr_bytes(w, x->surface, APPROVAL_SURFACE_LEN);
 	wr_u64(w, issued_at);
 	wr_u64(w, expires_at);
 }
@@ -450,7 +465,7 @@ approval_payload_len_egress(const struct approval_request *req,
 	struct approval a;
 
 	return encode_checked(zero_id, req, &(struct approval_extra){ egress,
-	    egress_len, NULL, 0, NULL, 0 }, 0, 1, &a);
+	    egress_len, NULL, 0, NULL, 0, NULL }, 0, 1, &a);
 }
 
 long
@@ -495,7 +510,7 @@ approval_sign_lock(const struct eckey_priv *key,
     uint64_t issued_at, uint64_t expires_at, char *out, size_t cap)
 {
 	return approval_sign_extra(key, req, &(struct approval_extra){
-	    egress, egress_len, lock, lock_flags, NULL, 0 }, issued_at,
+	    egress, egress_len, lock, lock_flags, NULL, 0, NULL }, issued_at,
 	    expires_at, out, cap);
 }
 

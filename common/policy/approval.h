@@ -10,6 +10,8 @@
  *	           u8 lock flags] |
  *	          [version 4: str16 egress (may be empty) | u8 has lock (0, 1)
  *	           | [lock (32) | u8 lock flags] | str16 tools] |
+ *	          [version 5: as version 4, tools may be empty (every tool)
+ *	           | surface (32)] |
  *	          u64 issued_at | u64 expires_at	(big-endian, unix s)
  *	egress  = the registration's own egress hosts, the canonical text of
  *	          an allow list (egress_allow_canonical), 1..4096 bytes.
@@ -24,6 +26,11 @@
  *	          of a tool list (common/mcp/toollist.h), 1..4096 bytes; a
  *	          token with a list is version 4 and only then (the runner
  *	          enforces it, docs/PROTOCOL.md "Tool allowlists").
+ *	surface = SHA-256 of the server's surface document as captured
+ *	          (common/mcp/surface.h), which the runner compares every
+ *	          initialize and list answer against; a token with a surface
+ *	          is version 5 and only then (docs/PROTOCOL.md "Surface
+ *	          pins").
  *	signature = raw r || s (64 bytes) over
  *	            SHA-256("airlock-approval" NUL || payload)
  *
@@ -50,6 +57,8 @@
 #define APPROVAL_VERSION_EGRESS 2	/* with the egress field */
 #define APPROVAL_VERSION_LOCK 3		/* egress and the lock digest */
 #define APPROVAL_VERSION_TOOLS 4	/* egress, maybe a lock, tools */
+#define APPROVAL_VERSION_SURFACE 5	/* version 4's, and a surface pin */
+#define APPROVAL_SURFACE_LEN 32		/* SHA-256 */
 #define APPROVAL_LOCK_LEN 32		/* SHA-256 */
 #define APPROVAL_LOCK_SCRIPTS 0x01	/* install scripts may run */
 #define APPROVAL_ID_LEN REVOCATION_ID_LEN
@@ -108,6 +117,8 @@ struct approval {
 	uint8_t lock[APPROVAL_LOCK_LEN];
 	uint8_t lock_flags;
 	struct approval_str tools;	/* n == 0: every tool (no list) */
+	int has_surface;		/* version 5 */
+	uint8_t surface[APPROVAL_SURFACE_LEN];
 	uint64_t issued_at, expires_at;
 	size_t payload_len;
 	uint8_t payload[APPROVAL_PAYLOAD_MAX];
@@ -179,10 +190,12 @@ struct approval_extra {
 	unsigned lock_flags;
 	const char *tools;
 	size_t tools_len;
+	const uint8_t *surface;		/* APPROVAL_SURFACE_LEN, or NULL */
 };
 
-/* approval_sign_lock with the tool list of x too: version 4 with tools,
- * else the version 1, 2 or 3 token of the rest. */
+/* approval_sign_lock with the tool list and surface of x too: version 5
+ * with a surface, version 4 with tools, else the version 1, 2 or 3 token
+ * of the rest. */
 long approval_sign_extra(const struct eckey_priv *key,
     const struct approval_request *req, const struct approval_extra *x,
     uint64_t issued_at, uint64_t expires_at, char *out, size_t cap);

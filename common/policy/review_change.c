@@ -238,14 +238,25 @@ rec_lock(const struct store_rec *rec, uint8_t out[APPROVAL_LOCK_LEN])
 	return out;
 }
 
+/* The record's surface digest as bytes; NULL when it has none. */
+static const uint8_t *
+rec_surface(const struct store_rec *rec, uint8_t out[APPROVAL_SURFACE_LEN])
+{
+	if (!rec->surface || !rec->surface[0] ||
+	    lock_hex_decode(rec->surface, out))
+		return NULL;
+	return out;
+}
+
 static enum review_fail
 sign_fresh(struct store *s, const struct eckey_priv *key,
     const struct approval_request *req, const struct store_rec *rec,
     uint64_t now, uint64_t life, char *token, size_t cap, uint8_t id[APPROVAL_ID_LEN],
     uint64_t *expires, char *err, size_t errcap)
 {
-	uint8_t lockbuf[APPROVAL_LOCK_LEN];
+	uint8_t lockbuf[APPROVAL_LOCK_LEN], surfbuf[APPROVAL_SURFACE_LEN];
 	const uint8_t *lock = rec_lock(rec, lockbuf);
+	const uint8_t *surface = rec_surface(rec, surfbuf);
 	const char *egress = rec->egress;
 	struct revocation_set rev;
 	char path[PATH_MAX];
@@ -260,7 +271,7 @@ sign_fresh(struct store *s, const struct eckey_priv *key,
 		long n = approval_sign_extra(key, req, &(struct
 		    approval_extra){ egress, strlen(egress), lock,
 		    rec->lock_scripts ? APPROVAL_LOCK_SCRIPTS : 0, tools,
-		    strlen(tools) }, now, now + life - k, token, cap);
+		    strlen(tools), surface }, now, now + life - k, token, cap);
 
 		if (n < 0 || approval_token_id(token, (size_t)n, id) != 0) {
 			snprintf(err, errcap, "cannot sign an approval");
@@ -364,6 +375,19 @@ review_token_binds(const struct eckey_pub *pub, const struct store_rec *rec,
 		    "binds (tools): the record changed since it was "
 		    "approved; submit it again for review", rec->id);
 		return REVIEW_REFUSED;
+	}
+	{
+		uint8_t sb[APPROVAL_SURFACE_LEN];
+		const uint8_t *sf = rec_surface(rec, sb);
+
+		if ((sf != NULL) != a->has_surface || (sf && memcmp(sf,
+		    a->surface, APPROVAL_SURFACE_LEN) != 0)) {
+			snprintf(err, errcap, "record %s no longer says what "
+			    "its token binds (the surface pin): the record "
+			    "changed since it was approved; submit it again "
+			    "for review", rec->id);
+			return REVIEW_REFUSED;
+		}
 	}
 	return REVIEW_OK;
 }

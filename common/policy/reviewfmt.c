@@ -120,6 +120,8 @@ rfmt_record(FILE *f, const struct store_rec *rec,
 		row_c(f, "egress", rec->egress);
 	if (rec->tools && rec->tools[0])
 		row_c(f, "tools", rec->tools);
+	if (rec->surface && rec->surface[0])
+		row_c(f, "surface", rec->surface);
 	if (rec->token[0]) {
 		token_id_text(rec->token, tid);
 		row_c(f, "token id", tid);
@@ -180,6 +182,8 @@ rfmt_record_json_members(FILE *f, const struct store_rec *rec)
 		fputs(",\"tools\":", f);
 		json_write_cstr(f, rec->tools);
 	}
+	if (rec->surface && rec->surface[0])	/* hex, as stored (checked) */
+		fprintf(f, ",\"surface\":\"%s\"", rec->surface);
 	if (rec->token[0]) {
 		token_id_text(rec->token, tid);
 		fprintf(f, ",\"token_id\":\"%s\"", tid);
@@ -262,6 +266,13 @@ rfmt_approval(FILE *f, const struct approval *a)
 	}
 	if (a->tools.n)
 		row(f, "tools", a->tools.p, a->tools.n);
+	if (a->has_surface) {
+		char hex[2 * APPROVAL_SURFACE_LEN + 1];
+
+		for (size_t i = 0; i < APPROVAL_SURFACE_LEN; i++)
+			snprintf(hex + 2 * i, 3, "%02x", a->surface[i]);
+		row_c(f, "surface", hex);
+	}
 	rfmt_time(a->issued_at, when);
 	fprintf(f, "%-14s%s (%llu)\n", "issued", when,
 	    (unsigned long long)a->issued_at);

@@ -290,6 +290,13 @@ parse_lists(struct parse *ps, struct store_rec *rec)
 			return bad(ps, "bad tool list");
 		rec->tools = v;
 	}
+	rec->surface = "";
+	if (peek(ps, "surface")) {
+		if (next(ps, "surface", 1) || !(v = str(ps, 0)) ||
+		    !store_lock_valid(v, strlen(v)))
+			return bad(ps, "bad surface digest");
+		rec->surface = v;
+	}
 	rec->token = "";
 	if (peek(ps, "token")) {
 		if (next(ps, "token", 1) || ps->l.item[0].n == 0 ||
@@ -413,6 +420,8 @@ store_rec_format(const struct store_rec *rec, uint8_t **out, size_t *len)
 	}
 	if (rec->tools && rec->tools[0])
 		FIELD("tools", rec->tools);
+	if (rec->surface && rec->surface[0])
+		FIELD("surface", rec->surface);
 	if (rec->token[0])
 		FIELD("token", rec->token);
 #undef FIELD

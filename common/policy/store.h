@@ -66,6 +66,9 @@ struct store_rec {
 				 * --allow-scripts) */
 	const char *tools;	/* the tools the approval allows, the
 				 * canonical tool list; "" every tool */
+	const char *surface;	/* the captured MCP surface's SHA-256, 64
+				 * lowercase hex (STORE/surfaces/HEX.json,
+				 * common/mcp/surface.h); "" none */
 	const char *token;	/* the approval token issued; "" when none */
 	size_t nevents;
 	struct store_event events[STORE_EVENTS_MAX];

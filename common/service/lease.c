@@ -32,6 +32,7 @@
 #include "common/service/service.h"
 #include "common/jail/diskquota.h"
 #include "common/mcp/mcptap.h"
+#include "common/mcp/surface.h"
 #include "common/mcp/toollist.h"
 #include "common/jail/spawn.h"
 #include "common/base/tailbuf.h"
@@ -80,6 +81,9 @@ struct lease {
 	int mcp_failed;			/* enforcing, the tap ends it */
 	char tools[TOOLLIST_TEXT_MAX];	/* the approval's tool list */
 	size_t tools_len;		/* 0: no list, the tap observes */
+	int has_surface;		/* the token pins a surface */
+	uint8_t surface_digest[APPROVAL_SURFACE_LEN];
+	struct surface pin;		/* loaded from --surface-store */
 };
 
 /* Enforcing, the tap holds what the server is to read (stdin_pending)
@@ -708,6 +712,9 @@ check_approval(struct lease *l)
 		/* a tool list: the tap enforces it (docs/PROTOCOL.md) */
 		memcpy(l->tools, token.tools.p, token.tools.n);
 		l->tools_len = token.tools.n;
+		l->has_surface = token.has_surface;
+		memcpy(l->surface_digest, token.surface,
+		    sizeof l->surface_digest);
 		return 0;
 	}
 	/* a mismatch says what differs (never a credential's value) */
@@ -726,6 +733,26 @@ fetches_packages(const char *argv0)
 {
 	return strcmp(argv0, "npx") == 0 || strcmp(argv0, "uvx") == 0 ||
 	    strcmp(argv0, "uv") == 0;
+}
+
+/* A token that pins a surface: the pinned document read from the
+ * store (its bytes checked against the digest) before anything runs. */
+static int
+check_surface(struct lease *l)
+{
+	char msg[PROTO_TEXT_MAX], err[512];
+
+	if (!l->has_surface)
+		return 0;
+	if (!l->cfg->surface_store)
+		return refuse(l, LERR_APPROVAL, "surface: the approval pins "
+		    "the server's MCP surface and this runner has no "
+		    "--surface-store");
+	if (surface_read(&l->pin, l->cfg->surface_store, l->surface_digest,
+	    err, sizeof err) == 0)
+		return 0;
+	snprintf(msg, sizeof msg, "surface: %s", err);
+	return refuse(l, LERR_APPROVAL, msg);
 }
 
 /* A token that binds a lock runs its installed tree, never npx: the tree
@@ -1002,8 +1029,8 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 		return refuse(&l, code, code == LERR_TENANT_CAPACITY ?
 		    "the tenant is at its lease limit" : code == LERR_SHUTDOWN ?
 		    "the runner is shutting down" : "admission failed");
-	if (check_guard(&l) || check_approval(&l) || check_lock(&l) ||
-	    open_jail(&l) ||
+	if (check_guard(&l) || check_approval(&l) || check_surface(&l) ||
+	    check_lock(&l) || open_jail(&l) ||
 	    build_env(&l, envp, ENV_ENVP_CAP, envbuf, sizeof envbuf) ||
 	    open_egress(&l, envp))
 		goto out;
@@ -1023,6 +1050,8 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 	    l.req.registration, l.approval_id });
 	if (l.tools_len)
 		mcp_tap_enforce(&tap, (const uint8_t *)l.tools, l.tools_len);
+	if (l.has_surface)
+		mcp_tap_pin(&tap, &l.pin);
 	memset(&l.in, 0, offsetof(struct fd_writer, buf));
 	l.in.fd = l.child.in;
 	log_spawned(&l);

@@ -41,6 +41,8 @@ struct lease_config {
 					 * that binds a lock is refused */
 	int require_lock;		/* --require-lock: a token for npx,
 					 * uvx or uv without a lock is refused */
+	const char *surface_store;	/* --surface-store; NULL: a token
+					 * that pins a surface is refused */
 	int control_fd;			/* SEQPACKET to the supervisor */
 	int sigfd;			/* service_handler_signals() */
 	uint16_t refuse_code;		/* non-zero: refuse after handshake */

@@ -18,7 +18,8 @@ enum {
 	O_BIND, O_EGRESS, O_EGRESS_ALLOW, O_RO, O_CGROUP, O_MEM, O_PIDS,
 	O_CPU, O_NPROC, O_NOFILE, O_FSIZE, O_TMPFS, O_METRICS, O_DRAIN,
 	O_HOME_SIZE, O_CACHE_SIZE, O_DISK_RESERVE, O_MAX_LEASE, O_LOCK_STORE,
-	O_LOCK_UIDS, O_REQUIRE_LOCK, O_PREFETCH, O_PREFETCH_JOBS, O_COUNT
+	O_LOCK_UIDS, O_REQUIRE_LOCK, O_PREFETCH, O_PREFETCH_JOBS,
+	O_SURFACE_STORE, O_COUNT
 };
 
 /* In the order of the enum above. */
@@ -68,6 +69,7 @@ const struct optconfig_option runner_options[] = {
 	{ "require-lock", 0, 0, OPTCONFIG_FIXED },
 	{ "prefetch", 1, 0, OPTCONFIG_RELOAD },
 	{ "prefetch-jobs", 1, 0, OPTCONFIG_RELOAD },
+	{ "surface-store", 1, 0, OPTCONFIG_FIXED },
 };
 const size_t runner_noptions = sizeof runner_options / sizeof *runner_options;
 
@@ -225,6 +227,7 @@ set_value(void *cfg, size_t o, const char *v, char *err, size_t errlen)
 	case O_PUBKEY: c->review_pubkey = v; return 0;
 	case O_REVOKED: c->revocations = v; return 0;
 	case O_LOCK_STORE: c->lock_store = v; return 0;
+	case O_SURFACE_STORE: c->surface_store = v; return 0;
 	case O_LOCK_UIDS:
 		if (cli_uid_range(v, &c->lock_uid_first, &c->lock_uid_last))
 			return errbuf_set(err, errlen, "--lock-uid-range: '%s' is "
@@ -367,6 +370,9 @@ runner_config_finish(struct runner_config *c, int check, char *err,
 			    EXIT_USAGE;
 		j->limits = (struct jail_limits){ 0 };
 	}
+	if (c->surface_store && !c->review_pubkey)
+		return errbuf_set(err, errlen, "--surface-store needs "
+		    "--review-pubkey"), EXIT_USAGE;
 	if (c->revocations && !c->review_pubkey)
 		return errbuf_set(err, errlen, "--revocations needs --review-pubkey"),
 		    EXIT_USAGE;

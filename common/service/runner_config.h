@@ -43,6 +43,7 @@ struct runner_config {
 	const char *review_pubkey;	/* NULL: approvals not enforced */
 	const char *revocations;
 	const char *lock_store;		/* --lock-store DIR, or NULL */
+	const char *surface_store;	/* --surface-store DIR, or NULL */
 	uint32_t lock_uid_first, lock_uid_last;	/* --lock-uid-range */
 	int require_lock;		/* --require-lock */
 	const char *prefetch;		/* --prefetch FILE, or NULL */

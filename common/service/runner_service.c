@@ -959,6 +959,7 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 		.revoked = r->cfg.revocations ? &r->revoked : NULL,
 		.locks = r->cfg.lock_store ? &r->locks : NULL,
 		.require_lock = r->cfg.require_lock,
+		.surface_store = r->cfg.surface_store,
 		.egress = r->cfg.egress_allow ? &r->egress : NULL,
 	};
 	return 0;

@@ -628,12 +628,12 @@ test_tools(void)
 
 	memset(lock, 0xa5, sizeof lock);
 	n = approval_sign_extra(&key, &req, &(struct approval_extra){ NULL,
-	    0, NULL, 0, NULL, 0 }, T0, T1, t1, sizeof t1);
+	    0, NULL, 0, NULL, 0, NULL }, T0, T1, t1, sizeof t1);
 	ok(n > 0 && (size_t)n == strlen(golden) &&
 	    memcmp(t1, golden, (size_t)n) == 0,
 	    "no tools, no hosts: the version 1 golden token");
 	n = approval_sign_extra(&key, &req, &(struct approval_extra){ NULL,
-	    0, NULL, 0, "echo,get-sum", 12 }, T0, T1, t, sizeof t);
+	    0, NULL, 0, "echo,get-sum", 12, NULL }, T0, T1, t, sizeof t);
 	ok(n > 0 && approval_open(&key.pub, t, (size_t)n, &a) ==
 	    APPROVAL_OK && a.payload[0] == 4 && a.egress.n == 0 &&
 	    !a.has_lock && a.tools.n == 12 &&
@@ -642,7 +642,8 @@ test_tools(void)
 	ok(approval_check(&a, &req, T0, 60, NULL) == APPROVAL_OK,
 	    "it binds the same request");
 	n = approval_sign_extra(&key, &req, &(struct approval_extra){
-	    "a.io:443", 8, lock, APPROVAL_LOCK_SCRIPTS, "x", 1 }, T0, T1, t,
+	    "a.io:443", 8, lock, APPROVAL_LOCK_SCRIPTS, "x", 1, NULL }, T0, T1,
+	    t,
 	    sizeof t);
 	ok(n > 0 && approval_open(&key.pub, t, (size_t)n, &a) ==
 	    APPROVAL_OK && a.payload[0] == 4 && a.egress.n == 8 &&
@@ -650,15 +651,41 @@ test_tools(void)
 	    a.lock_flags == APPROVAL_LOCK_SCRIPTS && a.tools.n == 1,
 	    "tools, hosts and a lock together");
 	n = approval_sign_extra(&key, &req, &(struct approval_extra){ NULL,
-	    0, lock, 0, NULL, 0 }, T0, T1, t, sizeof t);
+	    0, lock, 0, NULL, 0, NULL }, T0, T1, t, sizeof t);
 	ok(n > 0 && approval_open(&key.pub, t, (size_t)n, &a) ==
-	    APPROVAL_OK && a.payload[0] == 3 && a.tools.n == 0,
+	    APPROVAL_OK && a.payload[0] == 3 && a.tools.n == 0 &&
+	    !a.has_surface,
 	    "a lock without tools: still the version 3 token");
+	n = approval_sign_extra(&key, &req, &(struct approval_extra){ NULL,
+	    0, NULL, 0, NULL, 0, lock }, T0, T1, t, sizeof t);
+	ok(n > 0 && approval_open(&key.pub, t, (size_t)n, &a) ==
+	    APPROVAL_OK && a.payload[0] == 5 && a.tools.n == 0 &&
+	    !a.has_lock && a.has_surface &&
+	    memcmp(a.surface, lock, sizeof lock) == 0 &&
+	    approval_check(&a, &req, T0, 60, NULL) == APPROVAL_OK,
+	    "a surface: version 5, every tool, the digest bound");
+	n = approval_sign_extra(&key, &req, &(struct approval_extra){
+	    "a.io:443", 8, lock, 0, "echo", 4, lock }, T0, T1, t, sizeof t);
+	ok(n > 0 && approval_open(&key.pub, t, (size_t)n, &a) ==
+	    APPROVAL_OK && a.payload[0] == 5 && a.tools.n == 4 &&
+	    a.has_lock && a.egress.n == 8 && a.has_surface,
+	    "a surface with tools, hosts and a lock");
+	{
+		/* version 4 with an empty list stays bad_format; version 5
+		 * cut before its digest too */
+		uint8_t p[APPROVAL_PAYLOAD_MAX];
+		struct approval b;
+		size_t len = a.payload_len;
+
+		memcpy(p, a.payload, len);
+		ok(approval_parse_payload(p, len - 16 - 1, &b) != 0,
+		    "version 5 without its whole digest: refused");
+	}
 	for (size_t i = 0; i < sizeof not_canonical / sizeof *not_canonical;
 	    i++)
 		ok(approval_sign_extra(&key, &req, &(struct approval_extra){
 		    NULL, 0, NULL, 0, not_canonical[i],
-		    strlen(not_canonical[i]) }, T0,
+		    strlen(not_canonical[i]), NULL }, T0,
 		    T1, t, sizeof t) < 0,
 		    "not signed: \"%s\" is not a canonical list",
 		    not_canonical[i]);
