@@ -710,6 +710,16 @@ cmd_submit(int argc, char **argv)
 		    "--capture");
 	if (!o.capture && o.capture_timeout)
 		die(EXIT_USAGE, "--capture-timeout goes with --capture");
+	if (o.capture) {
+		/* room for the version 5 fields (and a lock's) */
+		static const uint8_t zero[APPROVAL_SURFACE_LEN];
+
+		if (approval_payload_len_extra(&req, &(struct approval_extra){
+		    egress, strlen(egress), o.lock ? zero : NULL, 0, NULL, 0,
+		    zero }) < 0)
+			die(EXIT_USAGE, "the command is too long to fit an "
+			    "approval token with its surface pin");
+	}
 	if (o.lock) {
 		spec_or_die((const char *const *)o.cmd, o.ncmd, &spec);
 		/* room for the version 3 fields: str16 egress, lock, flags */

@@ -51,6 +51,27 @@ shortest(double v, char digits[20], int *k, int *n)
 	}
 }
 
+/* An integer of 1 to 15 digits (every id a client counts with): exactly
+ * a double, whose shortest form is its own text, as the grammar allows
+ * no leading zero; "-0" is 0. */
+static int
+small_integer(const uint8_t *p, size_t n, char out[JCS_NUMBER_MAX])
+{
+	size_t neg = n > 0 && p[0] == '-';
+
+	if (n - neg < 1 || n - neg > 15)
+		return -1;
+	for (size_t i = neg; i < n; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return -1;
+	if (n == 2 && neg && p[1] == '0') {
+		out[0] = '0';
+		return 1;
+	}
+	memcpy(out, p, n);
+	return (int)n;
+}
+
 int
 jcs_number(const uint8_t *p, size_t n, char out[JCS_NUMBER_MAX])
 {
@@ -58,6 +79,9 @@ jcs_number(const uint8_t *p, size_t n, char out[JCS_NUMBER_MAX])
 	double v;
 	int k, e, len = 0;
 
+	if ((len = small_integer(p, n, out)) > 0)
+		return len;
+	len = 0;
 	/* json_parse checked the grammar; its number limit is the caller's,
 	 * so the text is copied only when it fits */
 	if (n == 0 || n >= sizeof text)
@@ -121,6 +145,11 @@ write_string(const struct json_doc *doc, const struct json_node *s,
 	size_t pos = 0;
 	uint32_t cp;
 
+	/* no escape in the text: its bytes are its canonical form (the
+	 * parser let no raw control, quote or invalid UTF-8 through) */
+	if (!memchr(doc->src + s->off, '\\', s->len))
+		return put(out, "\"", 1) || put(out, doc->src + s->off,
+		    s->len) || put(out, "\"", 1) ? -1 : 0;
 	if (put(out, "\"", 1) != 0)
 		return -1;
 	while (json_str_next(doc, s, &pos, &cp)) {
@@ -292,10 +321,28 @@ jcs_equal(const struct json_doc *da, const struct json_node *a,
 	}
 }
 
+/* The canonical writer's many small pieces, hashed in blocks. */
+struct hash_sink {
+	br_sha256_context h;
+	size_t len;
+	uint8_t buf[512];
+};
+
 static int
 hash_put(void *ctx, const void *p, size_t n)
 {
-	br_sha256_update(ctx, p, n);
+	struct hash_sink *s = ctx;
+
+	if (n > sizeof s->buf - s->len) {
+		br_sha256_update(&s->h, s->buf, s->len);
+		s->len = 0;
+	}
+	if (n > sizeof s->buf) {
+		br_sha256_update(&s->h, p, n);
+		return 0;
+	}
+	memcpy(s->buf + s->len, p, n);
+	s->len += n;
 	return 0;
 }
 
@@ -303,12 +350,14 @@ int
 jcs_sha256(const struct json_doc *doc, const struct json_node *v,
     uint32_t *scratch, uint8_t digest[32])
 {
-	br_sha256_context h;
+	struct hash_sink h;
 	struct jcs_sink s = { hash_put, &h };
 
-	br_sha256_init(&h);
+	br_sha256_init(&h.h);
+	h.len = 0;
 	if (jcs_write(doc, v, &s, scratch) != 0)
 		return -1;
-	br_sha256_out(&h, digest);
+	br_sha256_update(&h.h, h.buf, h.len);
+	br_sha256_out(&h.h, digest);
 	return 0;
 }

@@ -325,6 +325,9 @@ json_str_eq(const struct json_doc *doc, const struct json_node *s,
 	size_t pos = 0, at = 0;
 	uint32_t cp;
 
+	/* no escape: the text is the string (the parse checked it) */
+	if (!memchr(doc->src + s->off, '\\', s->len))
+		return s->len == n && memcmp(doc->src + s->off, lit, n) == 0;
 	while (json_str_next(doc, s, &pos, &cp)) {
 		uint8_t b[4];
 		size_t k = utf8_put(cp, b);
@@ -407,6 +410,21 @@ json_sort_keys(const struct json_doc *doc, const struct json_node *obj,
 static int
 has_duplicate(struct parser *ps, const struct json_node *obj)
 {
+	/* a few keys: each pair, no sort (most objects of a message) */
+	if (obj->count <= 8) {
+		uint32_t k[8];
+		size_t i = json_index(ps->doc, obj) + 1;
+
+		for (uint32_t m = 0; m < obj->count; m++) {
+			k[m] = (uint32_t)i;
+			for (uint32_t j = 0; j < m; j++)
+				if (json_str_cmp(ps->doc, &ps->doc->nodes[k[j]],
+				    &ps->doc->nodes[i]) == 0)
+					return 1;
+			i = ps->doc->nodes[i + 1].end;
+		}
+		return 0;
+	}
 	json_sort_keys(ps->doc, obj, ps->scratch);
 	for (uint32_t m = 1; m < obj->count; m++)
 		if (key_order(&ps->scratch[m - 1], &ps->scratch[m]) == 0)

@@ -154,11 +154,13 @@ surface_load(struct surface *s, const uint8_t *p, size_t n, char *err,
     size_t errcap)
 {
 	enum json_status st;
+	struct json_limits lim;
 
 	memset(s, 0, sizeof *s);
 	if (n == 0 || n > SURFACE_TEXT_MAX)
 		return refuse(err, errcap, "empty or too long");
-	s->cap = MCP_NODES_MAX;
+	/* a value takes a byte of text at least */
+	s->cap = n < MCP_NODES_MAX ? n + 1 : MCP_NODES_MAX;
 	s->text = malloc(n);
 	s->nodes = calloc(s->cap, sizeof *s->nodes);
 	s->scratch = calloc(2 * s->cap, sizeof *s->scratch);
@@ -166,7 +168,10 @@ surface_load(struct surface *s, const uint8_t *p, size_t n, char *err,
 		return refuse(err, errcap, "out of memory");
 	memcpy(s->text, p, n);
 	s->len = n;
-	st = json_parse(&s->doc, s->text, n, &doc_limits, s->nodes, s->cap,
+	lim = doc_limits;
+	if (lim.members > s->cap)
+		lim.members = s->cap;
+	st = json_parse(&s->doc, s->text, n, &lim, s->nodes, s->cap,
 	    s->scratch);
 	if (st != JSON_OK) {
 		snprintf(err, errcap, "not a surface document: %s at byte %zu",

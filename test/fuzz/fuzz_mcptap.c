@@ -1,7 +1,9 @@
 /* fuzz_mcptap.c - the runner's MCP tap under arbitrary traffic both ways,
  * observing and enforcing (the first byte's low bit; the tool list is
- * "echo,x"): chunks alternate between the client's and the server's side
- * (each chunk's first byte: its side and length), so requests, responses,
+ * "echo,x"), with or without a surface pin (its second bit: a pin of
+ * tools echo and x, a prompt p and a template t): chunks alternate
+ * between the client's and the server's side (each chunk's first byte:
+ * its side and length), so requests, responses,
  * partial lines and garbage interleave as a hostile pair would write
  * them. No crash; the table of calls in flight never passes its size;
  * enforcing, the outboxes stay within their caps and every line they
@@ -10,9 +12,16 @@
 
 #include "common/base/log.h"
 #include "common/mcp/mcptap.h"
+#include "common/mcp/surface.h"
 #include "fuzz.h"
 
 static struct mcp_tap tap;
+static const char pin_text[] = "{\"instructions\":\"i\",\"prompts\":"
+    "[{\"name\":\"p\"}],\"protocolVersion\":\"2025-11-25\","
+    "\"resourceTemplates\":[{\"name\":\"t\",\"uriTemplate\":\"f:///{p}\"}],"
+    "\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"},\"tools\":"
+    "[{\"description\":\"E.\",\"name\":\"echo\"},{\"name\":\"x\"}]}";
+static struct surface pin;
 
 /* Take everything an outbox holds: it ends at a newline. */
 static void
@@ -42,13 +51,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (size < 1)
 		return 0;
-	enforce = data[0] & 1;
+	if (!pin.text) {
+		char why[128];
+
+		FUZZ_ASSERT(surface_load(&pin, (const uint8_t *)pin_text,
+		    sizeof pin_text - 1, why, sizeof why) == 0);
+	}
+	enforce = data[0] & 3;
 	data++;
 	size--;
 	mcp_tap_init(&tap, &(struct mcp_who){ "l", "t", "r", "" });
-	if (enforce)
+	if (enforce & 1)
 		mcp_tap_enforce(&tap, (const uint8_t *)tools,
 		    sizeof tools - 1);
+	if (enforce & 2)
+		mcp_tap_pin(&tap, &pin);
 	while (size > 0) {
 		size_t n = (size_t)(data[0] >> 1) + 1;
 		int server = data[0] & 1, rc = 0;
