@@ -4,11 +4,15 @@
 # own relay, and what the runner's side costs per idle lease: the PSS of
 # the runner's process tree (supervisor, pre-auth, handlers; the children
 # are not the runner's cost) divided by N, its task count, and how long the
-# N leases took to come up. Numbers are printed, never asserted; when the
+# N leases took to come up, and the kernel's own memory they hold (slab,
+# per-CPU, kernel stacks and page tables of the whole host, before and
+# after: a network namespace per lease is mostly there; other work on the
+# host moves it too). Numbers are printed, never asserted; when the
 # runner or a lease does not come up, it says why and exits 1.
 #
 #   sh bench/idle.sh                      (make airlock and the helpers first)
 #   BENCH_IDLE_N=200 BENCH_IDLE_JAIL=uid sh bench/idle.sh
+#   BENCH_IDLE_ARGS=--shared-network BENCH_IDLE_JAIL=uid sh bench/idle.sh
 #   BENCH_SMOKE=1 sh bench/idle.sh        (10 leases: does it run?)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,7 +48,7 @@ ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 
 BASE=$((8000000 + ($$ % 4000) * 2000))
 jail_args="--jail none"
-[ "$MODE" != none ] && jail_args="--jail $MODE --uid-range $BASE-$((BASE + N + 99)) --uid-unit lease --memory 0 --pids 0"
+[ "$MODE" != none ] && jail_args="--jail $MODE --uid-range $BASE-$((BASE + N + 99)) --uid-unit lease --memory 0 --pids 0 ${BENCH_IDLE_ARGS:-}"
 PATH=$W/bin:/usr/bin:/bin "$A" runner --listen "unix:$W/r.sock" \
 	--secret-file "$W/secret" --state-dir "$W/state" --script-dir "$W/sc" \
 	--max-leases $((N + 50)) --max-leases-per-tenant $((N + 50)) \
@@ -97,9 +101,15 @@ print(total, tasks)
 EOF
 }
 
+# kernel_kib: slab, per-CPU, kernel stacks and page tables, host-wide
+kernel_kib() {
+	awk '/^(Slab|Percpu|KernelStack|PageTables):/ { k += $2 } END { print k }' /proc/meminfo
+}
+
 read -r idle_pss idle_tasks <<EOF
 $(runner_pss)
 EOF
+idle_kernel=$(kernel_kib)
 # the relays' stdin: open and silent (a server whose stdin reached EOF is
 # ended after --kill-grace)
 mkfifo "$W/held"
@@ -129,7 +139,9 @@ sleep 2
 read -r pss tasks <<EOF
 $(runner_pss)
 EOF
-echo "idle leases: $N ($MODE), up in $(( (t1 - t0) / 1000000 )) ms"
+kernel=$(kernel_kib)
+echo "idle leases: $N ($MODE ${BENCH_IDLE_ARGS:-}), up in $(( (t1 - t0) / 1000000 )) ms"
 echo "runner before: PSS ${idle_pss} KiB, ${idle_tasks} airlock processes"
 echo "runner with $N idle leases: PSS ${pss} KiB, ${tasks} airlock processes"
 echo "per idle lease: $(( (pss - idle_pss) / N )) KiB PSS"
+echo "kernel (slab, per-CPU, stacks, page tables) per idle lease: $(( (kernel - idle_kernel) / N )) KiB"

@@ -211,7 +211,9 @@ EOF
 export W A
 
 echo "== lease connect time: relay -> runner -> first echoed line ($LEASES leases, median ms)"
-for spec in "none" "uid --memory 0 --pids 0" "uid" "ns --memory 0 --pids 0" "ns"; do
+for spec in "none" "uid --memory 0 --pids 0 --shared-network" \
+	"uid --memory 0 --pids 0" "uid" \
+	"ns --memory 0 --pids 0 --shared-network" "ns --memory 0 --pids 0" "ns"; do
 	# shellcheck disable=SC2086
 	lease_row "--jail $spec (ms)" $spec -- t1 bench "$LEASES" hello node "$W/scripts/echo"
 done

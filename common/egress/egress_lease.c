@@ -66,6 +66,66 @@ out:
 	return fd;
 }
 
+/* The entries of text but the launcher word into out (cap bytes,
+ * NUL-terminated), *launcher set when the word is there. The length, or
+ * -1 (too long, or an empty entry). */
+static long
+split_launcher(const char *text, char *out, size_t cap, int *launcher)
+{
+	size_t n = 0, k, len = strnlen(text, EGRESS_ALLOW_TEXT_MAX + 1);
+	int first = 1;
+
+	if (len > EGRESS_ALLOW_TEXT_MAX || len >= cap)
+		return -1;
+	*launcher = 0;
+	for (size_t i = 0; ; i = k + 1) {
+		for (k = i; k < len && text[k] != ','; k++)
+			;
+		if (k == i)
+			return -1;
+		if (k - i == sizeof EGRESS_LAUNCHER_WORD - 1 &&
+		    memcmp(text + i, EGRESS_LAUNCHER_WORD, k - i) == 0) {
+			*launcher = 1;
+		} else {
+			if (!first)
+				out[n++] = ',';
+			memcpy(out + n, text + i, k - i);
+			n += k - i;
+			first = 0;
+		}
+		if (k >= len)
+			break;
+	}
+	out[n] = '\0';
+	return (long)n;
+}
+
+int
+egress_config_parse(struct egress_config *ec, const char *text, char *err,
+    size_t errlen)
+{
+	char why[256], rest[EGRESS_ALLOW_TEXT_MAX + 2];
+	long n;
+
+	memset(ec, 0, sizeof *ec);
+	if (!text)
+		text = EGRESS_LAUNCHER_WORD;
+	if (strcmp(text, "none") == 0)
+		return 0;
+	n = split_launcher(text, rest, sizeof rest, &ec->launcher);
+	if (n < 0) {
+		snprintf(err, errlen, "--egress-allow: an empty entry, or "
+		    "longer than %d bytes", EGRESS_ALLOW_TEXT_MAX);
+		return -1;
+	}
+	if (egress_allow_add(&ec->base, rest, (size_t)n, why, sizeof why)
+	    != 0) {
+		snprintf(err, errlen, "--egress-allow: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
 int
 egress_config_init(struct egress_config *ec, const char *text,
     const struct jail *j, char *err, size_t errlen)
@@ -74,24 +134,14 @@ egress_config_init(struct egress_config *ec, const char *text,
 	pid_t pid;
 	int st;
 
-	memset(ec, 0, sizeof *ec);
-	if (j->cfg.mode != JAIL_NS) {
-		snprintf(err, errlen, "--egress-allow needs --jail ns (a "
-		    "network namespace per lease); --jail %s has none: use "
-		    "--egress-ports and the network layer (docs/JAIL.md)",
-		    jail_mode_name(j->cfg.mode));
+	if (j->cfg.mode == JAIL_NONE) {
+		snprintf(err, errlen, "--egress-allow needs --jail uid or ns "
+		    "(a network namespace per lease); --jail none isolates "
+		    "nothing");
 		return -1;
 	}
-	if (j->cfg.negress) {
-		snprintf(err, errlen, "--egress-allow and --egress-ports: the "
-		    "allow list names the ports, drop --egress-ports");
+	if (egress_config_parse(ec, text, err, errlen) != 0)
 		return -1;
-	}
-	if (strcmp(text, "none") != 0 && egress_allow_add(&ec->base, text,
-	    strlen(text), why, sizeof why) != 0) {
-		snprintf(err, errlen, "--egress-allow: %s", why);
-		return -1;
-	}
 	/* the step every lease takes, tried once now */
 	pid = fork();
 	if (pid == 0) {
@@ -104,11 +154,43 @@ egress_config_init(struct egress_config *ec, const char *text,
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
 	    WEXITSTATUS(st) != 0) {
-		snprintf(err, errlen, "--egress-allow: cannot give a lease its "
-		    "own network namespace with loopback here (%s); it needs "
-		    "CAP_SYS_ADMIN", pid > 0 && WIFEXITED(st) &&
-		    WEXITSTATUS(st) == 2 ? "unshare(CLONE_NEWNET) refused" :
+		snprintf(err, errlen, "a network namespace per lease (the "
+		    "default, --egress-allow) cannot be made here: %s; it "
+		    "needs CAP_SYS_ADMIN in the runner. Give the runner that "
+		    "capability, or run with --shared-network (leases then "
+		    "share this runner's network namespace and can reach "
+		    "each other over UDP: docs/SECURITY.md)", pid > 0 &&
+		    WIFEXITED(st) && WEXITSTATUS(st) == 2 ?
+		    "unshare(CLONE_NEWNET) refused" :
 		    "loopback or listen failed");
+		return -1;
+	}
+	return 0;
+}
+
+const char *
+egress_launcher_hosts(const char *argv0)
+{
+	if (strcmp(argv0, "npx") == 0)
+		return "registry.npmjs.org:443";
+	if (strcmp(argv0, "uvx") == 0 || strcmp(argv0, "uv") == 0)
+		return "pypi.org:443,files.pythonhosted.org:443";
+	return "";
+}
+
+int
+egress_lease_rules(const struct egress_config *ec, const char *launcher,
+    const char *extra, size_t extra_len, struct egress_allow *a, char *err,
+    size_t errlen)
+{
+	const char *hosts = launcher && ec->launcher ?
+	    egress_launcher_hosts(launcher) : "";
+	char why[256];
+
+	*a = ec->base;
+	if (egress_allow_add(a, hosts, strlen(hosts), why, sizeof why) != 0 ||
+	    egress_allow_add(a, extra, extra_len, why, sizeof why) != 0) {
+		snprintf(err, errlen, "the lease's egress list: %s", why);
 		return -1;
 	}
 	return 0;
@@ -145,23 +227,15 @@ run_proxy(int home_ns, int lfd, const struct egress_allow *a,
 }
 
 int
-egress_lease_start(const struct egress_config *ec, const char *extra,
-    size_t extra_len, const char *lease_id, uid_t uid, gid_t gid,
-    struct egress_lease *el, char *err, size_t errlen)
+egress_lease_start(const struct egress_allow *a, const char *lease_id,
+    uid_t uid, gid_t gid, struct egress_lease *el, char *err, size_t errlen)
 {
-	static struct egress_allow a;	/* about 17 KiB */
-	char why[256];
 	int home, lfd;
 	pid_t self = getpid();
 
 	memset(el, 0, sizeof *el);
 	el->pidfd = -1;
-	a = ec->base;
-	if (egress_allow_add(&a, extra, extra_len, why, sizeof why) != 0) {
-		snprintf(err, errlen, "the approval's egress list: %s", why);
-		return -1;
-	}
-	el->nrules = a.n;
+	el->nrules = a->n;
 	home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (home < 0 || unshare(CLONE_NEWNET) != 0) {
 		snprintf(err, errlen, "egress: a network namespace for the "
@@ -176,7 +250,7 @@ egress_lease_start(const struct egress_config *ec, const char *extra,
 	}
 	el->pid = fork();
 	if (el->pid == 0)
-		run_proxy(home, lfd, &a, lease_id, uid, gid, self);
+		run_proxy(home, lfd, a, lease_id, uid, gid, self);
 	close(home);
 	close(lfd);
 	if (el->pid < 0) {

@@ -1,14 +1,15 @@
-/* egress_lease.h - egress by name for one lease (ns mode, --egress-allow):
- * the lease's own network namespace with only loopback, and the runner's
- * egress proxy (common/egress/egress_proxy.h) as its only way out.
+/* egress_lease.h - a lease's own network namespace (the runner's default
+ * in uid and ns mode; --shared-network opts out) with only loopback, and
+ * the runner's egress proxy (common/egress/egress_proxy.h) as its only
+ * way out.
  *
  * The lease handler (root, one thread) calls egress_lease_start right
  * before it spawns the child:
  *   1. it keeps a handle on its own network namespace, unshares a new one
  *      (owned by the runner's user namespace: nothing in the lease, not
  *      even its user-namespace root, can add an address, a route or an
- *      interface to it), brings "lo" up and listens on EGRESS_LEASE_ADDR
- *      inside it;
+ *      interface to it), brings "lo" up and listens on
+ *      EGRESS_LEASE_HOST:EGRESS_LEASE_PORT inside it;
  *   2. it forks the proxy, which goes back to the runner's namespace,
  *      drops to the lease's uid and gid (no capabilities, no_new_privs)
  *      and serves the listening socket: accepted connections come from
@@ -17,7 +18,8 @@
  *      next (the jail adds no network namespace of its own) starts there,
  *      with the listener already in place: no start-up race.
  * Plain connect() to anything but loopback fails with ENETUNREACH; UDP,
- * DNS and raw sockets reach nothing. */
+ * DNS and raw sockets reach nothing; no other lease shares the
+ * namespace, so nothing of another lease can reach a socket in it. */
 #ifndef AIRLOCK_EGRESS_LEASE_H
 #define AIRLOCK_EGRESS_LEASE_H
 
@@ -31,31 +33,53 @@
 #define EGRESS_LEASE_PORT 3128
 #define EGRESS_LEASE_URL "http://127.0.0.1:3128"
 
-/* The runner's: fixed at start-up. */
+/* The word of an --egress-allow list that stands for the launcher's own
+ * package hosts (egress_launcher_hosts), and the list's default. */
+#define EGRESS_LAUNCHER_WORD "launcher"
+
+/* The runner's: fixed at start-up (a reload builds a new one). */
 struct egress_config {
-	struct egress_allow base;	/* --egress-allow */
+	struct egress_allow base;	/* --egress-allow's host:port pairs */
+	int launcher;			/* it names EGRESS_LAUNCHER_WORD */
 };
 
 struct egress_lease {
 	pid_t pid;		/* the proxy; 0 when none */
 	int pidfd;		/* signals reach it even once reaped */
-	size_t nrules;		/* the union's size, for the log */
+	size_t nrules;		/* its list's size, for the log */
 };
 
-/* Parse --egress-allow ("none" is the empty list) and check the jail can
- * honour it: ns mode, no --egress-ports (the list names ports), and a
- * trial network namespace with loopback (needs CAP_SYS_ADMIN). 0, or -1
- * with a message in err naming what to change. */
+/* Parse --egress-allow into ec: NULL is the default, "launcher"; "none"
+ * the empty list; else comma-separated entries, each host:port
+ * (egress_allow.h) or the word launcher. 0, or -1 with a message. */
+int egress_config_parse(struct egress_config *ec, const char *text,
+    char *err, size_t errlen);
+
+/* egress_config_parse, then check the jail can give every lease its own
+ * network namespace: uid or ns mode, and a trial namespace with loopback
+ * (needs CAP_SYS_ADMIN). 0, or -1 with a message in err naming what to
+ * change (the flag that opts out). */
 int egress_config_init(struct egress_config *ec, const char *text,
     const struct jail *j, char *err, size_t errlen);
 
+/* The host:port pairs the launcher argv0 (the guard's bare word) fetches
+ * packages from: npx the npm registry, uvx and uv PyPI's index and
+ * files; "" for any other. A static string. */
+const char *egress_launcher_hosts(const char *argv0);
+
+/* One lease's list into a: the base list, the hosts of launcher (NULL:
+ * none, as for a locked tree, which fetches nothing) when the base list
+ * names the word, and extra (extra_len bytes of an approval's list, may
+ * be 0). 0, or -1 with a message. */
+int egress_lease_rules(const struct egress_config *ec, const char *launcher,
+    const char *extra, size_t extra_len, struct egress_allow *a, char *err,
+    size_t errlen);
+
 /* Steps 1-3 above for the lease lease_id, whose uid and gid the proxy
- * takes; the policy is the base list plus extra (extra_len bytes of an
- * approval's list, may be 0). 0, or -1 with a message (this process may
+ * takes, its policy a (copied). 0, or -1 with a message (this process may
  * then be in a namespace with no way out: the caller refuses the lease). */
-int egress_lease_start(const struct egress_config *ec, const char *extra,
-    size_t extra_len, const char *lease_id, uid_t uid, gid_t gid,
-    struct egress_lease *el, char *err, size_t errlen);
+int egress_lease_start(const struct egress_allow *a, const char *lease_id,
+    uid_t uid, gid_t gid, struct egress_lease *el, char *err, size_t errlen);
 
 /* Kill the proxy and its connections (safe when none was started). */
 void egress_lease_stop(struct egress_lease *el);

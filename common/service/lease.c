@@ -66,6 +66,7 @@ struct lease {
 	struct disk_watch disk;		/* its share of the state disk */
 	char disk_why[192];		/* why the watch ended it */
 	struct egress_lease eg;		/* the proxy, with cfg->egress */
+	struct egress_allow *rules;	/* its list, with cfg->egress */
 	char egress_extra[EGRESS_ALLOW_TEXT_MAX];	/* the approval's own
 					 * hosts (canonical list text) */
 	size_t egress_extra_len;
@@ -826,18 +827,25 @@ open_jail(struct lease *l)
 	return 0;
 }
 
-/* With --egress-allow: the lease's own network namespace, the proxy its
- * only way out, and the variables that point clients at it. */
+/* A lease's own network namespace (cfg->egress: uid and ns mode unless
+ * --shared-network), the proxy its only way out, the variables that
+ * point clients at it. Its list: the runner's, the launcher's package
+ * hosts (none for a locked tree: it fetches nothing), the approval's. */
 static int
 open_egress(struct lease *l, char **envp)
 {
+	static struct egress_allow rules;	/* about 17 KiB */
 	char err[512];
 
 	if (!l->cfg->egress)
 		return 0;
-	if (egress_lease_start(l->cfg->egress, l->egress_extra,
-	    l->egress_extra_len, l->id, l->jl.uid,
-	    l->jl.gid, &l->eg, err, sizeof err) != 0)
+	if (egress_lease_rules(l->cfg->egress, l->run_argv[0] ? NULL :
+	    l->req.argv[0], l->egress_extra, l->egress_extra_len, &rules, err,
+	    sizeof err) != 0)
+		return refuse(l, LERR_JAIL, err);
+	l->rules = &rules;
+	if (egress_lease_start(&rules, l->id, l->jl.uid, l->jl.gid, &l->eg,
+	    err, sizeof err) != 0)
 		return refuse(l, LERR_JAIL, err);
 	if (egress_env(envp, ENV_ENVP_CAP) != 0)
 		return refuse(l, LERR_ENV, "no room left in the environment "
@@ -900,24 +908,20 @@ log_spawned(const struct lease *l)
 }
 
 /* What STARTED (protocol version 2) says the lease may reach: the
- * proxy's rules (the runner's list and the approval's, as the proxy got
- * them), the Landlock ports, or no rule of ours. 0, or -1. */
+ * proxy's rules (open_egress's list, as the proxy got it), the Landlock
+ * ports (--shared-network), or no rule of ours. 0, or -1. */
 static int
 egress_policy(const struct lease *l, struct started_info *s)
 {
-	static struct egress_allow a;
 	const struct jail_config *jc = l->cfg->jail ? &l->cfg->jail->cfg :
 	    NULL;
-	char why[256];
 
-	if (l->cfg->egress) {
-		a = l->cfg->egress->base;
-		if (egress_allow_add(&a, l->egress_extra, l->egress_extra_len,
-		    why, sizeof why) != 0 || egress_allow_sorted_text(&a,
-		    s->rules, sizeof s->rules) < 0)
+	if (l->rules) {
+		if (egress_allow_sorted_text(l->rules, s->rules,
+		    sizeof s->rules) < 0)
 			return -1;
 		s->egress = EGRESS_HOSTS;
-		s->nrules = a.n;
+		s->nrules = l->rules->n;
 		return 0;
 	}
 	if (jc && jc->negress && jc->mode != JAIL_NONE) {

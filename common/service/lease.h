@@ -47,9 +47,10 @@ struct lease_config {
 	int sigfd;			/* service_handler_signals() */
 	uint16_t refuse_code;		/* non-zero: refuse after handshake */
 	const char *refuse_message;
-	const struct egress_config *egress;	/* ns: a network namespace
-					 * per lease, the egress proxy its only
-					 * way out; NULL: the runner's network */
+	const struct egress_config *egress;	/* a network namespace per
+					 * lease, the egress proxy its only way
+					 * out; NULL: the runner's network
+					 * (--shared-network, --jail none) */
 };
 
 /* Serve the authenticated connection conn_fd with its transport state *t

@@ -15,8 +15,9 @@ enum {
 	O_LISTEN, O_SECRET, O_JAIL, O_ALLOW, O_SCRIPTS, O_INDEX, O_MODULE,
 	O_MAXL, O_MAXT, O_MAXP, O_HS, O_PREAUTH, O_GRACE, O_PING, O_LIVE,
 	O_STATE, O_PUBKEY, O_REVOKED, O_LOG, O_UIDS, O_UNIT, O_LANDLOCK,
-	O_BIND, O_EGRESS, O_EGRESS_ALLOW, O_RO, O_CGROUP, O_MEM, O_PIDS,
-	O_CPU, O_NPROC, O_NOFILE, O_FSIZE, O_TMPFS, O_METRICS, O_DRAIN,
+	O_BIND, O_EGRESS, O_EGRESS_ALLOW, O_SHARED_NET, O_RO, O_CGROUP,
+	O_MEM, O_PIDS, O_CPU, O_NPROC, O_NOFILE, O_FSIZE, O_TMPFS, O_METRICS,
+	O_DRAIN,
 	O_HOME_SIZE, O_CACHE_SIZE, O_DISK_RESERVE, O_MAX_LEASE, O_LOCK_STORE,
 	O_LOCK_UIDS, O_REQUIRE_LOCK, O_PREFETCH, O_PREFETCH_JOBS,
 	O_SURFACE_STORE, O_COUNT
@@ -48,7 +49,8 @@ const struct optconfig_option runner_options[] = {
 	{ "landlock", 1, 0, OPTCONFIG_FIXED },
 	{ "allow-bind", 0, 0, OPTCONFIG_FIXED },
 	{ "egress-ports", 1, 0, OPTCONFIG_FIXED },
-	{ "egress-allow", 1, 0, OPTCONFIG_SWAP },
+	{ "egress-allow", 1, 0, OPTCONFIG_RELOAD },
+	{ "shared-network", 0, 0, OPTCONFIG_FIXED },
 	{ "ro-path", 1, 1, OPTCONFIG_FIXED },
 	{ "cgroup", 1, 0, OPTCONFIG_FIXED },
 	{ "memory", 1, 0, OPTCONFIG_RELOAD },
@@ -271,6 +273,7 @@ set_value(void *cfg, size_t o, const char *v, char *err, size_t errlen)
 		j->negress = (size_t)np;
 		return 0;
 	case O_EGRESS_ALLOW: c->egress_allow = v; return 0;
+	case O_SHARED_NET: c->shared_network = 1; return 0;
 	case O_RO:
 		if (j->nro == JAIL_PATHS_MAX)
 			return errbuf_set(err, errlen, "at most %d --ro-path",
@@ -364,15 +367,27 @@ runner_config_finish(struct runner_config *c, int check, char *err,
 	}
 	if (j->mode == JAIL_NONE) {
 		if (c->limits_given || j->cgroup_dir || j->negress ||
-		    j->allow_bind || j->landlock == JAIL_LANDLOCK_REQUIRE)
+		    j->allow_bind || j->landlock == JAIL_LANDLOCK_REQUIRE ||
+		    c->egress_allow || c->shared_network)
 			return errbuf_set(err, errlen, "--jail none applies no jail: "
-			    "limits, --cgroup, Landlock options need uid or ns"),
-			    EXIT_USAGE;
+			    "limits, --cgroup, Landlock and network options "
+			    "need uid or ns"), EXIT_USAGE;
 		j->limits = (struct jail_limits){ 0 };
 	}
 	if (c->surface_store && !c->review_pubkey)
 		return errbuf_set(err, errlen, "--surface-store needs "
 		    "--review-pubkey"), EXIT_USAGE;
+	/* each lease's own network namespace unless --shared-network */
+	if (c->shared_network && c->egress_allow)
+		return errbuf_set(err, errlen, "--egress-allow needs each "
+		    "lease's own network namespace: drop --shared-network (or "
+		    "--egress-allow)"), EXIT_USAGE;
+	if (j->mode != JAIL_NONE && !c->shared_network && j->negress)
+		return errbuf_set(err, errlen, "--egress-ports governs a "
+		    "network namespace the leases share: add "
+		    "--shared-network, or drop it (each lease has its own "
+		    "namespace by default, its way out the egress proxy: name "
+		    "hosts in --egress-allow)"), EXIT_USAGE;
 	if (c->revocations && !c->review_pubkey)
 		return errbuf_set(err, errlen, "--revocations needs --review-pubkey"),
 		    EXIT_USAGE;

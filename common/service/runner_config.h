@@ -59,7 +59,10 @@ struct runner_config {
 	uint16_t ports[JAIL_PORTS_MAX];
 	int preflight;			/* --check of a configuration */
 	const char *metrics;		/* --metrics ADDR, or NULL */
-	const char *egress_allow;	/* --egress-allow, or NULL */
+	const char *egress_allow;	/* --egress-allow, or NULL: the
+					 * default, the launcher's hosts */
+	int shared_network;		/* --shared-network: leases share
+					 * the runner's network namespace */
 	uint64_t drain_ms;		/* --drain-timeout */
 	uint64_t max_lease_ms;		/* --max-lease-duration */
 	int limits_given;		/* a cgroup limit flag was used */

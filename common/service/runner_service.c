@@ -351,11 +351,21 @@ runner_service_jail_config(struct runner_service *r, const char *path,
 		 * seccomp alike) */
 		seccomp_policy_program(&r->seccomp, j->allow_bind ?
 		    SECCOMP_PROG_JAIL_BIND : SECCOMP_PROG_JAIL);
-		if (j->allow_bind)
+		if (j->allow_bind && r->cfg.shared_network)
 			log_msg(LOG_WARN, "--allow-bind: leases may listen and "
 			    "bind, so other tenants' leases and the network "
 			    "can reach them (docs/SECURITY.md, \"Between "
 			    "tenants\")");
+		else if (j->allow_bind)
+			log_msg(LOG_INFO, "--allow-bind: leases may listen and "
+			    "bind, each in its own network namespace: only "
+			    "the lease itself reaches what it listens on");
+		if (r->cfg.shared_network)
+			log_msg(LOG_WARN, "--shared-network: leases share this "
+			    "runner's network namespace: one lease's "
+			    "unconnected UDP socket receives another's "
+			    "datagrams, /proc/net lists every lease's sockets "
+			    "(docs/SECURITY.md, \"Between tenants\")");
 		j->seccomp = &r->seccomp;
 	}
 	return 0;
@@ -596,6 +606,14 @@ check_state_parents(const struct runner_service *r, char *err,
 	    (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
 }
 
+/* Each lease in a network namespace of its own (egress_lease.h): uid and
+ * ns mode, unless the operator opts out. */
+static int
+own_network(const struct runner_config *c)
+{
+	return c->jail_cfg.mode != JAIL_NONE && !c->shared_network;
+}
+
 /* What a reload builds aside before anything switches. */
 struct reload_set {
 	struct runner_config cfg;
@@ -720,7 +738,7 @@ reload_build(struct runner_service *r, struct reload_set *n, char *err,
 		    "cgroups are set up at start: restart for this one)", msg);
 		return -1;
 	}
-	if (c->egress_allow && egress_config_init(&n->egress, c->egress_allow,
+	if (own_network(c) && egress_config_init(&n->egress, c->egress_allow,
 	    &r->jail, err, errlen) != 0)
 		return -1;
 	if (r->jail.cfg.mode != JAIL_NONE && disk_reserve_fits(c->state_dir,
@@ -771,7 +789,7 @@ reload_switch(struct runner_service *r, struct reload_set *n)
 		r->revoked.key = &r->review_key;
 		n->new_revoked = 0;
 	}
-	if (n->cfg.egress_allow)
+	if (own_network(&n->cfg))
 		r->egress = n->egress;
 	/* the jail is read-only to the handlers: each has its own copy */
 	r->jail.cfg.limits = n->cfg.jail_cfg.limits;
@@ -901,7 +919,7 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 	if (jail_ok && (rc = step(r, check_secret_modes(&r->cfg, &r->jail,
 	    err, errlen), err)) != 0)
 		return rc;
-	if (jail_ok && r->cfg.egress_allow && (rc = step(r,
+	if (jail_ok && own_network(&r->cfg) && (rc = step(r,
 	    egress_config_init(&r->egress, r->cfg.egress_allow, &r->jail, err,
 	    errlen) ? EXIT_CONFIG : 0, err)) != 0)
 		return rc;
@@ -960,7 +978,7 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 		.locks = r->cfg.lock_store ? &r->locks : NULL,
 		.require_lock = r->cfg.require_lock,
 		.surface_store = r->cfg.surface_store,
-		.egress = r->cfg.egress_allow ? &r->egress : NULL,
+		.egress = own_network(&r->cfg) ? &r->egress : NULL,
 	};
 	return 0;
 }

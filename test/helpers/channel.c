@@ -24,6 +24,8 @@
  *   mq-put NAME MSG        POSIX mqueue: create /NAME (0666), send, sleep
  *   mq-get NAME            mq_open(/NAME, O_CREAT, 0600), receive
  *   sysvipc KEY            is KEY listed in /proc/sysvipc/shm?
+ *   udp-find PORT          is a UDP socket on local PORT listed in
+ *                          /proc/net/udp (how a lease finds another's)?
  *   pid PID                kill(PID, 0) and pidfd_open(PID): who exists
  *   sleep                  print "pid: N", sleep */
 #include <errno.h>
@@ -302,6 +304,24 @@ sysvipc(const char *key)
 }
 
 static void
+udp_find(const char *port)
+{
+	char line[512];
+	FILE *f = fopen("/proc/net/udp", "r");
+	unsigned want = (unsigned)atoi(port), lport;
+	int found = 0;
+
+	if (!f)
+		fail("udp-find");
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, " %*d: %*x:%x", &lport) == 1 &&
+		    lport == want)
+			found = 1;
+	fclose(f);
+	printf("listed: %s\n", found ? "yes" : "no");
+}
+
+static void
 pid_probe(const char *pid)
 {
 	pid_t p = (pid_t)atoi(pid);
@@ -325,6 +345,8 @@ main(int argc, char **argv)
 		tcp_listen(0);
 	else if (strcmp(argv[1], "tcp-bind-listen") == 0)
 		tcp_listen(1);
+	else if (strcmp(argv[1], "udp-find") == 0 && argc == 3)
+		udp_find(argv[2]);
 	else if (strncmp(argv[1], "udp-", 4) == 0 && argc == 2)
 		udp_wait(argv[1] + 4);
 	else if (strcmp(argv[1], "tcp-send") == 0 && argc == 4)

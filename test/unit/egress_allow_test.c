@@ -2,13 +2,16 @@
  * spaces or empty entries), exact matching (no suffix, port or address
  * family slack), merging with duplicates dropped, the caps, and the text
  * form that round-trips. And the address classes the proxy refuses,
- * including every IPv6 form that carries one of them. */
+ * including every IPv6 form that carries one of them. And the runner's
+ * --egress-allow: the word launcher, the launchers' hosts, one lease's
+ * union. */
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/egress/addrclass.h"
 #include "common/egress/egress_allow.h"
+#include "common/egress/egress_lease.h"
 #include "tap.h"
 
 static int
@@ -192,10 +195,56 @@ classes(void)
 	}
 }
 
+static void
+runner_lists(void)
+{
+	static const char *const bad[] = { "", ",", "launcher,",
+		",launcher", "launcher,,a.com:443", "launchers", "Launcher",
+		"*.a.com:443" };
+	static struct egress_config ec;
+	static struct egress_allow a;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		ok(egress_config_parse(&ec, bad[i], err, sizeof err) != 0,
+		    "--egress-allow \"%s\" refused", bad[i]);
+	ok(egress_config_parse(&ec, NULL, err, sizeof err) == 0 &&
+	    ec.launcher && ec.base.n == 0, "the default is the word launcher");
+	ok(egress_config_parse(&ec, "none", err, sizeof err) == 0 &&
+	    !ec.launcher && ec.base.n == 0, "none is the empty list");
+	ok(egress_config_parse(&ec, "a.com:443,launcher,b.com:80", err,
+	    sizeof err) == 0 && ec.launcher && ec.base.n == 2,
+	    "the word among host:port pairs");
+	ok(strcmp(egress_launcher_hosts("npx"), "registry.npmjs.org:443") ==
+	    0 && strcmp(egress_launcher_hosts("uvx"), egress_launcher_hosts(
+	    "uv")) == 0 && *egress_launcher_hosts("uv") &&
+	    !*egress_launcher_hosts("node") &&
+	    !*egress_launcher_hosts("python3") &&
+	    !*egress_launcher_hosts("npxx"), "the launchers' hosts");
+	ok(egress_lease_rules(&ec, "npx", "c.com:443", 9, &a, err,
+	    sizeof err) == 0 && a.n == 4 && allows(&a, "registry.npmjs.org:443")
+	    && allows(&a, "c.com:443") && allows(&a, "a.com:443"),
+	    "npx: the base, the registry, the approval's");
+	ok(egress_lease_rules(&ec, NULL, "", 0, &a, err, sizeof err) == 0 &&
+	    a.n == 2 && !allows(&a, "registry.npmjs.org:443"),
+	    "a locked tree (no launcher): the base alone");
+	ok(egress_lease_rules(&ec, "uvx", "", 0, &a, err, sizeof err) == 0 &&
+	    allows(&a, "pypi.org:443") &&
+	    allows(&a, "files.pythonhosted.org:443") &&
+	    !allows(&a, "registry.npmjs.org:443"), "uvx: PyPI, not npm");
+	ok(egress_config_parse(&ec, "a.com:443", err, sizeof err) == 0 &&
+	    egress_lease_rules(&ec, "npx", "", 0, &a, err, sizeof err) == 0 &&
+	    a.n == 1 && !allows(&a, "registry.npmjs.org:443"),
+	    "a list without the word: no launcher's hosts");
+	ok(egress_lease_rules(&ec, "npx", "a.com:443,", 10, &a, err,
+	    sizeof err) != 0, "a bad approval list is refused");
+}
+
 int
 main(void)
 {
 	lists();
 	classes();
+	runner_lists();
 	return tap_done();
 }

@@ -2,6 +2,7 @@
  * --config text: values, one place per option, strictness with FILE:LINE,
  * the rules between options, and what a reload may change. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/base/xwrap.h"
 #include "common/service/runner_config.h"
@@ -210,6 +211,46 @@ main(void)
 	runner_config_finish(&new, 0, err, sizeof err);
 	ok(runner_config_fixed_change(&c, &new) != NULL,
 	    "--require-lock needs a restart");
+
+	/* the network: each lease's own namespace unless --shared-network */
+	base(&c);
+	ok(runner_config_finish(&c, 0, err, sizeof err) == 0 &&
+	    !c.shared_network && !c.egress_allow,
+	    "by default: no --shared-network, the default list");
+	base(&c);
+	file(&c, "egress-ports 443\n");
+	ok(runner_config_finish(&c, 0, err, sizeof err) == EXIT_USAGE &&
+	    strstr(err, "add --shared-network") != NULL,
+	    "--egress-ports alone is refused, naming --shared-network: %s",
+	    err);
+	base(&c);
+	file(&c, "shared-network\negress-ports 443\n");
+	ok(runner_config_finish(&c, 0, err, sizeof err) == 0,
+	    "--egress-ports with --shared-network: %s", err);
+	base(&c);
+	file(&c, "shared-network\negress-allow none\n");
+	ok(runner_config_finish(&c, 0, err, sizeof err) == EXIT_USAGE &&
+	    strstr(err, "drop --shared-network") != NULL,
+	    "--egress-allow with --shared-network is refused: %s", err);
+	runner_config_defaults(&c);
+	cmd(&c, "listen", "unix:/x");
+	cmd(&c, "jail", "none");
+	file(&c, "shared-network\n");
+	ok(runner_config_finish(&c, 0, err, sizeof err) == EXIT_USAGE &&
+	    strstr(err, "network options") != NULL,
+	    "--jail none refuses --shared-network: %s", err);
+	base(&old);
+	file(&old, "egress-allow launcher,a.test:443\n");
+	runner_config_finish(&old, 0, err, sizeof err);
+	base(&new);
+	runner_config_finish(&new, 0, err, sizeof err);
+	ok(runner_config_fixed_change(&old, &new) == NULL,
+	    "--egress-allow dropped by a reload: the default, no restart");
+	base(&new);
+	file(&new, "egress-allow launcher,a.test:443\nshared-network\n");
+	ok(runner_config_fixed_change(&old, &new) &&
+	    strcmp(runner_config_fixed_change(&old, &new), "shared-network")
+	    == 0, "--shared-network added needs a restart");
 	for (size_t i = 0; i < runner_noptions; i++)
 		ok(optconfig_find(&runner_optconfig, runner_options[i].name) ==
 		    (int)i, "option %s found", runner_options[i].name);
