@@ -42,7 +42,9 @@ static const char usage[] =
 "                        AIRLOCK_APPROVAL)\n"
 "  --env KEY             forward the environment variable KEY to the\n"
 "                        server (repeatable; or AIRLOCK_ENV=KEY1,KEY2)\n"
-"  --timeout DURATION    connect + handshake limit (default 10s)\n"
+"  --timeout DURATION    connect + handshake limit (default 10s); a\n"
+"                        handshake the runner closed before answering\n"
+"                        is tried again within it, 4 times at most\n"
 "  --doctor              check every step, say which one fails, run\n"
 "                        COMMAND with stdin closed and report its exit\n"
 "                        and the lease's egress policy\n"
@@ -303,6 +305,32 @@ spoken_version(void)
 	}
 }
 
+/* A handshake the runner closed before any byte of its answer (its
+ * pre-auth table evicted it, or its per-source cap was full) is tried
+ * again on a new connection: so many times at most, the first after
+ * RETRY_FIRST_MS, doubling, all within --timeout. */
+#define HANDSHAKE_RETRIES 4
+#define RETRY_FIRST_MS 100
+
+/* What is left until deadline, in ms (0 when past). */
+static int64_t
+left_ms(int64_t deadline)
+{
+	int64_t d = deadline - mono_ms();
+
+	return d > 0 ? d : 0;
+}
+
+static void
+sleep_ms(int64_t ms)
+{
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) *
+		1000000 };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
 /* Connect and authenticate; dies with the documented code on failure. */
 static void
 open_lease(struct relay_session *r, const struct relay_config *cfg,
@@ -310,30 +338,46 @@ open_lease(struct relay_session *r, const struct relay_config *cfg,
 {
 	struct netaddr addr;
 	char err[512];
-	int fd;
-	int64_t t0 = mono_ms();
+	int fd, tries = 0;
+	int64_t t0 = mono_ms(), deadline = t0 + (int64_t)cfg->timeout_ms;
+	int64_t wait_ms = RETRY_FIRST_MS;
 
 	if (netaddr_parse(&addr, cfg->addr, err, sizeof err))
 		die(EXIT_USAGE, "%s", err);
-	fd = relay_connect(&addr, cfg->timeout_ms, err, sizeof err);
-	if (fd < 0) {
-		if (doctor)
-			printf("FAIL connect: %s\n", err);
-		die(RELAY_UNREACHABLE, "runner unreachable: %s", err);
+	for (;;) {
+		fd = relay_connect(&addr, (uint64_t)left_ms(deadline), err,
+		    sizeof err);
+		if (fd < 0) {
+			if (doctor)
+				printf("FAIL connect: %s\n", err);
+			die(RELAY_UNREACHABLE, "runner unreachable: %s", err);
+		}
+		if (doctor && tries == 0)
+			printf("ok   connect: %s (%lld ms)\n", cfg->addr,
+			    (long long)(mono_ms() - t0));
+		if (relay_session_handshake(r, fd, psk, spoken_version(),
+		    (uint64_t)left_ms(deadline), err, sizeof err) == 0)
+			break;
+		if (!r->ch.unanswered || tries == HANDSHAKE_RETRIES ||
+		    mono_ms() + wait_ms >= deadline) {
+			if (doctor)
+				printf("FAIL handshake: %s\n", err);
+			if (tries)
+				die(RELAY_AUTH, "%s (%d attempts)", err,
+				    tries + 1);
+			die(RELAY_AUTH, "%s", err);
+		}
+		close(fd);
+		tries++;
+		log_msg(LOG_INFO, "the runner closed the handshake before "
+		    "answering: trying again in %lld ms (%d of %d)",
+		    (long long)wait_ms, tries, HANDSHAKE_RETRIES);
+		sleep_ms(wait_ms);
+		wait_ms *= 2;
 	}
 	if (doctor)
-		printf("ok   connect: %s (%lld ms)\n", cfg->addr,
-		    (long long)(mono_ms() - t0));
-	t0 = mono_ms();
-	if (relay_session_handshake(r, fd, psk, spoken_version(),
-	    cfg->timeout_ms, err, sizeof err) != 0) {
-		if (doctor)
-			printf("FAIL handshake: %s\n", err);
-		die(RELAY_AUTH, "%s", err);
-	}
-	if (doctor)
-		printf("ok   handshake: %s (%lld ms)\n", NOISE_NAME_PSK,
-		    (long long)(mono_ms() - t0));
+		printf("ok   handshake: %s (%lld ms%s)\n", NOISE_NAME_PSK,
+		    (long long)(mono_ms() - t0), tries ? ", tried again" : "");
 }
 
 static void

@@ -13,6 +13,11 @@
   flip SOCK UPSTREAM DIR N  proxy one connection, flipping one bit in the
                             N-th record (counted from 1) travelling DIR
                             (up: relay->runner, down: runner->relay)
+  flaky SOCK UPSTREAM N HOW COUNT  the first N connections: read the
+                            relay's first record, then close (HOW close)
+                            or send one byte and close (HOW byte); every
+                            later one is proxied; each connection is a
+                            line in COUNT
 """
 import os
 import select
@@ -112,6 +117,24 @@ def main():
         up = Records(n if args[2] == "up" else 0)
         down = Records(n if args[2] == "down" else 0)
         proxy(c, connect(args[1]), up, down)
+    elif cmd == "flaky":
+        srv = listen(args[0])
+        srv.listen(16)
+        n, how = int(args[2]), args[3]
+        seen = 0
+        while True:
+            c, _ = srv.accept()
+            seen += 1
+            with open(args[4], "a") as count:
+                count.write("connection %d\n" % seen)
+            if seen > n:
+                proxy(c, connect(args[1]))
+                c.close()
+                continue
+            c.recv(50)
+            if how == "byte":
+                c.sendall(b"\x00")
+            c.close()
     else:
         sys.exit("unknown command " + cmd)
 

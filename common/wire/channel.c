@@ -47,9 +47,11 @@ write_all(int fd, const uint8_t *p, size_t n, int64_t deadline)
 	return 0;
 }
 
-/* Read one record into c->body within the deadline; its length or -1. */
+/* Read one record into c->body within the deadline; its length or -1
+ * (*closed set when the peer closed or reset the connection). */
 static long
-read_record(struct channel *c, int64_t deadline, const char **why)
+read_record(struct channel *c, int64_t deadline, const char **why,
+    int *closed)
 {
 	for (;;) {
 		size_t used;
@@ -72,10 +74,12 @@ read_record(struct channel *c, int64_t deadline, const char **why)
 		n = channel_fill(c);
 		if (n == 0) {
 			*why = "connection closed by the peer";
+			*closed = 1;
 			return -1;
 		}
 		if (n < 0 && errno != EAGAIN && errno != EINTR) {
 			*why = strerror(errno);
+			*closed = errno == ECONNRESET;
 			return -1;
 		}
 	}
@@ -138,7 +142,7 @@ channel_handshake_as(struct channel *c, int fd, enum channel_role role,
 	enum noise_status st;
 	size_t len, plen;
 	long n;
-	int rc = -1;
+	int rc = -1, closed = 0;
 
 	memset(c, 0, sizeof *c);
 	c->fd = fd;
@@ -154,13 +158,16 @@ channel_handshake_as(struct channel *c, int fd, enum channel_role role,
 	if (role == CHANNEL_INITIATOR) {
 		st = noise_write_message(&hs, NULL, 0, msg, sizeof msg, &len);
 		if (st != NOISE_OK || send_record(fd, msg, len, deadline)) {
+			c->unanswered = st == NOISE_OK && (errno == EPIPE ||
+			    errno == ECONNRESET);
 			SAY("cannot send handshake message 1: %s", st ?
 			    noise_status_text(st) : strerror(errno));
 			goto out;
 		}
 		/* a runner that cannot authenticate msg1 closes without a
 		 * word (docs/PROTOCOL.md), so both causes are named here */
-		if ((n = read_record(c, deadline, &why)) < 0) {
+		if ((n = read_record(c, deadline, &why, &closed)) < 0) {
+			c->unanswered = closed && c->bytes_read == 0;
 			SAY("handshake failed: no reply (%s): wrong secret, or "
 			    "not an airlock/%u %s (a %s also closes "
 			    "connections past its --max-conns-per-peer)", why,
@@ -179,7 +186,7 @@ channel_handshake_as(struct channel *c, int fd, enum channel_role role,
 			goto out;
 		}
 	} else {
-		if ((n = read_record(c, deadline, &why)) < 0) {
+		if ((n = read_record(c, deadline, &why, &closed)) < 0) {
 			SAY("no handshake message: %s", why);
 			goto out;
 		}

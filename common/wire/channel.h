@@ -29,6 +29,10 @@ struct channel {
 	uint8_t out[CHANNEL_OUT_CAP];
 	size_t out_off, out_len;	/* unsent bytes: out[out_off..out_len) */
 	uint64_t bytes_read, bytes_written;
+	int unanswered;			/* an initiator's failed handshake
+					 * ended by the peer's close or reset
+					 * before any byte of its answer: the
+					 * caller may try again */
 };
 
 enum channel_role { CHANNEL_INITIATOR, CHANNEL_RESPONDER };
