@@ -15,7 +15,10 @@
                             (up: relay->runner, down: runner->relay)
   flaky SOCK UPSTREAM N HOW COUNT  the first N connections: read the
                             relay's first record, then close (HOW close)
-                            or send one byte and close (HOW byte); every
+                            or send one byte and close (HOW byte), or
+                            read its 2-byte header only, send one byte
+                            and close (HOW early-byte: the relay's write
+                            may fail before it reads the byte); every
                             later one is proxied; each connection is a
                             line in COUNT
 """
@@ -131,8 +134,14 @@ def main():
                 proxy(c, connect(args[1]))
                 c.close()
                 continue
-            c.recv(50)
-            if how == "byte":
+            got = b""
+            want = 2 if how == "early-byte" else 50	# msg1's record
+            while len(got) < want:
+                more = c.recv(want - len(got))
+                if not more:
+                    break
+                got += more
+            if how in ("byte", "early-byte"):
                 c.sendall(b"\x00")
             c.close()
     else:

@@ -85,15 +85,31 @@ read_record(struct channel *c, int64_t deadline, const char **why,
 	}
 }
 
+/* 1 when bytes from the peer wait unread on fd (its answer came before
+ * our write failed), else 0; errno kept. */
+static int
+answer_waiting(int fd)
+{
+	int e = errno, waiting;
+	uint8_t b;
+
+	waiting = recv(fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) == 1;
+	errno = e;
+	return waiting;
+}
+
+/* A handshake message as one record in one write: a peer that reads the
+ * header and closes never sees a second write of ours fail first. */
 static int
 send_record(int fd, const uint8_t *body, size_t n, int64_t deadline)
 {
-	uint8_t hdr[FRAME_HEADER_LEN];
+	uint8_t rec[FRAME_HEADER_LEN + NOISE_MSG1_LEN];
 
-	if (frame_header(hdr, n) != 0)
+	_Static_assert(NOISE_MSG2_LEN <= NOISE_MSG1_LEN, "msg2 fits rec");
+	if (n > sizeof rec - FRAME_HEADER_LEN || frame_header(rec, n) != 0)
 		return -1;
-	return write_all(fd, hdr, sizeof hdr, deadline) ||
-	    write_all(fd, body, n, deadline) ? -1 : 0;
+	memcpy(rec + FRAME_HEADER_LEN, body, n);
+	return write_all(fd, rec, FRAME_HEADER_LEN + n, deadline);
 }
 
 int
@@ -159,7 +175,7 @@ channel_handshake_as(struct channel *c, int fd, enum channel_role role,
 		st = noise_write_message(&hs, NULL, 0, msg, sizeof msg, &len);
 		if (st != NOISE_OK || send_record(fd, msg, len, deadline)) {
 			c->unanswered = st == NOISE_OK && (errno == EPIPE ||
-			    errno == ECONNRESET);
+			    errno == ECONNRESET) && !answer_waiting(fd);
 			SAY("cannot send handshake message 1: %s", st ?
 			    noise_status_text(st) : strerror(errno));
 			goto out;
