@@ -117,9 +117,10 @@ echo "       --secret-file $RUNNER_SECRET --state-dir $tmp/state --jail $jail \\
 echo "       $*"
 echo "   running as pid $RUNNER_PID, uid $(id -u)"
 case $jail in
-ns) echo "   each lease: its own uid of $range, user/pid/mount namespaces, a read-only"
+ns) echo "   each lease: its own uid of $range, user/pid/mount/network namespaces, a read-only"
     echo "   root of the launcher's files, no capabilities, Landlock, seccomp" ;;
-uid) echo "   each lease: its own uid of $range, no capabilities, Landlock, seccomp" ;;
+uid) echo "   each lease: its own uid of $range and network namespace, no capabilities,"
+    echo "   Landlock, seccomp" ;;
 *) echo "   NOT root: no jail (--jail none); leases are NOT isolated. As root the"
    echo "   demo runs them in a jail." ;;
 esac
