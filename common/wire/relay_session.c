@@ -512,8 +512,8 @@ doctor_egress(FILE *report, const struct started_info *s, unsigned version)
 	switch (s->egress) {
 	case EGRESS_NONE:
 		fprintf(report, "ok   egress: none: no egress rule of airlock's, "
-		    "the server has the runner's own network (the runner sets "
-		    "neither --egress-ports nor --egress-allow)\n");
+		    "the server has the runner's own network (--jail none, or "
+		    "--shared-network without --egress-ports)\n");
 		break;
 	case EGRESS_PORTS:
 		fprintf(report, "ok   egress: %s: TCP connect to these ports "
