@@ -32,6 +32,7 @@
 #include "common/sandbox/sbx_budget.h"
 #include "common/sandbox/sbx_exec.h"
 #include "common/sandbox/sbx_java.h"
+#include "common/sandbox/sbx_jwarm.h"
 #include "common/sandbox/sbx_proto.h"
 #include "common/sandbox/sbx_client.h"
 #include "common/sandbox/sbx_config.h"
@@ -189,13 +190,14 @@ LIMIT_HELP
 "                            nobody with --jail none as root)\n"
 "  --exec-interpreter PATH   what language exec runs (files[0] as its\n"
 "                            argument); without it exec is refused\n"
-"  --warm python=N           keep N warm slots (1..64, at most\n"
-"                            --max-concurrency): jails prepared with the\n"
-"                            default limits, python3 started and waiting;\n"
-"                            each takes one execution whose memory, pids,\n"
-"                            CPU rlimit and disk are the defaults, is then\n"
-"                            destroyed and made again (others start cold;\n"
-"                            Java has no warm slots)\n"
+"  --warm python=N,java=M    keep N (M) warm slots (1..64 each, at most\n"
+"                            --max-concurrency in all): jails prepared with\n"
+"                            the default limits, python3 (a JVM that has\n"
+"                            warmed up javac) started and waiting; each\n"
+"                            takes one execution of its language whose\n"
+"                            memory, pids, CPU rlimit and disk are the\n"
+"                            defaults, is then destroyed and made again\n"
+"                            (others start cold)\n"
 JAIL_HELP
 "  --log-format human|json\n"
 "  --config FILE             more of these options, one a line, without\n"
@@ -294,6 +296,7 @@ enum {
 	OPT_JAVA_UNCONFINED, OPT_OLD_CPU, OPT_FILE, OPT_LISTEN, OPT_REMOTE,
 	OPT_DEFAULT_TENANT, OPT_RUNTIME, OPT_MAX_CONNS, OPT_MAX_BODY,
 	OPT_MAX_OUTPUT, OPT_READ_TIMEOUT, OPT_WRITE_TIMEOUT, OPT_DRAIN,
+	OPT_STAGE_WARM,
 	OPT_SERVICE = 1000	/* + the index of sbx_options[] */
 };
 
@@ -928,6 +931,7 @@ java_stage_main(int argc, char **argv)
 		{ "heap", required_argument, NULL, OPT_HEAP },
 		{ "java-denylist", required_argument, NULL, OPT_DENYLIST },
 		{ "unconfined", no_argument, NULL, OPT_JAVA_UNCONFINED },
+		{ "warm", no_argument, NULL, OPT_STAGE_WARM },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sbx_java_opts jo;
@@ -943,12 +947,15 @@ java_stage_main(int argc, char **argv)
 			break;
 		case OPT_DENYLIST: jo.denylist = optarg; break;
 		case OPT_JAVA_UNCONFINED: jo.unconfined = 1; break;
+		case OPT_STAGE_WARM: jo.warm = 1; break;
 		default: return EXIT_USAGE;
 		}
 	}
-	if (!jo.java_home || !jo.heap || optind >= argc)
+	if (!jo.java_home || !jo.heap || (optind >= argc) != jo.warm)
 		die(EXIT_USAGE, "internal: _java-stage --java-home DIR --heap N "
-		    "-- FILES");
+		    "(--warm | -- FILES)");
+	if (jo.warm)
+		return sbx_jwarm_stage(&jo);
 	jo.files = argv + optind;
 	jo.nfiles = (size_t)(argc - optind);
 	return sbx_java_stage(&jo);

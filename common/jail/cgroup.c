@@ -930,6 +930,22 @@ cgroup_lease_kill(const struct cgroup_lease *l)
 	return left;
 }
 
+int
+cgroup_lease_peak_reset(const struct cgroup_lease *l)
+{
+	char path[PATH_MAX];
+
+	for (int i = 0; l->kind == CGROUP_V1 && i < l->n; i++) {
+		int n = snprintf(path, sizeof path, "%s/memory.max_usage_in_"
+		    "bytes", l->dir[i]);
+
+		if (n > 0 && (size_t)n < sizeof path && access(path, F_OK) == 0)
+			return file_write_str(path, "0");
+	}
+	errno = ENOTSUP;
+	return -1;
+}
+
 void
 cgroup_lease_stats(const struct cgroup_lease *l, struct cgroup_stats *st)
 {

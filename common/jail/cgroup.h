@@ -124,6 +124,12 @@ int cgroup_lease_create(const struct cgroup_service *s, const char *name,
  * its wait; checked, never assumed). Only open/write/close. 0, or -1 with errno. */
 int cgroup_lease_attach(const struct cgroup_lease *l);
 
+/* Start the lease's peak memory again from its usage now (v1: memory.
+ * max_usage_in_bytes; v2's memory.peak resets only for the file
+ * descriptor that wrote it, so not here). 0, or -1 with errno (ENOTSUP
+ * on v2 or without a memory group). */
+int cgroup_lease_peak_reset(const struct cgroup_lease *l);
+
 /* Kill every process in the lease's groups (v2: cgroup.kill; v1: SIGKILL
  * each pid of cgroup.procs until it stays empty, bounded). Returns the
  * number of processes still listed (0 = empty). */

@@ -574,6 +574,16 @@ jail_lease_cgroup_fd(const struct jail_lease *l)
 	return l->cg_made ? l->cg.v2_fd : -1;
 }
 
+int
+jail_lease_peak_reset(const struct jail_lease *l)
+{
+	if (!l->cg_made) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	return cgroup_lease_peak_reset(&l->cg);
+}
+
 void
 jail_lease_stats(const struct jail_lease *l, struct jail_stats *st)
 {

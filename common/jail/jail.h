@@ -397,6 +397,10 @@ void jail_lease_kill(struct jail_lease *l, pid_t watch, int *status,
 /* The cgroup's counters (zeros, has_* 0, without a cgroup). */
 void jail_lease_stats(const struct jail_lease *l, struct jail_stats *st);
 
+/* The peak memory counted again from now (cgroup_lease_peak_reset). 0,
+ * or -1 with errno. */
+int jail_lease_peak_reset(const struct jail_lease *l);
+
 /* Kill (as jail_lease_kill), remove the directories (as the lease's uid)
  * and the cgroup, release the uid. 0, or -1 with a message when something
  * was left behind (the caller logs it). Safe on a lease that failed to

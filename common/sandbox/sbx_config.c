@@ -141,18 +141,18 @@ count(const char *name, const char *v, uint64_t min, uint64_t max,
 	return 0;
 }
 
-/* --warm LANG=N[,LANG=N...]: the warm slots kept per language. Python
- * only: Java's slots (a warm JVM that compiles, is checked and runs in
- * one process) are not built, and asking for them is refused rather than
- * silently cold. */
+/* --warm LANG=N[,LANG=N...]: the warm slots kept per language (python,
+ * java). */
 static int
 warm_parse(struct sbx_server_config *s, const char *v, char *err,
     size_t errlen)
 {
 	char one[32];
 
-	s->warm_python = 0;
+	s->warm_python = s->warm_java = 0;
 	while (*v) {
+		uint32_t *slots;
+
 		size_t n = strcspn(v, ",");
 		char *eq;
 
@@ -166,14 +166,14 @@ warm_parse(struct sbx_server_config *s, const char *v, char *err,
 			return errbuf_set(err, errlen, "--warm: '%s' is not LANG=N",
 			    one);
 		*eq = '\0';
-		if (strcmp(one, "java") == 0)
-			return errbuf_set(err, errlen, "--warm: java: warm Java "
-			    "slots are not implemented (Python only)");
-		if (strcmp(one, "python") != 0)
+		if (strcmp(one, "python") == 0)
+			slots = &s->warm_python;
+		else if (strcmp(one, "java") == 0)
+			slots = &s->warm_java;
+		else
 			return errbuf_set(err, errlen, "--warm: '%s' is not a "
-			    "language with warm slots (python)", one);
-		if (count("warm", eq + 1, 1, 64, 0, &s->warm_python, err,
-		    errlen) != 0)
+			    "language with warm slots (python, java)", one);
+		if (count("warm", eq + 1, 1, 64, 0, slots, err, errlen) != 0)
 			return -1;
 	}
 	return 0;
@@ -412,11 +412,11 @@ sbx_config_finish(struct sbx_config *c, char *err, size_t errlen)
 	s->disk = c->jo.disk;
 	s->secret_files = c->secret_files;
 	/* each waiting slot holds up to --memory: the cap on them all */
-	if (s->warm_python > s->budget.total_concurrent)
-		return errbuf_set(err, errlen, "--warm python=%u is over "
+	if (s->warm_python + s->warm_java > s->budget.total_concurrent)
+		return errbuf_set(err, errlen, "--warm: %u slots are over "
 		    "--max-concurrency %u: a warm slot waits for one execution",
-		    s->warm_python, s->budget.total_concurrent);
-	if (s->warm_python && c->jo.mode == JAIL_NONE)
+		    s->warm_python + s->warm_java, s->budget.total_concurrent);
+	if (s->warm_python + s->warm_java && c->jo.mode == JAIL_NONE)
 		return errbuf_set(err, errlen, "--warm needs a jail (--jail ns "
 		    "or uid): a slot is a prepared jail");
 	return 0;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/base/clock.h"
+#include "common/sandbox/sbx_jwarm.h"
 #include "common/sandbox/sbx_stage.h"
 #include "common/sandbox/sbx_warm.h"
 #include "common/jail/spawn.h"
@@ -588,6 +589,8 @@ build_cmd(struct run *r, struct cmd *c)
 			c->argv[a++] = "--java-denylist";
 			c->argv[a++] = ".airlock-java-deny";
 		}
+		if (j->nfiles == 0)	/* a warm slot: the JVM waits */
+			c->argv[a++] = "--warm";
 		c->argv[a++] = "--";
 		for (size_t i = 0; i < j->nfiles; i++)
 			c->argv[a++] = (char *)j->files[i].name;
@@ -627,6 +630,8 @@ job_jail(struct run *r)
 	 * failed to fork (the cgroup's refusals are what names the reason) */
 	jl->nproc = r->jcopy.cg.kind != CGROUP_NONE ? l->pids + 16 : l->pids;
 	jl->cpu_seconds = sbx_exec_cpu_seconds(l);
+	if (r->job->lang == SBX_LANG_JAVA && r->job->nfiles == 0)
+		jl->cpu_seconds += SBX_JWARM_CPU_S;	/* the JVM's warm-up */
 	jl->disk = r->job->disk;
 	r->jcopy.cg.lim.memory = l->memory;
 	r->jcopy.cg.lim.pids = l->pids;
@@ -825,21 +830,85 @@ no_room(void *ctx)
 static const struct sbx_output no_output = { NULL, no_emit, no_room, -1,
 	NULL, NULL };
 
+/* A warm Java slot is ready when its stage says so on stdout
+ * (SBX_STAGE_READY): its JVM started, javac warmed up. A stage that dies
+ * or says anything else, a signal on env->sigfd, or WARM_JAVA_MS fail
+ * it. The tool's CPU limit is the cgroup's reading (the rlimit holds the
+ * warm-up's allowance too): no CPU cgroup, no warm Java slot. 0, or -1
+ * with a message. */
+#define WARM_JAVA_MS 300000
+static int
+java_ready(struct run *r, char *err, size_t errlen)
+{
+	int64_t until = mono_ms() + WARM_JAVA_MS;
+	uint8_t got[SBX_STAGE_READY_LEN];
+	struct jail_stats st;
+	size_t have = 0;
+
+	jail_lease_stats(&r->lease, &st);
+	if (!st.has_cpu) {
+		snprintf(err, errlen, "a warm Java slot needs a CPU cgroup "
+		    "(cpuacct on v1, cpu on v2): RLIMIT_CPU counts the JVM's "
+		    "warm-up; run without --warm java");
+		return -1;
+	}
+	while (have < sizeof got) {
+		struct pollfd pf[2] = { { r->ch.out, POLLIN, 0 },
+			{ r->env->sigfd, POLLIN, 0 } };
+		int64_t left = until - mono_ms();
+		ssize_t n;
+		int rc;
+
+		if (left <= 0) {
+			snprintf(err, errlen, "the warm JVM was not ready "
+			    "within %d s", WARM_JAVA_MS / 1000);
+			return -1;
+		}
+		rc = poll(pf, 2, (int)left);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0 || pf[1].revents) {
+			snprintf(err, errlen, "the warm JVM was not ready: "
+			    "stopped");
+			return -1;
+		}
+		if (rc == 0)
+			continue;
+		n = read(r->ch.out, got + have, sizeof got - have);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n <= 0) {
+			snprintf(err, errlen, "the warm JVM ended before it "
+			    "was ready");
+			return -1;
+		}
+		have += (size_t)n;
+	}
+	if (memcmp(got, SBX_STAGE_READY, sizeof got) != 0) {
+		snprintf(err, errlen, "the warm Java stage failed to start");
+		return -1;
+	}
+	return 0;
+}
+
 int
 sbx_exec_warm_prepare(const struct sbx_exec_env *env,
     const struct sbx_job *slot, char *err, size_t errlen)
 {
 	struct run *r = &the_run;
 
-	if (slot->lang != SBX_LANG_PYTHON || slot->nfiles != 0 ||
-	    slot->input_len != 0) {
-		snprintf(err, errlen, "warm slots are for Python only");
+	if ((slot->lang != SBX_LANG_PYTHON && slot->lang != SBX_LANG_JAVA) ||
+	    slot->nfiles != 0 || slot->input_len != 0) {
+		snprintf(err, errlen, "warm slots are for Python and Java");
 		return -1;
 	}
 	run_init(r, env, &r->slot_job, &no_output, &r->slot_res);
 	r->slot_job = *slot;
-	if (prepare(r) != 0) {
+	if (prepare(r) != 0 || (slot->lang == SBX_LANG_JAVA &&
+	    java_ready(r, r->slot_res.detail, sizeof r->slot_res.detail)
+	    != 0)) {
 		snprintf(err, errlen, "%s", r->slot_res.detail);
+		stop(r, SBX_SHUTDOWN);
 		run_close(r);
 		memset(&r->slot_job, 0, sizeof r->slot_job);
 		return -1;
@@ -917,6 +986,10 @@ sbx_exec_warm_run(const struct sbx_job *job, const struct sbx_output *out,
 	 * counted from here */
 	jail_lease_stats(&r->lease, &st);
 	r->cpu_base = st.has_cpu ? st.cpu_usec : 0;
+	/* a warm JVM's warm-up (javac's) is no tool's peak: the peak
+	 * counts from the call (v1; v2 keeps the slot's, docs/SANDBOX.md) */
+	if (job->lang == SBX_LANG_JAVA)
+		(void)jail_lease_peak_reset(&r->lease);
 	r->t_start = mono_ms();
 	memset(&r->slot_job, 0, sizeof r->slot_job);
 	return run_go(r);

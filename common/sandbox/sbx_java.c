@@ -20,18 +20,8 @@
 #include "common/sandbox/sbx_jar.h"
 #include "common/sandbox/sbx_stage.h"
 
-#define DIR_OWN ".airlock"
-#define DIR_CLASSES ".airlock/classes"
-#define DIR_EMPTY ".airlock/empty"
-/* The module graph of javac and java: java.base alone. Other modules
- * reach code by names in data (java.xml's XSLT extension functions call
- * any public method, jdk.dynalink links any call, java.naming loads
- * factories), which no reference check of the tool's classes sees. */
-#define MODULES "java.base"
-
-/* The stage record on stdout: the first bytes the sandbox reads. */
-static int
-record(int status, const char *detail, size_t len)
+int
+sbx_java_record(int status, const char *detail, size_t len)
 {
 	uint8_t hdr[SBX_STAGE_HEADER_LEN];
 	struct wr w = wr_init(hdr, sizeof hdr);
@@ -45,15 +35,14 @@ record(int status, const char *detail, size_t len)
 	    file_write_all(STDOUT_FILENO, detail, len) != 0 ? -1 : 0;
 }
 
-/* Record status with the message what + arg (both may be NULL). */
-static int
-fail(int status, const char *what, const char *arg)
+int
+sbx_java_fail(int status, const char *what, const char *arg)
 {
 	char msg[SBX_DETAIL_MAX];
 	int n = snprintf(msg, sizeof msg, "%s%s", what ? what : "",
 	    arg ? arg : "");
 
-	record(status, msg, n < 0 ? 0 : (size_t)n > sizeof msg - 1 ?
+	sbx_java_record(status, msg, n < 0 ? 0 : (size_t)n > sizeof msg - 1 ?
 	    sizeof msg - 1 : (size_t)n);
 	return 0;
 }
@@ -128,8 +117,8 @@ run_javac(char **argv, struct compile *c)
  * check. The jail's Landlock (when on) refuses that too; this layer is
  * the stage's own, so the Java claim holds with --landlock off. A kernel
  * without Landlock has neither (docs/SECURITY.md). */
-static int
-confine_writes(void)
+int
+sbx_java_confine_writes(void)
 {
 	static const char *const dev[] = { "/dev/null", "/dev/zero",
 		"/dev/full", "/dev/random", "/dev/urandom", "/dev/shm" };
@@ -182,13 +171,13 @@ check_and_pack(const struct javacheck_policy *pol, int writable,
 	*done = 1;
 	jar.fd = -1;
 	if (!writable && sbx_jar_open(&jar) != 0)
-		return fail(SBX_STAGE_ERROR, "cannot make the class jar: ",
+		return sbx_java_fail(SBX_STAGE_ERROR, "cannot make the class jar: ",
 		    strerror(errno));
-	dfd = open(DIR_CLASSES, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	dfd = open(SBX_JAVA_DIR_CLASSES, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 	    O_CLOEXEC);
 	if (dfd < 0) {
 		sbx_jar_free(&jar);
-		return fail(SBX_STAGE_ERROR, "cannot open the classes: ",
+		return sbx_java_fail(SBX_STAGE_ERROR, "cannot open the classes: ",
 		    strerror(errno));
 	}
 	js = javacheck_tree_take(pol, dfd, &stats, why, sizeof why,
@@ -196,15 +185,15 @@ check_and_pack(const struct javacheck_policy *pol, int writable,
 	close(dfd);
 	if (js != JAVACHECK_OK) {
 		sbx_jar_free(&jar);
-		record(js == JAVACHECK_ERROR ? SBX_STAGE_ERROR :
+		sbx_java_record(js == JAVACHECK_ERROR ? SBX_STAGE_ERROR :
 		    SBX_STAGE_VERIFY, why, strlen(why));
 		return 0;
 	}
 	if (writable) {
-		snprintf(cp, cplen, "%s", DIR_CLASSES);
+		snprintf(cp, cplen, "%s", SBX_JAVA_DIR_CLASSES);
 	} else {
 		if ((fd = sbx_jar_seal(&jar)) < 0)
-			return fail(SBX_STAGE_ERROR, "cannot seal the class "
+			return sbx_java_fail(SBX_STAGE_ERROR, "cannot seal the class "
 			    "jar: ", strerror(errno));
 		snprintf(cp, cplen, "/proc/self/fd/%d", fd);
 	}
@@ -213,51 +202,107 @@ check_and_pack(const struct javacheck_policy *pol, int writable,
 }
 
 int
+sbx_java_main_class(char *const *files, size_t nfiles, char *cls,
+    size_t clslen)
+{
+	const char *entry = nfiles ? files[0] : "";
+	size_t elen = strlen(entry);
+
+	if (nfiles == 0 || elen < 6 || strcmp(entry + elen - 5, ".java") ||
+	    !java_ident(entry, elen - 5) || elen - 5 >= clslen) {
+		sbx_java_fail(SBX_STAGE_COMPILE, "the first file must be "
+		    "NAME.java, NAME the tool's main class; got ", entry);
+		return -1;
+	}
+	memcpy(cls, entry, elen - 5);
+	cls[elen - 5] = '\0';
+	for (size_t i = 0; i < nfiles; i++)
+		if (files[i][0] == '-') {
+			sbx_java_fail(SBX_STAGE_COMPILE, "a file name may not "
+			    "start with '-' (javac reads it as an option): ",
+			    files[i]);
+			return -1;
+		}
+	return 0;
+}
+
+int
+sbx_java_policy(const struct sbx_java_opts *o, struct javacheck_policy *pol)
+{
+	char err[256];
+
+	if ((o->denylist ? javacheck_policy_load(pol, o->denylist, err,
+	    sizeof err) : javacheck_policy_default(pol, err, sizeof err)) != 0) {
+		sbx_java_fail(SBX_STAGE_ERROR, "Java denylist: ", err);
+		return -1;
+	}
+	return 0;
+}
+
+int
+sbx_java_workdirs(void)
+{
+	if (mkdir(SBX_JAVA_DIR_OWN, 0700) || mkdir(SBX_JAVA_DIR_CLASSES, 0700) ||
+	    mkdir(SBX_JAVA_DIR_EMPTY, 0700)) {
+		sbx_java_fail(SBX_STAGE_ERROR, "cannot prepare the work "
+		    "directory: ", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+size_t
+sbx_java_jvm_flags(char **argv, size_t a, char *xmx)
+{
+	argv[a++] = xmx;
+	argv[a++] = "-XX:+UseSerialGC";
+	argv[a++] = "-XX:TieredStopAtLevel=1";
+	/* heap exhaustion ends the JVM by SIGKILL from a shell it spawns
+	 * itself: a pure-Java tool cannot kill its own process (no process
+	 * spawning, no native code, no ProcessHandle), so unlike exit
+	 * status 3 or the "OutOfMemoryError" text, the reason memory cannot
+	 * be forged, nor hidden by catching the error or closing stdout;
+	 * exit 3 remains only if that shell cannot start */
+	argv[a++] = "-XX:OnOutOfMemoryError=kill -9 %p";
+	argv[a++] = "-XX:+ExitOnOutOfMemoryError";
+	argv[a++] = "-XX:-UsePerfData";
+	argv[a++] = "-XX:+DisableAttachMechanism";
+	argv[a++] = "-Xshare:auto";
+	return a;
+}
+
+int
 sbx_java_stage(const struct sbx_java_opts *o)
 {
 	static struct compile c;
 	struct javacheck_policy pol;
 	char javac[4096], java[4096], xmx[64], jxmx[64], main_cls[256];
-	char err[256], cp[64], path[512];
+	char cp[64], path[512];
 	char *jargv[64 + 256], *argv[32];
-	const char *entry = o->files[0];
-	size_t elen = strlen(entry), a = 0;
+	size_t a = 0;
 	struct stat st;
 	int rc, done;
 
-	if (o->nfiles == 0 || elen < 6 || strcmp(entry + elen - 5, ".java") ||
-	    !java_ident(entry, elen - 5) || elen - 5 >= sizeof main_cls)
-		return fail(SBX_STAGE_COMPILE, "the first file must be NAME.java, "
-		    "NAME the tool's main class; got ", entry);
-	memcpy(main_cls, entry, elen - 5);
-	main_cls[elen - 5] = '\0';
-	for (size_t i = 0; i < o->nfiles; i++)
-		if (o->files[i][0] == '-')
-			return fail(SBX_STAGE_COMPILE, "a file name may not "
-			    "start with '-' (javac reads it as an option): ",
-			    o->files[i]);
-	if ((o->denylist ? javacheck_policy_load(&pol, o->denylist, err,
-	    sizeof err) : javacheck_policy_default(&pol, err, sizeof err)) != 0)
-		return fail(SBX_STAGE_ERROR, "Java denylist: ", err);
+	if (sbx_java_main_class(o->files, o->nfiles, main_cls,
+	    sizeof main_cls) != 0 || sbx_java_policy(o, &pol) != 0)
+		return 0;
 	snprintf(javac, sizeof javac, "%s/bin/javac", o->java_home);
 	snprintf(java, sizeof java, "%s/bin/java", o->java_home);
 	snprintf(jxmx, sizeof jxmx, "-J-Xmx%lluk",
 	    (unsigned long long)(o->heap >> 10));
 	snprintf(xmx, sizeof xmx, "-Xmx%lluk",
 	    (unsigned long long)(o->heap >> 10));
-	if (mkdir(DIR_OWN, 0700) || mkdir(DIR_CLASSES, 0700) ||
-	    mkdir(DIR_EMPTY, 0700))
-		return fail(SBX_STAGE_ERROR, "cannot prepare the work directory: ",
-		    strerror(errno));
+	if (sbx_java_workdirs() != 0)
+		return 0;
 	/* 1. compile: only the given sources, nothing found implicitly */
 	{
 		static char *const fixed[] = {
 			"-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1",
 			"-J-XX:-UsePerfData", "-J-Xshare:auto", "-proc:none",
-			"-implicit:none", "--limit-modules", MODULES,
+			"-implicit:none", "--limit-modules", SBX_JAVA_MODULES,
 			"-encoding", "UTF-8", "-Xmaxerrs", "20",
-			"-d", DIR_CLASSES, "-classpath", DIR_EMPTY,
-			"-sourcepath", DIR_EMPTY,
+			"-d", SBX_JAVA_DIR_CLASSES, "-classpath", SBX_JAVA_DIR_EMPTY,
+			"-sourcepath", SBX_JAVA_DIR_EMPTY,
 		};
 
 		jargv[a++] = javac;
@@ -272,52 +317,39 @@ sbx_java_stage(const struct sbx_java_opts *o)
 		}
 		jargv[a] = NULL;
 		if (run_javac(jargv, &c) != 0)
-			return fail(SBX_STAGE_ERROR, "cannot run javac: ",
+			return sbx_java_fail(SBX_STAGE_ERROR, "cannot run javac: ",
 			    strerror(errno));
 		if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0) {
 			if (c.len == 0)
 				c.len = (size_t)snprintf(c.out, sizeof c.out,
 				    "javac ended with status %d", c.status);
-			record(SBX_STAGE_COMPILE, c.out, c.len);
+			sbx_java_record(SBX_STAGE_COMPILE, c.out, c.len);
 			return 0;
 		}
 	}
-	snprintf(path, sizeof path, DIR_CLASSES "/%s.class", main_cls);
+	snprintf(path, sizeof path, SBX_JAVA_DIR_CLASSES "/%s.class", main_cls);
 	if (lstat(path, &st) != 0)
-		return fail(SBX_STAGE_COMPILE, "the first file must declare "
+		return sbx_java_fail(SBX_STAGE_COMPILE, "the first file must declare "
 		    "the tool's main class ", main_cls);
 	/* 2. every class file against the denylist, into the sealed jar */
 	rc = check_and_pack(&pol, o->unconfined, cp, sizeof cp, &done);
 	javacheck_policy_free(&pol);
 	if (done)
 		return rc;
-	if (!o->unconfined && confine_writes() != 0)
-		return fail(SBX_STAGE_ERROR, "cannot confine the JVM's writes "
+	if (!o->unconfined && sbx_java_confine_writes() != 0)
+		return sbx_java_fail(SBX_STAGE_ERROR, "cannot confine the JVM's writes "
 		    "(Landlock): ", strerror(errno));
 	/* 3. java on the checked classes alone */
 	a = 0;
 	argv[a++] = java;
-	argv[a++] = xmx;
-	argv[a++] = "-XX:+UseSerialGC";
-	argv[a++] = "-XX:TieredStopAtLevel=1";
-	/* heap exhaustion ends the JVM by SIGKILL from a shell it spawns
-	 * itself: a pure-Java tool cannot kill its own process (no process
-	 * spawning, no native code, ProcessHandle refuses the current one),
-	 * so unlike exit status 3 or the "OutOfMemoryError" text, the
-	 * reason memory cannot be forged, nor hidden by catching the error
-	 * or closing stdout; exit 3 remains only if that shell cannot start */
-	argv[a++] = "-XX:OnOutOfMemoryError=kill -9 %p";
-	argv[a++] = "-XX:+ExitOnOutOfMemoryError";
-	argv[a++] = "-XX:-UsePerfData";
-	argv[a++] = "-XX:+DisableAttachMechanism";
-	argv[a++] = "-Xshare:auto";
+	a = sbx_java_jvm_flags(argv, a, xmx);
 	argv[a++] = "--limit-modules";
-	argv[a++] = MODULES;
+	argv[a++] = SBX_JAVA_MODULES;
 	argv[a++] = "-cp";
 	argv[a++] = cp;
 	argv[a++] = main_cls;
 	argv[a] = NULL;
-	if (record(SBX_STAGE_OK, "", 0) != 0)
+	if (sbx_java_record(SBX_STAGE_OK, "", 0) != 0)
 		return 70;
 	execv(java, argv);
 	fprintf(stderr, "airlock: cannot exec %s: %s\n", java, strerror(errno));

@@ -569,7 +569,7 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
  * signal ends it, the slot destroyed. It holds no secret while it waits:
  * only the key ids the execution's log line names. */
 static int
-keeper_serve(struct sbx_server *s, int ctl)
+keeper_serve(struct sbx_server *s, int ctl, unsigned lang)
 {
 	static char id[17];
 	static struct sbx_exec_env env;
@@ -593,7 +593,7 @@ keeper_serve(struct sbx_server *s, int ctl)
 			if (random_id(id) != 0)
 				return EXIT_OSERR;
 			slot.id = id;
-			slot.lang = SBX_LANG_PYTHON;
+			slot.lang = lang;
 			sbx_server_limits(&s->cfg, &zero, &slot.lim);
 			slot.disk = sbx_env_disk(s->cfg.disk, slot.lim.memory,
 			    s->cfg.max_disk);
@@ -646,27 +646,49 @@ keeper_serve(struct sbx_server *s, int ctl)
 	return EXIT_OK;
 }
 
+/* The keepers of lang's slots. */
+static uint32_t
+warm_kept(struct sbx_server *s, unsigned lang)
+{
+	uint32_t n = 0;
+
+	for (size_t i = 0; i < s->sv.nh; i++) {
+		struct sbx_server_handler *h = supervisor_handler(&s->sv, i);
+
+		n += h->warm && h->warm_lang == lang;
+	}
+	return n;
+}
+
 /* Keep --warm keepers, each preparing its slot in its own process while
  * the supervisor serves on; none while draining, none for a second after
  * one died unused. */
 static void
 warm_fill(struct sbx_server *s)
 {
-	while (!s->draining && s->warm_keepers < s->cfg.warm_python &&
-	    mono_ms() >= s->warm_retry_at) {
-		struct sbx_server_handler *h;
-		int ctl;
-		pid_t pid = supervisor_fork(&s->sv, -1, &ctl);
+	static const unsigned langs[] = { SBX_LANG_PYTHON, SBX_LANG_JAVA };
 
-		if (pid == 0)
-			_exit(keeper_serve(s, ctl));
-		if (pid < 0) {
-			s->warm_retry_at = mono_ms() + 1000;
-			return;
+	for (size_t l = 0; l < sizeof langs / sizeof langs[0]; l++) {
+		uint32_t want = langs[l] == SBX_LANG_JAVA ? s->cfg.warm_java :
+		    s->cfg.warm_python;
+
+		while (!s->draining && warm_kept(s, langs[l]) < want &&
+		    mono_ms() >= s->warm_retry_at) {
+			struct sbx_server_handler *h;
+			int ctl;
+			pid_t pid = supervisor_fork(&s->sv, -1, &ctl);
+
+			if (pid == 0)
+				_exit(keeper_serve(s, ctl, langs[l]));
+			if (pid < 0) {
+				s->warm_retry_at = mono_ms() + 1000;
+				return;
+			}
+			h = supervisor_handler(&s->sv, s->sv.nh - 1);
+			h->warm = 1;
+			h->warm_lang = langs[l];
+			s->warm_keepers++;
 		}
-		h = supervisor_handler(&s->sv, s->sv.nh - 1);
-		h->warm = 1;
-		s->warm_keepers++;
 	}
 }
 
@@ -860,7 +882,7 @@ tick(void *ctx)
 	expire_queued(s);
 	warm_fill(s);
 	return s->budgets.queued ? 50 : s->warm_keepers <
-	    s->cfg.warm_python && !s->draining ? 1000 : -1;
+	    s->cfg.warm_python + s->cfg.warm_java && !s->draining ? 1000 : -1;
 }
 
 enum sbx_server_status
@@ -910,6 +932,11 @@ sbx_server_run(struct sbx_server *s, const struct sbx_exec_env *env,
 	int sig;
 
 	s->env = env;
+	if (s->cfg.warm_java && !env->java_home) {
+		snprintf(err, errlen, "--warm java needs a JDK (--java-home, or "
+		    "javac on PATH)");
+		return SBX_SERVER_BAD_OPTIONS;
+	}
 	/* handshakes run in the pre-auth process, as its own uid */
 	if (service_start_preauth(sv, &s->ring, 0,
 	    (uint32_t)s->cfg.handshake_ms, s->cfg.max_per_peer,

@@ -50,6 +50,7 @@ struct sbx_server_config {
 	uint32_t preauth_uid;		/* service_start_preauth's uid */
 	const char *exec_interpreter;	/* absolute; NULL: exec is refused */
 	uint32_t warm_python;		/* --warm python=N: warm slots kept */
+	uint32_t warm_java;		/* --warm java=N */
 };
 
 struct sbx_config;
@@ -82,6 +83,7 @@ struct sbx_server_handler {
 	int done;		/* said what it used (DONE) */
 	int warm;		/* a warm slot's keeper not yet given a
 				 * connection: 1 preparing, 2 ready */
+	unsigned warm_lang;	/* its slot's enum sbx_lang */
 };
 
 enum sbx_admission {

@@ -19,6 +19,11 @@
 #define SBX_STAGE_MAGIC "\0airlock-stage\0"
 #define SBX_STAGE_MAGIC_LEN 15
 #define SBX_STAGE_HEADER_LEN (SBX_STAGE_MAGIC_LEN + 1 + 4)
+/* A warm Java slot's stage writes this on stdout when its JVM is ready
+ * (sbx_jwarm.h), before any call: the slot's preparation reads it, and
+ * the record above is then the first thing the call reads. */
+#define SBX_STAGE_READY "\0airlock-warm\0"
+#define SBX_STAGE_READY_LEN 14
 enum sbx_stage_status { SBX_STAGE_OK = 0, SBX_STAGE_COMPILE = 1,
 	SBX_STAGE_VERIFY = 2, SBX_STAGE_ERROR = 3 };
 
