@@ -32,6 +32,11 @@
 #              flags; the sandbox uses serial GC and C1 only)
 #     airlock  airlock sandbox run --lang java (javac in the jail, every
 #              class file checked, java)
+#     jwarm    airlock sandbox call to a serve with --warm java=2: a JVM
+#              waited in the slot with javac warmed up; it compiles (javax.
+#              tools), airlock checks every class file, the same JVM runs
+#              main. Each call is timed on a ready slot (the replacement
+#              warms up in the background, between calls, untimed)
 # Java runs get --timeout 60s --cpu-time 30s: the defaults (5 s, 2 s of
 # CPU) are a tool's limits, and javac on a loaded machine takes more. Overhead = run - plain; the ratio airlock/bwrap compares the overheads
 # (target: <= 1). Knobs: BENCH_RUNS (30), BENCH_JAVA_RUNS (5), AIRLOCK;
@@ -58,14 +63,16 @@ W=$(mktemp -d "$SCRATCH_ROOT/airlock-sbx-bench.XXXXXX") || exit 1
 chmod 711 "$W"
 SERVE=
 WARM=
-trap '[ -n "$SERVE" ] && kill "$SERVE" 2>/dev/null; [ -n "$WARM" ] && kill "$WARM" 2>/dev/null; rm -rf "$W"' EXIT
+JWARM=
+trap '[ -n "$SERVE" ] && kill "$SERVE" 2>/dev/null; [ -n "$WARM" ] && kill "$WARM" 2>/dev/null; [ -n "$JWARM" ] && kill "$JWARM" 2>/dev/null; rm -rf "$W"' EXIT
 trap 'exit 130' INT TERM
 # uid ranges of our own: another service's executions (serve's below, or
 # another checkout's tests) may hold uids of the default one
 BASE=$((7000000 + ($$ % 4000) * 1000))
 RUN_UIDS=$BASE-$((BASE + 399))
 SERVE_UIDS=$((BASE + 400))-$((BASE + 699))
-WARM_UIDS=$((BASE + 700))-$((BASE + 999))
+WARM_UIDS=$((BASE + 700))-$((BASE + 849))
+JWARM_UIDS=$((BASE + 850))-$((BASE + 999))
 cp test/java/py/hello.py "$W/"
 echo '{"a": 1, "b": [1, 2, 3]}' >"$W/in.json"
 ST=$W/state
@@ -121,8 +128,27 @@ one_java() {
 		--timeout 60s --cpu-time 30s --lang java \
 		--input "$W/in.json" -- test/java/benign/Tool.java \
 		>/dev/null 2>"$W/stderr" ;;
+	jwarm) "$AIRLOCK" sandbox call --connect "unix:$W/jwarm.sock" \
+		--secret-file "$W/secret" --tenant bench --lang java \
+		--input "$W/in.json" -- test/java/benign/Tool.java \
+		>/dev/null 2>"$W/stderr" ;;
 	esac
 	timed $? "$t0" "java$1"
+}
+
+# jwarm_ready: wait (untimed, up to 5 minutes) until the warm Java service
+# has a ready slot, so that a sample times a warm call, not a warm-up
+jwarm_ready() {
+	python3 -c 'import sys, time, urllib.request
+for _ in range(1500):
+    try:
+        for l in urllib.request.urlopen(sys.argv[1], timeout=5).read().decode().splitlines():
+            if l.startswith("airlock_sandbox_warm_slots_idle ") and float(l.split()[1]) >= 1:
+                sys.exit(0)
+    except OSError:
+        pass
+    time.sleep(0.2)
+sys.exit(1)' "http://127.0.0.1:$JWARM_MPORT/metrics"
 }
 
 # sample KIND MODE: one run into $W/KIND.MODE; a failure is kept once, in
@@ -198,12 +224,26 @@ while [ $i -lt "$RUNS" ]; do
 done
 have_java=
 command -v javac >/dev/null 2>&1 && have_java=1
+jmodes="plain airlock"
 if [ -n "$have_java" ]; then
-	for m in plain airlock; do sample java "$m"; done
+	JWARM_MPORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	start_serve jwarm "$JWARM_UIDS" --warm java=2 --log-format json \
+		--metrics "127.0.0.1:$JWARM_MPORT"
+	JWARM=$jwarm_pid
+	jmodes="$jmodes jwarm"
+	for m in $jmodes; do
+		[ "$m" = jwarm ] && ! jwarm_ready &&
+			echo "no warm Java slot was ready within 5 minutes" >"$W/err.javajwarm"
+		sample java "$m"
+	done
 	rm -f "$W"/java.*
 	i=0
 	while [ $i -lt "$JRUNS" ]; do
-		for m in plain airlock; do sample java "$m"; done
+		for m in $jmodes; do
+			[ "$m" = jwarm ] && ! jwarm_ready &&
+				echo "no warm Java slot was ready within 5 minutes" >"$W/err.javajwarm"
+			sample java "$m"
+		done
 		i=$((i + 1))
 	done
 fi
@@ -284,6 +324,14 @@ if [ -n "$have_java" ]; then
 			[ -f "$W/err.java$m" ] &&
 				echo "Java Tool.java, $m: **error**: $(cat "$W/err.java$m")"
 		done
+	fi
+	j_warm=$(figure java.jwarm)
+	if [ -n "$j_plain" ] && [ -n "$j_warm" ]; then
+		awk -v p="$j_plain" -v w="$j_warm" -v n="$(grep -c '"start":"warm"' "$W/jwarm.log")" 'BEGIN {
+		    printf "Java Tool.java, warm: airlock sandbox call -> serve --warm java=2 (a ready slot) %.1f ms: ratio to plain javac + java %.2f (goal <= 0.3); %d of the calls warm\n",
+		    w / 1000, w / p, n }'
+	elif [ -f "$W/err.javajwarm" ]; then
+		echo "Java Tool.java, warm: **error**: $(cat "$W/err.javajwarm")"
 	fi
 else
 	echo

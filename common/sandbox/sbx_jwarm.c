@@ -485,8 +485,9 @@ place_fd(int fd, int target)
 int
 sbx_jwarm_stage(const struct sbx_java_opts *o)
 {
-	char java[4096], xmx[64], *argv[24];
-	int tj[2], fj[2], st;
+	struct sbx_jar empty;
+	char java[4096], xmx[64], cp[64], *argv[24];
+	int tj[2], fj[2], st, jar;
 	size_t a = 0;
 	pid_t pid;
 
@@ -524,6 +525,14 @@ sbx_jwarm_stage(const struct sbx_java_opts *o)
 	if (place_fd(tj[0], FD_TO_JVM) != 0 || place_fd(fj[1], FD_FROM_JVM) != 0)
 		return sbx_java_fail(SBX_STAGE_ERROR, "dup2: ",
 		    strerror(errno)), 1;
+	/* the application class path: an empty sealed jar. Without -cp it
+	 * would be the work directory, where the tool's files are: service
+	 * providers and resources the JDK looks up through the system
+	 * class loader would come from what the tool writes */
+	if (sbx_jar_open(&empty) != 0 || (jar = sbx_jar_seal(&empty)) < 0)
+		return sbx_java_fail(SBX_STAGE_ERROR, "cannot make the empty "
+		    "class path: ", strerror(errno)), 1;
+	snprintf(cp, sizeof cp, "/proc/self/fd/%d", jar);
 	snprintf(java, sizeof java, "%s/bin/java", o->java_home);
 	snprintf(xmx, sizeof xmx, "-Xmx%lluk",
 	    (unsigned long long)(o->heap >> 10));
@@ -531,6 +540,8 @@ sbx_jwarm_stage(const struct sbx_java_opts *o)
 	a = sbx_java_jvm_flags(argv, a, xmx);
 	argv[a++] = "--limit-modules";
 	argv[a++] = SBX_JAVA_MODULES ",jdk.compiler";
+	argv[a++] = "-cp";
+	argv[a++] = cp;
 	argv[a++] = LOADER_SRC;
 	argv[a] = NULL;
 	execv(java, argv);
