@@ -313,19 +313,23 @@ say(int fd, char op, const char *s, const uint8_t *data, size_t len)
 	return 0;
 }
 
-/* The tool's files from stdin (sbx_warm.h's record, every length checked
- * against the protocol's caps before it is read), written into the work
+/* The tool's files from stdin (sbx_warm.h's record, which the service
+ * built from a checked request; every length is still checked against
+ * the protocol's caps before it is read), written into the work
  * directory as the jail writes a cold start's; their names into
- * names[SBX_FILES_MAX]. 0, or -1 (the record written). */
+ * names[SBX_FILES_MAX]. 0, or -1 (the stage record written). */
 static int
 take_files(char names[][SBX_NAME_MAX + 1], size_t *nfiles)
 {
 	static uint8_t data[SBX_FILE_MAX];
 	uint32_t count, nlen, dlen, total = 0;
 
-	if (read_be(0, 2, &count) != 0 || count == 0 || count > SBX_FILES_MAX)
-		return sbx_java_fail(SBX_STAGE_ERROR, "the warm slot's record "
-		    "of files is malformed", NULL) - 1;
+	if (read_be(0, 2, &count) != 0 || count == 0 ||
+	    count > SBX_FILES_MAX) {
+		sbx_java_fail(SBX_STAGE_ERROR, "the warm slot's record of "
+		    "files is malformed", NULL);
+		return -1;
+	}
 	for (uint32_t i = 0; i < count; i++) {
 		int fd;
 
@@ -334,9 +338,11 @@ take_files(char names[][SBX_NAME_MAX + 1], size_t *nfiles)
 		    dlen > SBX_FILES_TOTAL_MAX - total ||
 		    read_exact(0, names[i], nlen) != 0 ||
 		    !sbx_name_valid((const uint8_t *)names[i], nlen) ||
-		    read_exact(0, data, dlen) != 0)
-			return sbx_java_fail(SBX_STAGE_ERROR, "the warm slot's "
-			    "record of files is malformed", NULL) - 1;
+		    read_exact(0, data, dlen) != 0) {
+			sbx_java_fail(SBX_STAGE_ERROR, "the warm slot's record "
+			    "of files is malformed", NULL);
+			return -1;
+		}
 		names[i][nlen] = '\0';
 		total += dlen;
 		fd = open(names[i], O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
@@ -344,8 +350,9 @@ take_files(char names[][SBX_NAME_MAX + 1], size_t *nfiles)
 		if (fd < 0 || file_write_all(fd, data, dlen) != 0) {
 			if (fd >= 0)
 				close(fd);
-			return sbx_java_fail(SBX_STAGE_ERROR, "cannot write ",
-			    names[i]) - 1;
+			sbx_java_fail(SBX_STAGE_ERROR, "cannot write ",
+			    names[i]);
+			return -1;
 		}
 		close(fd);
 	}
@@ -404,7 +411,7 @@ helper(const struct sbx_java_opts *o, int to, int from)
 	struct stat st;
 	uint32_t w;
 	size_t n = 0, nj = 0;
-	int dfd, rc;
+	int dfd;
 
 	if (sbx_java_policy(o, &pol) != 0)
 		return 1;
@@ -439,7 +446,7 @@ helper(const struct sbx_java_opts *o, int to, int from)
 				return 1;
 		}
 	}
-	if ((rc = compiled(from)) != 0)
+	if (compiled(from) != 0)
 		return say(to, 'Q', NULL, NULL, 0), 1;
 	snprintf(path, sizeof path, SBX_JAVA_DIR_CLASSES "/%s.class", cls);
 	if (lstat(path, &st) != 0) {

@@ -13,7 +13,9 @@
  *      status, signals and the heap-exhaustion SIGKILL are the tool's.
  *      The JVM runs the loader from source (java's source launcher:
  *      compiled in memory, never a file the tool can write), with
- *      --limit-modules java.base,jdk.compiler; the loader compiles the
+ *      --limit-modules java.base,jdk.compiler and an empty sealed jar
+ *      (sbx_jar.h) as its class path (without -cp it would be the work
+ *      directory, the tool's files); the loader compiles the
  *      warm-up three times with javax.tools (javac's classes loaded and
  *      compiled), then says W on fd 4;
  *   3. the helper loads the denylist and writes SBX_STAGE_READY on stdout:
