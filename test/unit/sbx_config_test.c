@@ -76,6 +76,20 @@ main(void)
 	ok(file(&b, "disk 600M\n") == 0 &&
 	    sbx_config_finish(&b, err, sizeof err) == -1 &&
 	    strstr(err, "over --max-disk") != NULL, "--disk over --max-disk");
+	base(&b);
+	ok(file(&b, "warm python=2,java=3\n") == 0 &&
+	    sbx_config_finish(&b, err, sizeof err) == 0 &&
+	    b.sc.warm_python == 2 && b.sc.warm_java == 3,
+	    "--warm python=2,java=3: slots of both languages");
+	base(&b);
+	ok(file(&b, "warm python=1,exec=1\n") == -1 && strstr(err,
+	    "'exec' is not a language with warm slots (python, java)") != NULL,
+	    "--warm of a language without slots");
+	base(&b);
+	ok(file(&b, "warm python=3,java=2\nmax-concurrency 4\n") == 0 &&
+	    sbx_config_finish(&b, err, sizeof err) == -1 &&
+	    strstr(err, "5 slots are over --max-concurrency 4") != NULL,
+	    "the slots of both languages count against --max-concurrency");
 
 	/* what a reload may change */
 	base(&b);
