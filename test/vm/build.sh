@@ -6,10 +6,12 @@
 #                          and the modules the guest's init loads (MODULES)
 #   root.img               an ext4 image of a Debian root made by mmdebstrap
 #   busybox                the initramfs's shell (busybox-static)
+#   images.img             podman's storage with the runner and sandbox images
+#   docker.img             a Docker data root with the same images
 # Needs apt-get, dpkg-deb, mmdebstrap and mke2fs, and the Debian mirror.
 set -eu
 VM=${VM:-build/vm}
-ROOT_PACKAGES="busybox-static python3 nodejs podman runc conmon catatonit"
+ROOT_PACKAGES="busybox-static python3 nodejs podman runc conmon catatonit docker.io"
 # the root disk's (virtio), the TCP socket diagnostics the services look
 # a local peer's uid up with (a Debian host loads them on demand through
 # modprobe, which this root has no modules tree for), podman's overlay
@@ -75,4 +77,36 @@ if [ ! -f "$VM/images.img" ] || [ "$(cat "$VM/images.stamp" 2>/dev/null)" != "$w
 	rm -rf "$VM/store"
 	mv "$VM/images.img.new" "$VM/images.img"
 	echo "$want" >"$VM/images.stamp"
+fi
+
+# docker.img: a Docker data root (overlay2) holding the same images, for
+# test/vm/docker.test. `docker load` runs here, on a dockerd of this
+# script's own (own socket, exec root and pidfile; no iptables, no
+# bridge), not in the guest, where hashing the layers under emulation
+# would take minutes. Rebuilt when the images' ids change.
+if [ ! -f "$VM/docker.img" ] || [ "$(cat "$VM/docker.stamp" 2>/dev/null)" != "$want" ]; then
+	command -v dockerd >/dev/null || { echo "build.sh: dockerd is not installed (docker.img)" >&2; exit 1; }
+	rm -rf "$VM/docker" "$VM/docker.img"
+	sock=$VM/docker.run/docker.sock
+	mkdir -p "$VM/docker" "$VM/docker.run"
+	dockerd --host "unix://$sock" --data-root "$VM/docker" --exec-root "$VM/docker.run" \
+		--pidfile "$VM/docker.run/pid" --iptables=false --bridge=none \
+		--storage-driver overlay2 >"$VM/dockerd.log" 2>&1 &
+	i=0
+	until /usr/bin/docker -H "unix://$sock" info >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 60 ] || { kill "$(cat "$VM/docker.run/pid")"; echo "build.sh: dockerd did not start" >&2; exit 1; }
+		sleep 1
+	done
+	# shellcheck disable=SC2086
+	podman save --quiet -m $IMAGES | /usr/bin/docker -H "unix://$sock" load -q >/dev/null || rc=$?
+	kill "$(cat "$VM/docker.run/pid")"
+	while [ -e "$VM/docker.run/pid" ]; do sleep 0.2; done
+	umount "$VM/docker.run/netns/default" 2>/dev/null || true
+	rm -rf "$VM/docker.run" "$VM/docker/network" "$VM/docker/containers/"*
+	[ "${rc:-0}" = 0 ] || { echo "build.sh: docker load failed" >&2; exit 1; }
+	mke2fs -q -t ext4 -d "$VM/docker" "$VM/docker.img.new" 3G
+	rm -rf "$VM/docker"
+	mv "$VM/docker.img.new" "$VM/docker.img"
+	echo "$want" >"$VM/docker.stamp"
 fi

@@ -21,6 +21,9 @@ mount -t cgroup2 cgroup2 /sys/fs/cgroup
 # podman's storage with the runner and sandbox images (build.sh)
 mkdir -p /var/lib/containers/storage
 mount -t ext4 /dev/vdb /var/lib/containers/storage
+# a Docker data root with the same images (build.sh; docker.test)
+mkdir -p /var/lib/docker
+mount -t ext4 /dev/vdc /var/lib/docker
 echo "+memory +pids +cpu" >/sys/fs/cgroup/cgroup.subtree_control
 ip link set lo up
 hostname airlock-vm
