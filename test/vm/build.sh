@@ -101,7 +101,8 @@ if [ ! -f "$VM/docker.img" ] || [ "$(cat "$VM/docker.stamp" 2>/dev/null)" != "$w
 	# shellcheck disable=SC2086
 	podman save --quiet -m $IMAGES | /usr/bin/docker -H "unix://$sock" load -q >/dev/null || rc=$?
 	kill "$(cat "$VM/docker.run/pid")"
-	while [ -e "$VM/docker.run/pid" ]; do sleep 0.2; done
+	i=0
+	while [ -e "$VM/docker.run/pid" ] && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done
 	umount "$VM/docker.run/netns/default" 2>/dev/null || true
 	rm -rf "$VM/docker.run" "$VM/docker/network" "$VM/docker/containers/"*
 	[ "${rc:-0}" = 0 ] || { echo "build.sh: docker load failed" >&2; exit 1; }
