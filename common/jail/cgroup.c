@@ -314,6 +314,48 @@ delegated(const char *dir, const char *own_path)
 	return n == 1 && v[0] == '1';
 }
 
+/* Does dir lie on a cgroup2 mount whose root is outside our cgroup
+ * namespace? mountinfo shows such a root as "/.." (a bind mount of a
+ * parent of the namespace's root); the kernel may refuse (nsdelegate,
+ * systemd's default) to move a process of the namespace into a group
+ * there, which would fail every lease, so it is refused at start. */
+static int
+outside_cgroup_ns(const char *dir)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096], real[PATH_MAX], root[PATH_MAX] = "";
+	size_t best = 0;
+
+	if (!f || !realpath(dir, real)) {
+		if (f)
+			fclose(f);
+		return 0;
+	}
+	while (fgets(line, sizeof line, f)) {
+		char *dash = strstr(line, " - "), *save = NULL, *r, *mp;
+		size_t n;
+
+		if (!dash || strncmp(dash + 3, "cgroup2 ", 8) != 0)
+			continue;
+		*dash = '\0';
+		strtok_r(line, " ", &save);		/* id */
+		strtok_r(NULL, " ", &save);		/* parent */
+		strtok_r(NULL, " ", &save);		/* major:minor */
+		r = strtok_r(NULL, " ", &save);		/* root */
+		mp = strtok_r(NULL, " ", &save);	/* mount point */
+		if (!r || !mp)
+			continue;
+		n = strlen(mp);
+		if (strncmp(real, mp, n) != 0 || (real[n] != '/' &&
+		    real[n] != '\0' && strcmp(mp, "/") != 0) || n < best)
+			continue;
+		best = n;	/* the last of equal ones covers the others */
+		snprintf(root, sizeof root, "%s", r);
+	}
+	fclose(f);
+	return strncmp(root, "/..", 3) == 0 && (root[3] == '/' || !root[3]);
+}
+
 /* Fill p's v2 fields for dir (the --cgroup DIR, or our own group). */
 static void
 probe_v2(const char *dir, struct cgroup_probe *p)
@@ -330,6 +372,13 @@ probe_v2(const char *dir, struct cgroup_probe *p)
 	if ((unsigned long)sf.f_type != CGROUP2_MAGIC) {
 		snprintf(p->v2_why, sizeof p->v2_why, "%s is not on a cgroup2 "
 		    "file system", dir);
+		return;
+	}
+	if (outside_cgroup_ns(dir)) {
+		snprintf(p->v2_why, sizeof p->v2_why, "%s is outside this "
+		    "process's cgroup namespace, where the kernel refuses to "
+		    "move leases (nsdelegate); mount it in the host's cgroup "
+		    "namespace (Docker: --cgroupns=host, docs/DEPLOY.md)", dir);
 		return;
 	}
 	if (probe_mkdir(dir) != 0) {
