@@ -111,6 +111,13 @@ static const char usage_main[] =
 "  --java-home DIR   the JDK (default: from javac on PATH)\n" \
 "  --java-denylist FILE  replaces the built-in Java denylist\n"
 
+#define ARG_HELP \
+"  --arg WORD        one word of the tool's argv after its name (Python's\n" \
+"                    sys.argv[1:], Java's main(String[]), exec's COMMAND's\n" \
+"                    arguments); repeatable, exactly as given, never an\n" \
+"                    option of the interpreter; at most 64 words of 4096\n" \
+"                    bytes, 16384 in all\n"
+
 static const char usage_run[] =
 "usage: airlock sandbox run --lang python|java|exec [OPTIONS] -- SOURCE...\n"
 "       airlock sandbox run --lang exec [OPTIONS] -- COMMAND [ARGS...]\n"
@@ -134,6 +141,7 @@ static const char usage_run[] =
 "                    (repeatable; every --file, then each SOURCE, the\n"
 "                    first runs: Python imports the others, javac\n"
 "                    compiles them all; at most 15)\n"
+ARG_HELP
 LIMIT_HELP
 "  --json            the result, or an error with a stable code, as one\n"
 "                    JSON object on stdout (docs/SANDBOX.md)\n"
@@ -237,6 +245,7 @@ static const char usage_call[] =
 "  --input FILE|-      the tool's stdin\n"
 "  --file NAME=PATH    one of the tool's files, called NAME (repeatable;\n"
 "                      every --file, then each SOURCE; the first runs)\n"
+ARG_HELP
 "  --timeout DUR --cpu-time DUR --memory SIZE --pids N --output SIZE\n"
 "                      requested limits (default: the service's)\n"
 "  --json              the result, or an error with a stable code, as\n"
@@ -297,6 +306,7 @@ enum {
 	OPT_DEFAULT_TENANT, OPT_RUNTIME, OPT_MAX_CONNS, OPT_MAX_BODY,
 	OPT_MAX_OUTPUT, OPT_READ_TIMEOUT, OPT_WRITE_TIMEOUT, OPT_DRAIN,
 	OPT_STAGE_WARM,
+	OPT_ARG,
 	OPT_SERVICE = 1000	/* + the index of sbx_options[] */
 };
 
@@ -715,6 +725,25 @@ named_add(struct named_files *nf, const char *arg)
 	nf->arg[nf->n++] = arg;
 }
 
+/* The --arg words, in order, NULL-terminated: the tool's argv after its
+ * name. */
+struct tool_args {
+	char *w[SBX_ARGS_MAX + 1];
+	size_t n;
+};
+
+static void
+arg_add(struct tool_args *ta, char *word)
+{
+	if (ta->n == SBX_ARGS_MAX)
+		die(EXIT_USAGE, "--arg: at most %d words", SBX_ARGS_MAX);
+	ta->w[ta->n++] = word;
+	ta->w[ta->n] = NULL;
+	if (sbx_args_check(ta->w) != SBX_OK)
+		die(EXIT_USAGE, "--arg: a word is at most %d bytes, all at "
+		    "most %d", SBX_ARG_MAX, SBX_ARGS_TOTAL_MAX);
+}
+
 /* Every --file, then each SOURCE (named by its basename). */
 static void
 sources_read(struct sources *s, const struct named_files *nf, char **paths,
@@ -760,6 +789,7 @@ run_main(int argc, char **argv)
 		{ "java-unconfined", no_argument, NULL,
 		    OPT_JAVA_UNCONFINED },
 		{ "file", required_argument, NULL, OPT_FILE },
+		{ "arg", required_argument, NULL, OPT_ARG },
 		LIMIT_OPTIONS, JAIL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -767,6 +797,7 @@ run_main(int argc, char **argv)
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	static struct sbx_env sb;
 	static struct sources src;
+	static struct tool_args targs;
 	struct named_files named = { .n = 0 };
 	struct sbx_jail_opts jo;
 	struct sbx_limits lim;
@@ -796,6 +827,7 @@ run_main(int argc, char **argv)
 		case OPT_JSON: json = 1; break;
 		case OPT_JAVA_UNCONFINED: unconfined = 1; break;
 		case OPT_FILE: named_add(&named, optarg); break;
+		case OPT_ARG: arg_add(&targs, optarg); break;
 		case 'h': fputs(usage_run, stdout); return EXIT_OK;
 		default: return bad_option(json, usage_run, argc, argv);
 		}
@@ -819,6 +851,8 @@ run_main(int argc, char **argv)
 	job.lang = lang;
 	job.lim = lim;
 	job.disk = sbx_env_disk(jo.disk, lim.memory, UINT64_MAX);
+	job.args = targs.w;
+	job.nargs = targs.n;
 	if (lang == SBX_LANG_EXEC) {
 		job.exec_argv = argv + optind;
 	} else {
@@ -932,8 +966,10 @@ java_stage_main(int argc, char **argv)
 		{ "java-denylist", required_argument, NULL, OPT_DENYLIST },
 		{ "unconfined", no_argument, NULL, OPT_JAVA_UNCONFINED },
 		{ "warm", no_argument, NULL, OPT_STAGE_WARM },
+		{ "arg", required_argument, NULL, OPT_ARG },
 		{ NULL, 0, NULL, 0 }
 	};
+	static struct tool_args targs;
 	struct sbx_java_opts jo;
 	int o;
 
@@ -948,9 +984,12 @@ java_stage_main(int argc, char **argv)
 		case OPT_DENYLIST: jo.denylist = optarg; break;
 		case OPT_JAVA_UNCONFINED: jo.unconfined = 1; break;
 		case OPT_STAGE_WARM: jo.warm = 1; break;
+		case OPT_ARG: arg_add(&targs, optarg); break;
 		default: return EXIT_USAGE;
 		}
 	}
+	jo.args = targs.w;
+	jo.nargs = targs.n;
 	if (!jo.java_home || !jo.heap || (optind >= argc) != jo.warm)
 		die(EXIT_USAGE, "internal: _java-stage --java-home DIR --heap N "
 		    "(--warm | -- FILES)");
@@ -1221,6 +1260,7 @@ call_main(int argc, char **argv)
 		{ "lang", required_argument, NULL, OPT_LANG },
 		{ "input", required_argument, NULL, OPT_INPUT },
 		{ "file", required_argument, NULL, OPT_FILE },
+		{ "arg", required_argument, NULL, OPT_ARG },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "connect-timeout", required_argument, NULL,
 		    OPT_CONNECT_TIMEOUT },
@@ -1239,6 +1279,7 @@ call_main(int argc, char **argv)
 		[SBX_CALL_CANCELLED] = EXIT_SOFTWARE };
 	static struct sources src;
 	static struct sbx_answer ans;
+	static struct tool_args targs;
 	struct named_files named = { .n = 0 };
 	const char *input = NULL;
 	struct sbx_call call = {
@@ -1266,6 +1307,7 @@ call_main(int argc, char **argv)
 			break;
 		case OPT_INPUT: input = optarg; break;
 		case OPT_FILE: named_add(&named, optarg); break;
+		case OPT_ARG: arg_add(&targs, optarg); break;
 		case OPT_JSON: json = 1; break;
 		case OPT_CONNECT_TIMEOUT:
 			call.connect_ms = duration_arg("connect-timeout",
@@ -1299,6 +1341,8 @@ call_main(int argc, char **argv)
 	sources_read(&src, &named, argv + optind, (size_t)(argc - optind));
 	call.nfiles = src.n;
 	call.files = src.f;
+	call.args = targs.w;
+	call.nargs = targs.n;
 	if (input)
 		call.input = read_all(input, SBX_INPUT_MAX, &call.input_len);
 	/* the service's caps bound what comes back; ours bound it again */

@@ -287,6 +287,8 @@ call_from(struct sbx_call *call, const struct gateway_config *c,
 	call->lim = q->lim;
 	call->files = q->files;
 	call->nfiles = q->nfiles;
+	call->args = q->args;
+	call->nargs = q->nargs;
 	call->input = q->input;
 	call->input_len = q->input_len;
 	call->ctx = cap;

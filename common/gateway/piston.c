@@ -21,7 +21,6 @@ static const struct {
 	[PISTON_BAD_JSON] = { "bad_json", 400 },
 	[PISTON_BAD_FIELD] = { "bad_request", 400 },
 	[PISTON_RUNTIME] = { "runtime_unknown", 400 },
-	[PISTON_ARGS] = { "args_unsupported", 400 },
 	[PISTON_TOO_LARGE] = { "payload_too_large", 413 },
 };
 
@@ -256,6 +255,51 @@ take_limits(struct ctx *c, struct piston_req *q, size_t root)
 	return PISTON_OK;
 }
 
+/* "args": an array of strings, the tool's argv words after its name,
+ * each NUL-terminated in the store (a JSON string's text is at least two
+ * bytes longer than its value: the NUL fits where the text did). */
+static enum piston_err
+take_args(struct ctx *c, struct piston_req *q, size_t root)
+{
+	long arr = jsonr_member(c->j, root, "args"), idx;
+	size_t n, total = 0;
+	const uint8_t *w;
+	size_t len;
+	enum piston_err e;
+
+	if (arr < 0)
+		return PISTON_OK;
+	if (c->j->tok[arr].type != JSONR_ARRAY ||
+	    (n = c->j->tok[arr].size) > SBX_ARGS_MAX) {
+		SAY(c, "args: an array of at most %d strings expected",
+		    SBX_ARGS_MAX);
+		return PISTON_BAD_FIELD;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char what[24];
+
+		snprintf(what, sizeof what, "args[%zu]", i);
+		idx = jsonr_element(c->j, (size_t)arr, i);
+		if (idx < 0 || (e = take_string(c, idx, what, SBX_ARG_MAX,
+		    &w, &len)) != 0)
+			return idx < 0 ? PISTON_BAD_FIELD : e;
+		if (memchr(w, '\0', len) || c->used >= c->cap) {
+			SAY(c, "%s: no NUL byte (\\u0000) in a word", what);
+			return PISTON_BAD_FIELD;
+		}
+		if ((total += len) > SBX_ARGS_TOTAL_MAX) {
+			SAY(c, "args: larger than %d bytes in all",
+			    SBX_ARGS_TOTAL_MAX);
+			return PISTON_TOO_LARGE;
+		}
+		c->store[c->used++] = '\0';
+		q->args[i] = (char *)w;
+	}
+	q->nargs = n;
+	q->args[n] = NULL;
+	return PISTON_OK;
+}
+
 /* tenant and request_id: optional, the protocol's id grammar. */
 static enum piston_err
 take_id(struct ctx *c, size_t root, const char *key, char *out)
@@ -307,13 +351,7 @@ piston_parse_execute(struct piston_req *q, const char *body, size_t len,
 	    (e = take_string(&c, idx, "stdin", SBX_INPUT_MAX, &q->input,
 	    &q->input_len)) != 0)
 		return e;
-	if ((idx = jsonr_member(&j, 0, "args")) >= 0 &&
-	    (tok[idx].type != JSONR_ARRAY || tok[idx].size != 0)) {
-		snprintf(err, errlen, "args: the sandbox passes no arguments to "
-		    "a tool (give them on stdin); send \"args\": []");
-		return PISTON_ARGS;
-	}
-	return PISTON_OK;
+	return take_args(&c, q, 0);
 }
 
 /* --- writing ----------------------------------------------------------- */

@@ -33,6 +33,8 @@ struct piston_req {
 	char names[SBX_FILES_MAX][SBX_NAME_MAX + 1];
 	struct sbx_file_data files[SBX_FILES_MAX];
 	size_t nfiles;
+	char *args[SBX_ARGS_MAX + 1];		/* "args", in the store */
+	size_t nargs;
 	const uint8_t *input;
 	size_t input_len;
 };
@@ -44,7 +46,6 @@ enum piston_err {
 	PISTON_BAD_JSON,	/* 400 the body is not strict JSON */
 	PISTON_BAD_FIELD,	/* 400 a field breaks its rule */
 	PISTON_RUNTIME,		/* 400 no such language or version */
-	PISTON_ARGS,		/* 400 args: the sandbox passes none */
 	PISTON_TOO_LARGE	/* 413 files or stdin over the protocol's caps */
 };
 

@@ -230,6 +230,15 @@ sbx_call(const struct sbx_call *c, struct sbx_answer *a, char *err,
 		req.files[i].size = (uint32_t)c->files[i].len;
 	}
 	req.input_size = (uint32_t)c->input_len;
+	for (size_t i = 0; i < c->nargs; i++)
+		if (sbx_request_add_arg(&req, c->args[i], strlen(c->args[i]))
+		    != SBX_OK) {
+			snprintf(err, errlen, "the arguments do not fit the "
+			    "protocol's caps (%d words of %d bytes, %d in "
+			    "all, no NUL)", SBX_ARGS_MAX, SBX_ARG_MAX,
+			    SBX_ARGS_TOTAL_MAX);
+			return SBX_CALL_BAD_REQUEST;
+		}
 	if (c->nfiles > SBX_FILES_MAX || c->input_len > SBX_INPUT_MAX ||
 	    (n = sbx_request_encode(spawn, sizeof spawn, &req)) < 0) {
 		snprintf(err, errlen, "the request does not fit the protocol's "

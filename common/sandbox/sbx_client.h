@@ -31,6 +31,10 @@ struct sbx_call {
 	const struct sbx_file_data *files;	/* sbx_name_valid names; the
 					 * first runs */
 	size_t nfiles;
+	char *const *args;		/* the tool's argv words (sent as
+					 * SBX2, which an older service
+					 * refuses), or NULL */
+	size_t nargs;
 	const uint8_t *input;
 	size_t input_len;
 	/* The tool's output, as it comes (stream 1 stdout, 2 stderr);

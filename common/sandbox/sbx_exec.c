@@ -537,7 +537,7 @@ none_restore(struct run *r)
 
 /* argv and envp of the job, in storage of the caller's. */
 struct cmd {
-	char *argv[64];
+	char *argv[64 + 2 * SBX_ARGS_MAX];
 	char *envp[8];
 	char heap[32], home[PATH_MAX + 8], tmp[PATH_MAX + 8];
 	char javac[PATH_MAX], java[PATH_MAX];
@@ -556,6 +556,8 @@ build_cmd(struct run *r, struct cmd *c)
 	c->envp[2] = c->tmp;
 	c->envp[3] = "LANG=C.UTF-8";
 	c->envp[4] = NULL;
+	if (j->nargs > SBX_ARGS_MAX)
+		return -1;
 	switch (j->lang) {
 	case SBX_LANG_PYTHON:
 		/* -I but for -P: no PYTHON* variables (-E), no user site
@@ -568,7 +570,11 @@ build_cmd(struct run *r, struct cmd *c)
 			c->argv[a++] = "-c";
 			c->argv[a++] = (char *)sbx_warm_python_loader;
 		} else {
+			/* words after the script are sys.argv[1:], never
+			 * the interpreter's options */
 			c->argv[a++] = (char *)j->files[0].name;
+			for (size_t i = 0; i < j->nargs; i++)
+				c->argv[a++] = j->args[i];
 		}
 		break;
 	case SBX_LANG_JAVA:
@@ -591,18 +597,24 @@ build_cmd(struct run *r, struct cmd *c)
 		}
 		if (j->nfiles == 0)	/* a warm slot: the JVM waits */
 			c->argv[a++] = "--warm";
+		for (size_t i = 0; i < j->nargs; i++) {
+			c->argv[a++] = "--arg";
+			c->argv[a++] = j->args[i];
+		}
 		c->argv[a++] = "--";
 		for (size_t i = 0; i < j->nfiles; i++)
 			c->argv[a++] = (char *)j->files[i].name;
 		break;
 	case SBX_LANG_EXEC:
 		for (size_t i = 0; j->exec_argv && j->exec_argv[i]; i++) {
-			if (a == sizeof c->argv / sizeof c->argv[0] - 1)
+			if (a == 64)	/* the rest is the tool's words' */
 				return -1;
 			c->argv[a++] = j->exec_argv[i];
 		}
 		if (a == 0)
 			return -1;
+		for (size_t i = 0; i < j->nargs; i++)
+			c->argv[a++] = j->args[i];
 		break;
 	default:
 		return -1;

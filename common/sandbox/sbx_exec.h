@@ -48,6 +48,9 @@ struct sbx_job {
 	const uint8_t *input;
 	size_t input_len;
 	char *const *exec_argv;		/* SBX_LANG_EXEC: the command */
+	char *const *args;		/* the tool's argv words after its
+					 * name (sbx_args_check), or NULL */
+	size_t nargs;
 };
 
 /* Where the tool's output goes. emit gets every byte within the caps, in

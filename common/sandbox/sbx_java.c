@@ -278,7 +278,7 @@ sbx_java_stage(const struct sbx_java_opts *o)
 	struct javacheck_policy pol;
 	char javac[4096], java[4096], xmx[64], jxmx[64], main_cls[256];
 	char cp[64], path[512];
-	char *jargv[64 + 256], *argv[32];
+	char *jargv[64 + 256], *argv[32 + SBX_ARGS_MAX];
 	size_t a = 0;
 	struct stat st;
 	int rc, done;
@@ -348,6 +348,10 @@ sbx_java_stage(const struct sbx_java_opts *o)
 	argv[a++] = "-cp";
 	argv[a++] = cp;
 	argv[a++] = main_cls;
+	/* after the main class: main(String[])'s words, which the launcher
+	 * neither reads as options nor expands as @argfiles */
+	for (size_t i = 0; i < o->nargs && i < SBX_ARGS_MAX; i++)
+		argv[a++] = o->args[i];
 	argv[a] = NULL;
 	if (sbx_java_record(SBX_STAGE_OK, "", 0) != 0)
 		return 70;

@@ -41,6 +41,8 @@ struct sbx_java_opts {
 	const char *denylist;	/* a denylist file, or NULL: built-in */
 	char **files;		/* the tenant's files; files[0] is NAME.java */
 	size_t nfiles;
+	char **args;		/* the tool's main(String[]) words */
+	size_t nargs;		/* at most SBX_ARGS_MAX */
 	int unconfined;		/* test hook (A/B): the class path is the
 				 * writable .airlock/classes directory, and
 				 * no Landlock layer of the stage's own */

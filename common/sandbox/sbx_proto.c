@@ -11,7 +11,7 @@
 
 static const char *const status_texts[] = {
 	[SBX_OK] = "ok",
-	[SBX_BAD_MAGIC] = "not a sandbox payload (no SBX1)",
+	[SBX_BAD_MAGIC] = "not a sandbox payload (no SBX1 or SBX2)",
 	[SBX_TRUNCATED] = "a field runs past the end of the frame",
 	[SBX_TRAILING] = "unexpected bytes after the last field",
 	[SBX_BAD_ID] = "tenant or request id is empty, longer than 64 bytes "
@@ -22,6 +22,9 @@ static const char *const status_texts[] = {
 	[SBX_BAD_SIZE] = "a file over 1 MiB, files over 4 MiB in all, or "
 	    "input over 4 MiB",
 	[SBX_BAD_FIELD] = "a field value out of range",
+	[SBX_BAD_ARGS] = "arguments: over 64 words, a word over 4096 bytes, "
+	    "over 16384 bytes in all, a NUL byte in one, or a count of 0 "
+	    "after SBX2",
 };
 
 const char *
@@ -172,6 +175,49 @@ sbx_request_body_len(const struct sbx_request *r)
 	return n;
 }
 
+enum sbx_status
+sbx_request_add_arg(struct sbx_request *r, const void *s, size_t n)
+{
+	if (r->nargs >= SBX_ARGS_MAX || n > SBX_ARG_MAX ||
+	    n >= sizeof r->args - r->args_len ||
+	    r->args_len - r->nargs + n > SBX_ARGS_TOTAL_MAX ||
+	    memchr(s, '\0', n))
+		return SBX_BAD_ARGS;
+	memcpy(r->args + r->args_len, s, n);
+	r->args[r->args_len + n] = '\0';
+	r->args_len += (uint16_t)(n + 1);
+	r->nargs++;
+	return SBX_OK;
+}
+
+size_t
+sbx_request_argv(struct sbx_request *r, char **argv)
+{
+	size_t off = 0, i;
+
+	for (i = 0; i < r->nargs && i < SBX_ARGS_MAX; i++) {
+		argv[i] = r->args + off;
+		off += strnlen(r->args + off, sizeof r->args - off) + 1;
+	}
+	argv[i] = NULL;
+	return i;
+}
+
+enum sbx_status
+sbx_args_check(char *const *argv)
+{
+	size_t total = 0, i;
+
+	for (i = 0; argv && argv[i]; i++) {
+		size_t n = strnlen(argv[i], SBX_ARG_MAX + 1);
+
+		if (i == SBX_ARGS_MAX || n > SBX_ARG_MAX ||
+		    (total += n) > SBX_ARGS_TOTAL_MAX)
+			return SBX_BAD_ARGS;
+	}
+	return SBX_OK;
+}
+
 /* The checks the parser makes after the fields, shared with the encoder. */
 static enum sbx_status
 request_check(const struct sbx_request *r)
@@ -210,7 +256,9 @@ sbx_request_encode(uint8_t *out, size_t cap, const struct sbx_request *r)
 		if (!sbx_name_valid((const uint8_t *)r->files[i].name,
 		    strnlen(r->files[i].name, SBX_NAME_MAX + 1)))
 			return -1;
-	wr_bytes(&w, SBX_MAGIC, SBX_MAGIC_LEN);
+	if (r->nargs > SBX_ARGS_MAX || r->args_len > sizeof r->args)
+		return -1;
+	wr_bytes(&w, r->nargs ? SBX_MAGIC_ARGS : SBX_MAGIC, SBX_MAGIC_LEN);
 	put_name(&w, r->tenant, PROTO_ID_MAX);
 	put_name(&w, r->request_id, PROTO_ID_MAX);
 	wr_u8(&w, r->lang);
@@ -221,7 +269,45 @@ sbx_request_encode(uint8_t *out, size_t cap, const struct sbx_request *r)
 		wr_u32(&w, r->files[i].size);
 	}
 	wr_u32(&w, r->input_size);
+	if (r->nargs) {
+		size_t off = 0;
+
+		wr_u16(&w, r->nargs);
+		/* the words as sbx_request_add_arg packed them, each within
+		 * args_len (the caps were checked when they were added) */
+		for (size_t i = 0; i < r->nargs; i++) {
+			size_t n = off < r->args_len ? strnlen(r->args + off,
+			    r->args_len - off) : 0;
+
+			if (off >= r->args_len || n == r->args_len - off) {
+				w.bad = 1;
+				break;
+			}
+			wr_str16(&w, r->args + off, n);
+			off += n + 1;
+		}
+	}
 	return w.bad ? -1 : (long)w.off;
+}
+
+/* SBX2's tail: 1..SBX_ARGS_MAX words, str16 each, within the caps. */
+static enum sbx_status
+take_args(struct rd *rd, struct sbx_request *r)
+{
+	uint16_t n;
+	const uint8_t *s;
+	size_t len;
+
+	if (rd_u16(rd, &n) != 0)
+		return SBX_TRUNCATED;
+	if (n == 0 || n > SBX_ARGS_MAX)
+		return SBX_BAD_ARGS;
+	for (size_t i = 0; i < n; i++) {
+		if (rd_str16(rd, &s, &len) != 0)
+			return SBX_TRUNCATED;
+		TRY(sbx_request_add_arg(r, s, len));
+	}
+	return SBX_OK;
 }
 
 enum sbx_status
@@ -229,8 +315,17 @@ sbx_request_parse(struct sbx_request *r, const uint8_t *p, size_t n)
 {
 	struct rd rd = rd_init(p, n);
 
+	const uint8_t *m;
+	int with_args;
+
 	memset(r, 0, sizeof *r);
-	if (take_magic(&rd) != 0)
+	if (rd_bytes(&rd, SBX_MAGIC_LEN, &m) != 0)
+		return SBX_BAD_MAGIC;
+	if (memcmp(m, SBX_MAGIC_ARGS, SBX_MAGIC_LEN) == 0)
+		with_args = 1;
+	else if (memcmp(m, SBX_MAGIC, SBX_MAGIC_LEN) == 0)
+		with_args = 0;
+	else
 		return SBX_BAD_MAGIC;
 	TRY(take_name(&rd, r->tenant, sizeof r->tenant, proto_id_valid,
 	    SBX_BAD_ID));
@@ -252,6 +347,8 @@ sbx_request_parse(struct sbx_request *r, const uint8_t *p, size_t n)
 	if (rd_u32(&rd, &r->input_size) != 0)
 		return SBX_TRUNCATED;
 	TRY(request_check(r));
+	if (with_args)
+		TRY(take_args(&rd, r));
 	return rd_done(&rd) ? SBX_OK : SBX_TRAILING;
 }
 

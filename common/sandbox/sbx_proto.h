@@ -24,6 +24,13 @@
 #define SBX_FILES_TOTAL_MAX (4u << 20)	/* all files */
 #define SBX_INPUT_MAX (4u << 20)	/* the tool's stdin */
 #define SBX_DETAIL_MAX 2048		/* compiler message, verify reason */
+/* A request with argv words for the tool starts "SBX2" instead: a service
+ * that predates them refuses it as no sandbox payload (fail closed), and
+ * one without words stays "SBX1", which every service reads. */
+#define SBX_MAGIC_ARGS "SBX2"
+#define SBX_ARGS_MAX 64			/* words */
+#define SBX_ARG_MAX 4096		/* bytes of one word */
+#define SBX_ARGS_TOTAL_MAX 16384	/* bytes of all words */
 
 enum sbx_lang {
 	SBX_LANG_PYTHON = 1,
@@ -60,6 +67,11 @@ struct sbx_request {
 	uint16_t nfiles;		/* 1..SBX_FILES_MAX; files[0] runs */
 	struct sbx_file files[SBX_FILES_MAX];
 	uint32_t input_size;
+	uint16_t nargs;			/* 0..SBX_ARGS_MAX words for the tool */
+	/* the words, each followed by a NUL (sbx_request_argv points at
+	 * them; sbx_request_add_arg appends) */
+	uint16_t args_len;		/* bytes used, NULs included */
+	char args[SBX_ARGS_TOTAL_MAX + SBX_ARGS_MAX];
 };
 
 enum sbx_status {
@@ -71,7 +83,8 @@ enum sbx_status {
 	SBX_BAD_LANG,
 	SBX_BAD_FILES,		/* count 0 or over cap, a name, a duplicate */
 	SBX_BAD_SIZE,		/* a file, all files or the input over cap */
-	SBX_BAD_FIELD		/* an enum or flag value out of range */
+	SBX_BAD_FIELD,		/* an enum or flag value out of range */
+	SBX_BAD_ARGS		/* too many or too long words, a NUL in one */
 };
 
 const char *sbx_status_text(enum sbx_status s);
@@ -80,6 +93,16 @@ const char *sbx_status_text(enum sbx_status s);
  * [A-Za-z0-9._-], not starting with '.' (so never ".", ".." or a hidden
  * name), hence never a '/' or a path. 1 or 0. */
 int sbx_name_valid(const uint8_t *s, size_t n);
+
+/* Append the word s[0..n) (any bytes but NUL, empty allowed) to r's
+ * argv: SBX_OK, or SBX_BAD_ARGS past a cap or for a NUL. */
+enum sbx_status sbx_request_add_arg(struct sbx_request *r, const void *s,
+    size_t n);
+/* Point argv[0..nargs) at r's words, argv[nargs] NULL; argv has room for
+ * SBX_ARGS_MAX + 1. Returns nargs. */
+size_t sbx_request_argv(struct sbx_request *r, char **argv);
+/* The same caps on a NULL-terminated list (the CLI's --arg words). */
+enum sbx_status sbx_args_check(char *const *argv);
 
 long sbx_request_encode(uint8_t *out, size_t cap, const struct sbx_request *r);
 enum sbx_status sbx_request_parse(struct sbx_request *r, const uint8_t *p,

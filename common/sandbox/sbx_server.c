@@ -186,6 +186,7 @@ struct conn {
 	char exec_id[17];
 	struct sbx_request req;
 	struct sbx_file_data files[SBX_FILES_MAX];
+	char *args[SBX_ARGS_MAX + 1];	/* into req's words */
 	uint8_t *body;
 	const char *why;	/* the receiver went away: why */
 	int warm;		/* a warm slot took the execution */
@@ -507,6 +508,8 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
 	job.nfiles = c.req.nfiles;
 	job.input = c.body + (sbx_request_body_len(&c.req) - c.req.input_size);
 	job.input_len = c.req.input_size;
+	job.nargs = sbx_request_argv(&c.req, c.args);
+	job.args = c.args;
 	if (c.req.lang == SBX_LANG_EXEC) {
 		static char *xargv[3];
 

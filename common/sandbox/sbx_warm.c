@@ -102,7 +102,10 @@ sbx_warm_record(const struct sbx_job *job, uint8_t **out, size_t *len)
 int
 sbx_warm_fits(const struct sbx_job *slot, const struct sbx_job *job)
 {
-	return job->lang == slot->lang && job->lim.memory == slot->lim.memory
+	/* the loader gives the tool no argv words: a job with some starts
+	 * cold */
+	return job->lang == slot->lang && job->nargs == 0 &&
+	    job->lim.memory == slot->lim.memory
 	    && job->lim.pids == slot->lim.pids && job->disk == slot->disk &&
 	    sbx_exec_cpu_seconds(&job->lim) ==
 	    sbx_exec_cpu_seconds(&slot->lim);

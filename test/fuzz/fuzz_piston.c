@@ -68,6 +68,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(total <= SBX_FILES_TOTAL_MAX);
 	FUZZ_ASSERT(q.input_len <= SBX_INPUT_MAX && (q.input_len == 0 ||
 	    (q.input >= store && q.input + q.input_len <= store + size)));
+	/* the words: in the store, NUL-terminated there, within the caps
+	 * the protocol's encoder checks again */
+	FUZZ_ASSERT(q.nargs <= SBX_ARGS_MAX && q.args[q.nargs] == NULL);
+	for (size_t i = 0; i < q.nargs; i++)
+		FUZZ_ASSERT((uint8_t *)q.args[i] >= store &&
+		    (uint8_t *)q.args[i] + strnlen(q.args[i], size) <
+		    store + size);
+	FUZZ_ASSERT(sbx_args_check(q.args) == SBX_OK);
 	{
 		static struct sbx_answer a;
 		struct piston_output o = { q.files[0].data, q.input,

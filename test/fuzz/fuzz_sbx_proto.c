@@ -27,6 +27,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    req.files[i].name, strlen(req.files[i].name)));
 			FUZZ_ASSERT(!strchr(req.files[i].name, '/'));
 		}
+		{
+			char *argv[SBX_ARGS_MAX + 1];
+			size_t total = 0;
+
+			FUZZ_ASSERT(sbx_request_argv(&req, argv) == req.nargs);
+			for (size_t i = 0; i < req.nargs; i++)
+				total += strlen(argv[i]);
+			FUZZ_ASSERT(req.nargs <= SBX_ARGS_MAX &&
+			    total <= SBX_ARGS_TOTAL_MAX &&
+			    sbx_args_check(argv) == SBX_OK);
+		}
 		n = sbx_request_encode(again, sizeof again, &req);
 		FUZZ_ASSERT(n == (long)size && memcmp(again, data, size) == 0);
 	}

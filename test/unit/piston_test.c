@@ -103,9 +103,15 @@ main(void)
 		  "\"content\":\"\"},{\"name\":\"a.py\",\"content\":\"\"}]}",
 		  PISTON_BAD_FIELD },
 		{ "{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
-		  "\"args\":[\"1\",\"2\",\"3\"]}", PISTON_ARGS },
+		  "\"args\":\"1\"}", PISTON_BAD_FIELD },
 		{ "{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
-		  "\"args\":\"1\"}", PISTON_ARGS },
+		  "\"args\":[1]}", PISTON_BAD_FIELD },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
+		  "\"args\":[null]}", PISTON_BAD_FIELD },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
+		  "\"args\":[[\"a\"]]}", PISTON_BAD_FIELD },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
+		  "\"args\":[\"a\\u0000b\"]}", PISTON_BAD_FIELD },
 		{ "{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
 		  "\"run_timeout\":1.5}", PISTON_BAD_FIELD },
 		{ "{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
@@ -160,6 +166,43 @@ main(void)
 	    q.lim.cpu_ms == 0 && q.lim.memory == 300000000,
 	    "java: one clock for both stages (Piston's default compile "
 	    "timeout added), the larger memory limit");
+
+	/* args: each word exactly, in order, NUL-terminated */
+	ok(parse("{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
+	    "\"args\":[\"\",\"a b\",\"-c\",\"x\\ny\",\"\\u00e9\",\"\\\"\"]}")
+	    == PISTON_OK && q.nargs == 6 && strcmp(q.args[0], "") == 0 &&
+	    strcmp(q.args[1], "a b") == 0 && strcmp(q.args[2], "-c") == 0 &&
+	    strcmp(q.args[3], "x\ny") == 0 &&
+	    strcmp(q.args[4], "\xc3\xa9") == 0 &&
+	    strcmp(q.args[5], "\"") == 0 && q.args[6] == NULL,
+	    "args: six words decoded exactly, the list NULL-terminated");
+	ok(parse("{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
+	    "\"args\":[]}") == PISTON_OK && q.nargs == 0, "args: [] is none");
+	b = malloc(1u << 20);
+	len = (size_t)sprintf(b, "{\"language\":\"py\",\"files\":[{\"content"
+	    "\":\"x\"}],\"args\":[");
+	for (int k = 0; k < SBX_ARGS_MAX + 1; k++)
+		len += (size_t)sprintf(b + len, "%s\"\"", k ? "," : "");
+	sprintf(b + len, "]}");
+	ok(parse(b) == PISTON_BAD_FIELD, "args: 65 words refused");
+	len = (size_t)sprintf(b, "{\"language\":\"py\",\"files\":[{\"content"
+	    "\":\"x\"}],\"args\":[\"");
+	memset(b + len, 'a', SBX_ARG_MAX + 1);
+	len += SBX_ARG_MAX + 1;
+	sprintf(b + len, "\"]}");
+	ok(parse(b) == PISTON_TOO_LARGE, "args: a word of 4097 bytes refused");
+	len = (size_t)sprintf(b, "{\"language\":\"py\",\"files\":[{\"content"
+	    "\":\"x\"}],\"args\":[");
+	for (int k = 0; k < 5; k++) {
+		len += (size_t)sprintf(b + len, "%s\"", k ? "," : "");
+		memset(b + len, 'a', SBX_ARG_MAX);
+		len += SBX_ARG_MAX;
+		b[len++] = '"';
+	}
+	sprintf(b + len, "]}");
+	ok(parse(b) == PISTON_TOO_LARGE, "args: five words of 4096 bytes: "
+	    "over 16384 in all");
+	free(b);
 
 	/* the caps, on the decoded bytes */
 	b = big_body(SBX_FILE_MAX, 1);

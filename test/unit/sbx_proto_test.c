@@ -293,10 +293,114 @@ test_files_bytes(void)
 	}
 }
 
+/* SBX2: argv words after the request's fields, byte by byte, and the
+ * caps on them. */
+static void
+test_args(void)
+{
+	static const char tail[] = "0004" "0000" "00036120 62" "00022d63"
+	    "0002c3a9";
+	static const char *const words[] = { "", "a b", "-c", "\xc3\xa9" };
+	struct sbx_request r, back;
+	char *argv[SBX_ARGS_MAX + 1], big[SBX_ARG_MAX + 1];
+	uint8_t want[32];
+	size_t wl = 0;
+	long n, base;
+	int all = 1;
+
+	for (const char *h = tail; *h; h++) {
+		unsigned v;
+
+		if (*h == ' ')
+			continue;
+		sscanf(h, "%2x", &v);
+		want[wl++] = (uint8_t)v;
+		h++;
+	}
+	base_request(&r);
+	base = sbx_request_encode(buf, sizeof buf, &r);
+	for (size_t i = 0; i < 4; i++)
+		ok(sbx_request_add_arg(&r, words[i], strlen(words[i])) ==
+		    SBX_OK, "word %zu added", i);
+	n = sbx_request_encode(buf, sizeof buf, &r);
+	ok(n == base + (long)wl && memcmp(buf, "SBX2", 4) == 0 &&
+	    memcmp(buf + base, want, wl) == 0, "with words: SBX2, the same "
+	    "fields, then count:u16 and a str16 a word");
+	ok(sbx_request_parse(&back, buf, (size_t)n) == SBX_OK &&
+	    memcmp(&back, &r, sizeof r) == 0, "it parses back the same");
+	ok(sbx_request_argv(&back, argv) == 4 && strcmp(argv[0], "") == 0 &&
+	    strcmp(argv[1], "a b") == 0 && strcmp(argv[2], "-c") == 0 &&
+	    strcmp(argv[3], "\xc3\xa9") == 0 && argv[4] == NULL,
+	    "argv: the words in order, NULL-terminated");
+	for (long cut = 0; cut < n; cut++)
+		if (sbx_request_parse(&back, buf, (size_t)cut) == SBX_OK)
+			all = 0;
+	ok(all, "every truncation is refused");
+	buf[n] = 0;
+	ok(sbx_request_parse(&back, buf, (size_t)n + 1) == SBX_TRAILING,
+	    "a trailing byte is refused");
+	/* SBX2 with no words: one spelling per request */
+	base_request(&r);
+	n = sbx_request_encode(buf, sizeof buf, &r);
+	memcpy(buf, "SBX2", 4);
+	buf[n] = 0;
+	buf[n + 1] = 0;
+	ok(sbx_request_parse(&back, buf, (size_t)n + 2) == SBX_BAD_ARGS,
+	    "SBX2 with a count of 0 is refused");
+	ok(sbx_request_parse(&back, buf, (size_t)n) == SBX_TRUNCATED,
+	    "SBX2 without a count is refused");
+	/* SBX1 followed by words: an older client's request is exact */
+	base_request(&r);
+	sbx_request_add_arg(&r, "x", 1);
+	n = sbx_request_encode(buf, sizeof buf, &r);
+	memcpy(buf, "SBX1", 4);
+	ok(sbx_request_parse(&back, buf, (size_t)n) == SBX_TRAILING,
+	    "SBX1 carries no words");
+	/* a NUL inside a word, on the wire */
+	buf[n - 1] = '\0';
+	memcpy(buf, "SBX2", 4);
+	ok(sbx_request_parse(&back, buf, (size_t)n) == SBX_BAD_ARGS,
+	    "a NUL in a word is refused");
+	/* the caps */
+	base_request(&r);
+	ok(sbx_request_add_arg(&r, "a\0b", 3) == SBX_BAD_ARGS,
+	    "add_arg refuses a NUL");
+	memset(big, 'a', sizeof big);
+	ok(sbx_request_add_arg(&r, big, SBX_ARG_MAX + 1) == SBX_BAD_ARGS &&
+	    sbx_request_add_arg(&r, big, SBX_ARG_MAX) == SBX_OK,
+	    "a word of 4097 bytes is refused, 4096 taken");
+	for (int k = 0; k < 3; k++)
+		sbx_request_add_arg(&r, big, SBX_ARG_MAX);
+	ok(sbx_request_add_arg(&r, "a", 1) == SBX_BAD_ARGS &&
+	    sbx_request_add_arg(&r, "", 0) == SBX_OK,
+	    "16384 bytes in all: one more byte refused, an empty word taken");
+	n = sbx_request_encode(buf, sizeof buf, &r);
+	ok(n > 0 && sbx_request_parse(&back, buf, (size_t)n) == SBX_OK &&
+	    back.nargs == 5, "the biggest words round-trip");
+	base_request(&r);
+	for (int k = 0; k < SBX_ARGS_MAX; k++)
+		sbx_request_add_arg(&r, "", 0);
+	ok(sbx_request_add_arg(&r, "", 0) == SBX_BAD_ARGS, "a 65th word is "
+	    "refused");
+	n = sbx_request_encode(buf, sizeof buf, &r);
+	buf[n - 2 * SBX_ARGS_MAX - 1] = SBX_ARGS_MAX + 1;
+	ok(sbx_request_parse(&back, buf, (size_t)n) == SBX_BAD_ARGS,
+	    "a count of 65 on the wire is refused");
+	big[SBX_ARG_MAX] = '\0';
+	{
+		char *list[] = { big, big, big, big, "x", NULL };
+
+		ok(sbx_args_check(list) == SBX_BAD_ARGS && (list[4] = NULL,
+		    sbx_args_check(list) == SBX_OK), "sbx_args_check: the "
+		    "same caps on a list");
+	}
+}
+
 int
 main(void)
 {
 	test_request();
+	test_args();
 	test_files_bytes();
 	test_bad_requests();
 	test_started_result();
