@@ -357,7 +357,7 @@ static void
 execute(struct conn *k, const struct httpr *r, const char *got,
     size_t got_len)
 {
-	static struct jsonr_tok tok[PISTON_TOKENS_MAX];
+	static struct json_node tok[PISTON_TOKENS_MAX];
 	static struct piston_req q;
 	static struct sbx_answer ans;
 	static char rid[17];

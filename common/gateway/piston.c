@@ -99,7 +99,7 @@ take_int(struct ctx *c, size_t root, const char *key, int64_t max,
 	int64_t x;
 
 	*v = 0;
-	if (idx < 0 || c->j->tok[idx].type == JSONR_NULL)
+	if (idx < 0 || c->j->tok[idx].type == JSON_NULL)
 		return PISTON_OK;
 	if (jsonr_int(c->j, (size_t)idx, -1, max, &x) != 0) {
 		SAY(c, "%s: an integer from -1 to %" PRId64 " expected", key,
@@ -150,7 +150,7 @@ take_file(struct ctx *c, struct piston_req *q, long f, size_t i,
 	enum piston_err e;
 	struct sbx_file_data *d = &q->files[i];
 
-	if (f < 0 || c->j->tok[f].type != JSONR_OBJECT) {
+	if (f < 0 || c->j->tok[f].type != JSON_OBJECT) {
 		SAY(c, "files[%zu]: an object expected", i);
 		return PISTON_BAD_FIELD;
 	}
@@ -211,8 +211,8 @@ take_files(struct ctx *c, struct piston_req *q, size_t root)
 	size_t n, total = 0;
 	enum piston_err e;
 
-	if (arr < 0 || c->j->tok[arr].type != JSONR_ARRAY ||
-	    (n = c->j->tok[arr].size) == 0 || n > SBX_FILES_MAX) {
+	if (arr < 0 || c->j->tok[arr].type != JSON_ARRAY ||
+	    (n = c->j->tok[arr].count) == 0 || n > SBX_FILES_MAX) {
 		SAY(c, "files: an array of 1-%d files expected (the first "
 		    "runs)", SBX_FILES_MAX);
 		return PISTON_BAD_FIELD;
@@ -269,8 +269,8 @@ take_args(struct ctx *c, struct piston_req *q, size_t root)
 
 	if (arr < 0)
 		return PISTON_OK;
-	if (c->j->tok[arr].type != JSONR_ARRAY ||
-	    (n = c->j->tok[arr].size) > SBX_ARGS_MAX) {
+	if (c->j->tok[arr].type != JSON_ARRAY ||
+	    (n = c->j->tok[arr].count) > SBX_ARGS_MAX) {
 		SAY(c, "args: an array of at most %d strings expected",
 		    SBX_ARGS_MAX);
 		return PISTON_BAD_FIELD;
@@ -323,7 +323,7 @@ take_id(struct ctx *c, size_t root, const char *key, char *out)
 enum piston_err
 piston_parse_execute(struct piston_req *q, const char *body, size_t len,
     const struct piston_runtime *rts, size_t n, uint8_t *store,
-    struct jsonr_tok *tok, char *err, size_t errlen)
+    struct json_node *tok, char *err, size_t errlen)
 {
 	struct jsonr j;
 	struct ctx c = { &j, store, 0, len, err, errlen };
@@ -338,7 +338,7 @@ piston_parse_execute(struct piston_req *q, const char *body, size_t len,
 		    "%s at byte %zu", j.err, j.err_off);
 		return PISTON_BAD_JSON;
 	}
-	if (tok[0].type != JSONR_OBJECT) {
+	if (tok[0].type != JSON_OBJECT) {
 		snprintf(err, errlen, "the body must be a JSON object");
 		return PISTON_BAD_JSON;
 	}

@@ -59,7 +59,7 @@ int piston_err_status(enum piston_err e);
  * room for PISTON_TOKENS_MAX values. On refusal err holds why. */
 enum piston_err piston_parse_execute(struct piston_req *q, const char *body,
     size_t len, const struct piston_runtime *rts, size_t n, uint8_t *store,
-    struct jsonr_tok *tok, char *err, size_t errlen);
+    struct json_node *tok, char *err, size_t errlen);
 
 /* GET /api/v2/runtimes: the array of what is offered. */
 void piston_write_runtimes(FILE *f, const struct piston_runtime *rts,

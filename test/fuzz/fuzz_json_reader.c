@@ -12,7 +12,7 @@
 
 #define TOKS 256
 
-static struct jsonr_tok tok[TOKS], again[TOKS];
+static struct json_node tok[TOKS], again[TOKS];
 static char dec[1 << 20];
 
 int
@@ -28,15 +28,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(j.err != NULL);
 		return 0;
 	}
-	FUZZ_ASSERT(j.n >= 1 && j.n <= TOKS && tok[0].next == j.n);
+	FUZZ_ASSERT(j.n >= 1 && j.n <= TOKS && tok[0].end == j.n);
 	FUZZ_ASSERT(memcmp(tok, again, j.n * sizeof tok[0]) == 0);
 	for (size_t i = 0; i < j.n; i++) {
-		const struct jsonr_tok *t = &tok[i];
+		const struct json_node *t = &tok[i];
 		size_t n, off = 0;
 
-		FUZZ_ASSERT(t->start <= size && t->len <= size - t->start);
-		FUZZ_ASSERT(t->next > i && t->next <= tok[0].next);
-		if (t->type == JSONR_STRING) {
+		FUZZ_ASSERT(t->off <= size && t->len <= size - t->off);
+		FUZZ_ASSERT(t->end > i && t->end <= tok[0].end);
+		if (t->type == JSON_STRING) {
 			FUZZ_ASSERT(jsonr_string(&j, i, dec, sizeof dec, &n) ==
 			    0 && n <= t->len);
 			while (off < n) {
@@ -48,23 +48,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				off += k;
 			}
 		}
-		if (t->type == JSONR_OBJECT) {
+		if (t->type == JSON_OBJECT) {
 			size_t members = 0;
 
-			for (size_t k = i + 1; k < t->next;
-			    k = tok[k + 1].next) {
-				FUZZ_ASSERT(tok[k].type == JSONR_STRING);
+			for (size_t k = i + 1; k < t->end;
+			    k = tok[k + 1].end) {
+				FUZZ_ASSERT(tok[k].type == JSON_STRING);
 				members++;
 			}
-			FUZZ_ASSERT(members == t->size);
+			FUZZ_ASSERT(members == t->count);
 		}
-		if (t->type == JSONR_ARRAY && t->size > 0)
-			FUZZ_ASSERT(jsonr_element(&j, i, t->size - 1) > (long)i &&
-			    jsonr_element(&j, i, t->size) == -1);
+		if (t->type == JSON_ARRAY && t->count > 0)
+			FUZZ_ASSERT(jsonr_element(&j, i, t->count - 1) > (long)i &&
+			    jsonr_element(&j, i, t->count) == -1);
 	}
 	/* the first key, looked up by its decoded text, finds its value
 	 * (keys never repeat, so no other) */
-	if (tok[0].type == JSONR_OBJECT && tok[0].size > 0) {
+	if (tok[0].type == JSON_OBJECT && tok[0].count > 0) {
 		size_t n;
 
 		if (jsonr_string(&j, 1, dec, 64, &n) == 0 &&

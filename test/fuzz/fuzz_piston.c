@@ -14,7 +14,7 @@
 static const struct piston_runtime rts[] = {
 	{ SBX_LANG_PYTHON, "3" }, { SBX_LANG_JAVA, "17" },
 };
-static struct jsonr_tok tok[PISTON_TOKENS_MAX];
+static struct json_node tok[PISTON_TOKENS_MAX];
 static struct piston_req q, q2;
 static uint8_t store[1 << 20], store2[1 << 20];
 
@@ -24,7 +24,7 @@ assert_json(char *text, size_t len)
 	struct jsonr j;
 
 	FUZZ_ASSERT(jsonr_parse(&j, text, len, tok, PISTON_TOKENS_MAX) ==
-	    JSONR_OK && tok[0].type == JSONR_OBJECT);
+	    JSONR_OK && tok[0].type == JSON_OBJECT);
 }
 
 int

@@ -8,7 +8,7 @@
 #include "common/gateway/json_reader.h"
 #include "tap.h"
 
-static struct jsonr_tok tok[64];
+static struct json_node tok[64];
 
 static enum jsonr_status
 parse(struct jsonr *j, const char *text)
@@ -86,7 +86,7 @@ main(void)
 	ok(jsonr_int(&j, (size_t)jsonr_member(&j, 0, "f"), -10, 10, &v) == -1,
 	    "a fraction is no integer");
 	i = jsonr_member(&j, 0, "arr");
-	ok(i > 0 && j.tok[i].size == 3, "an array's size");
+	ok(i > 0 && j.tok[i].count == 3, "an array's size");
 	ok(jsonr_element(&j, (size_t)i, 3) == -1, "no fourth element");
 	{
 		long e1 = jsonr_element(&j, (size_t)i, 1);
@@ -95,7 +95,7 @@ main(void)
 		ok(e1 > 0 && m > 0 && jsonr_int(&j, (size_t)m, -10, 10, &v) ==
 		    0 && v == -7, "a member of an element");
 		ok(jsonr_element(&j, (size_t)i, 2) > 0 &&
-		    j.tok[jsonr_element(&j, (size_t)i, 2)].type == JSONR_ARRAY,
+		    j.tok[jsonr_element(&j, (size_t)i, 2)].type == JSON_ARRAY,
 		    "the element after a nested object");
 	}
 	ok(jsonr_member(&j, (size_t)jsonr_member(&j, 0, "n"), "x") == -1,

@@ -12,7 +12,7 @@
 static const struct piston_runtime rts[] = {
 	{ SBX_LANG_PYTHON, "3.11" }, { SBX_LANG_JAVA, "17" },
 };
-static struct jsonr_tok tok[PISTON_TOKENS_MAX];
+static struct json_node tok[PISTON_TOKENS_MAX];
 static struct piston_req q;
 static uint8_t store[8u << 20];
 static char err[512];
@@ -48,7 +48,7 @@ static long
 written(char *text, size_t len, struct jsonr *j, const char *key)
 {
 	if (jsonr_parse(j, text, len, tok, PISTON_TOKENS_MAX) != JSONR_OK ||
-	    tok[0].type != JSONR_OBJECT)
+	    tok[0].type != JSON_OBJECT)
 		return -2;
 	return key ? jsonr_member(j, 0, key) : 0;
 }
@@ -312,7 +312,7 @@ main(void)
 	piston_write_runtimes(f, rts, 2);
 	fclose(f);
 	ok(jsonr_parse(&j, text, len, tok, PISTON_TOKENS_MAX) == JSONR_OK &&
-	    tok[0].type == JSONR_ARRAY && tok[0].size == 2 &&
+	    tok[0].type == JSON_ARRAY && tok[0].count == 2 &&
 	    strstr(text, "\"aliases\":[\"python3\",\"py\"]"),
 	    "the runtimes: an array of two, with aliases");
 	free(text);
