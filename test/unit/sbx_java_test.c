@@ -17,8 +17,9 @@
 static int
 stage(char **files, size_t n, const char *denylist, struct sbx_stage *s)
 {
-	struct sbx_java_opts o = { "/nonexistent-jdk", 64 << 20, denylist,
-		files, n, 0 };
+	struct sbx_java_opts o = { .java_home = "/nonexistent-jdk",
+		.heap = 64 << 20, .denylist = denylist, .files = files,
+		.nfiles = n };
 	uint8_t buf[4096];
 	int fds[2], saved, rc;
 	ssize_t got;
