@@ -139,8 +139,12 @@ one_java() {
 # jwarm_ready: wait (untimed, up to 5 minutes) until the warm Java service
 # has a ready slot, so that a sample times a warm call, not a warm-up
 jwarm_ready() {
-	python3 -c 'import sys, time, urllib.request
+	python3 -c 'import os, sys, time, urllib.request
 for _ in range(1500):
+    try:
+        os.kill(int(sys.argv[2]), 0)
+    except ProcessLookupError:
+        sys.exit(1)	# the service is gone: no slot will come
     try:
         for l in urllib.request.urlopen(sys.argv[1], timeout=5).read().decode().splitlines():
             if l.startswith("airlock_sandbox_warm_slots_idle ") and float(l.split()[1]) >= 1:
@@ -148,7 +152,16 @@ for _ in range(1500):
     except OSError:
         pass
     time.sleep(0.2)
-sys.exit(1)' "http://127.0.0.1:$JWARM_MPORT/metrics"
+sys.exit(1)' "http://127.0.0.1:$JWARM_MPORT/metrics" "$JWARM"
+}
+
+# jwarm_wait MODE: before a warm Java sample, a ready slot; the row's
+# error once none comes (the service gone, or 5 minutes)
+jwarm_wait() {
+	[ "$1" = jwarm ] && [ ! -f "$W/err.javajwarm" ] && ! jwarm_ready &&
+		echo "no warm Java slot was ready (the service ended, or 5 minutes passed)" \
+			>"$W/err.javajwarm"
+	return 0
 }
 
 # sample KIND MODE: one run into $W/KIND.MODE; a failure is kept once, in
@@ -230,18 +243,18 @@ if [ -n "$have_java" ]; then
 	start_serve jwarm "$JWARM_UIDS" --warm java=2 --log-format json \
 		--metrics "127.0.0.1:$JWARM_MPORT"
 	JWARM=$jwarm_pid
+	# a service that did not start fails the row at once, not per sample
+	[ -f "$W/err.jwarm" ] && cp "$W/err.jwarm" "$W/err.javajwarm"
 	jmodes="$jmodes jwarm"
 	for m in $jmodes; do
-		[ "$m" = jwarm ] && ! jwarm_ready &&
-			echo "no warm Java slot was ready within 5 minutes" >"$W/err.javajwarm"
+		jwarm_wait "$m"
 		sample java "$m"
 	done
 	rm -f "$W"/java.*
 	i=0
 	while [ $i -lt "$JRUNS" ]; do
 		for m in $jmodes; do
-			[ "$m" = jwarm ] && ! jwarm_ready &&
-				echo "no warm Java slot was ready within 5 minutes" >"$W/err.javajwarm"
+			jwarm_wait "$m"
 			sample java "$m"
 		done
 		i=$((i + 1))
