@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "common/base/base64.h"
 #include "common/base/json.h"
 
 #define MS_MAX 86400000		/* a day: the CLI's bound on durations */
@@ -22,6 +23,8 @@ static const struct {
 	[PISTON_BAD_FIELD] = { "bad_request", 400 },
 	[PISTON_RUNTIME] = { "runtime_unknown", 400 },
 	[PISTON_TOO_LARGE] = { "payload_too_large", 413 },
+	[PISTON_ENCODING] = { "encoding_unknown", 400 },
+	[PISTON_BAD_CONTENT] = { "bad_encoding", 400 },
 };
 
 const char *
@@ -141,29 +144,92 @@ take_runtime(struct ctx *c, struct piston_req *q, size_t root,
 	return PISTON_RUNTIME;
 }
 
+/* Piston's file encodings: the content's text is the file's bytes
+ * (utf8), or decodes into them (strictly: common/base/base64.h). */
+static const struct {
+	const char *name, *says;
+	long (*decode)(const char *, size_t, uint8_t *, size_t, size_t *);
+} encodings[] = {
+	{ "utf8", NULL, NULL },
+	{ "base64", "base64 (RFC 4648 section 4: A-Z a-z 0-9 + /, padded "
+	    "with '=' to a multiple of 4, no line breaks)", base64_decode },
+	{ "hex", "hex (an even count of 0-9 a-f A-F)", hex_decode },
+};
+
+/* files[i].encoding: which of encodings[], absent meaning utf8. */
+static enum piston_err
+take_encoding(struct ctx *c, long f, size_t i, const char *name,
+    size_t *enc)
+{
+	long idx = jsonr_member(c->j, (size_t)f, "encoding");
+	char word[16];
+	size_t n;
+
+	*enc = 0;
+	if (idx < 0)
+		return PISTON_OK;
+	if (c->j->tok[idx].type != JSON_STRING) {
+		SAY(c, "files[%zu].encoding (%s): a string expected", i, name);
+		return PISTON_BAD_FIELD;
+	}
+	if (jsonr_string(c->j, (size_t)idx, word, sizeof word - 1, &n) == 0 &&
+	    !memchr(word, '\0', n)) {
+		word[n] = '\0';
+		for (*enc = 0; *enc < sizeof encodings / sizeof encodings[0];
+		    (*enc)++)
+			if (strcmp(word, encodings[*enc].name) == 0)
+				return PISTON_OK;
+	}
+	SAY(c, "files[%zu].encoding (%s): utf8, base64 or hex expected", i,
+	    name);
+	return PISTON_ENCODING;
+}
+
+/* The content's text, in the store from *p on (n bytes), decoded where
+ * it lies: base64 and hex never write ahead of what they have read. */
+static enum piston_err
+decode_content(struct ctx *c, size_t enc, size_t i, const char *name,
+    struct sbx_file_data *d, size_t n)
+{
+	uint8_t *at0 = c->store + c->used - n;
+	size_t at;
+	long r = encodings[enc].decode((const char *)at0, n, at0,
+	    SBX_FILE_MAX, &at);
+
+	if (r == TEXTDEC_ROOM) {
+		SAY(c, "files[%zu].content (%s): larger than %u bytes decoded",
+		    i, name, SBX_FILE_MAX);
+		return PISTON_TOO_LARGE;
+	}
+	if (r < 0 && at < n) {
+		SAY(c, "files[%zu].content (%s): not %s: %s, byte %zu (0x%02x) "
+		    "of the text", i, name, encodings[enc].says,
+		    textdec_why(r), at, at0[at]);
+		return PISTON_BAD_CONTENT;
+	}
+	if (r < 0) {
+		SAY(c, "files[%zu].content (%s): not %s: %s (%zu bytes)", i,
+		    name, encodings[enc].says, textdec_why(r), n);
+		return PISTON_BAD_CONTENT;
+	}
+	d->len = (size_t)r;
+	c->used -= n - d->len;
+	return PISTON_OK;
+}
+
 static enum piston_err
 take_file(struct ctx *c, struct piston_req *q, long f, size_t i,
     size_t *total)
 {
 	char what[48];
 	long idx;
+	size_t enc;
 	enum piston_err e;
 	struct sbx_file_data *d = &q->files[i];
 
 	if (f < 0 || c->j->tok[f].type != JSON_OBJECT) {
 		SAY(c, "files[%zu]: an object expected", i);
 		return PISTON_BAD_FIELD;
-	}
-	if ((idx = jsonr_member(c->j, (size_t)f, "encoding")) >= 0) {
-		char enc[8];
-
-		snprintf(what, sizeof what, "files[%zu].encoding", i);
-		if ((e = take_word(c, idx, what, enc, sizeof enc)) != 0)
-			return e;
-		if (strcmp(enc, "utf8") != 0) {
-			SAY(c, "%s: only utf8", what);
-			return PISTON_BAD_FIELD;
-		}
 	}
 	snprintf(what, sizeof what, "files[%zu].name", i);
 	if ((idx = jsonr_member(c->j, (size_t)f, "name")) >= 0) {
@@ -187,15 +253,19 @@ take_file(struct ctx *c, struct piston_req *q, long f, size_t i,
 			SAY(c, "%s: two files named %s", what, q->names[i]);
 			return PISTON_BAD_FIELD;
 		}
+	d->name = q->names[i];
+	if ((e = take_encoding(c, f, i, d->name, &enc)) != 0)
+		return e;
 	snprintf(what, sizeof what, "files[%zu].content", i);
 	if ((idx = jsonr_member(c->j, (size_t)f, "content")) < 0) {
 		SAY(c, "%s: required", what);
 		return PISTON_BAD_FIELD;
 	}
-	if ((e = take_string(c, idx, what, SBX_FILE_MAX, &d->data, &d->len))
-	    != 0)
+	/* an encoded text's size is checked decoded */
+	if ((e = take_string(c, idx, what, enc ? (size_t)-1 : SBX_FILE_MAX,
+	    &d->data, &d->len)) != 0 ||
+	    (enc && (e = decode_content(c, enc, i, d->name, d, d->len)) != 0))
 		return e;
-	d->name = q->names[i];
 	if ((*total += d->len) > SBX_FILES_TOTAL_MAX) {
 		SAY(c, "files: larger than %u bytes in all",
 		    SBX_FILES_TOTAL_MAX);

@@ -46,7 +46,9 @@ enum piston_err {
 	PISTON_BAD_JSON,	/* 400 the body is not strict JSON */
 	PISTON_BAD_FIELD,	/* 400 a field breaks its rule */
 	PISTON_RUNTIME,		/* 400 no such language or version */
-	PISTON_TOO_LARGE	/* 413 files or stdin over the protocol's caps */
+	PISTON_TOO_LARGE,	/* 413 files or stdin over the protocol's caps */
+	PISTON_ENCODING,	/* 400 a file's encoding is none of the three */
+	PISTON_BAD_CONTENT	/* 400 a file's content is not its encoding */
 };
 
 /* The code's name ("bad_json" ...) and HTTP status. */

@@ -43,6 +43,24 @@ big_body(size_t n, int esc)
 	return b;
 }
 
+/* A body with one file of n bytes of 0xff, base64 or hex. */
+static enum piston_err
+encoded_big(size_t n, int hex)
+{
+	char *b = malloc(n * 2 + 128);
+	size_t k = (size_t)sprintf(b, "{\"language\":\"py\",\"files\":[{"
+	    "\"encoding\":\"%s\",\"content\":\"", hex ? "hex" : "base64");
+	enum piston_err e;
+
+	for (size_t i = 0; i < n; i += hex ? 1 : 3)
+		k += (size_t)sprintf(b + k, hex ? "ff" : n - i == 1 ? "/w==" :
+		    n - i == 2 ? "//8=" : "////");
+	sprintf(b + k, "\"}]}");
+	e = parse(b);
+	free(b);
+	return e;
+}
+
 /* Is the text f wrote one JSON object? Its root's member key, if any. */
 static long
 written(char *text, size_t len, struct jsonr *j, const char *key)
@@ -84,7 +102,33 @@ main(void)
 		{ "{\"language\":\"py\",\"files\":[{\"content\":1}]}",
 		  PISTON_BAD_FIELD },
 		{ "{\"language\":\"py\",\"files\":[{\"content\":\"x\","
-		  "\"encoding\":\"base64\"}]}", PISTON_BAD_FIELD },
+		  "\"encoding\":\"base64\"}]}", PISTON_BAD_CONTENT },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"eA==\","
+		  "\"encoding\":\"base64\"}]}", PISTON_OK },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"eA==\","
+		  "\"encoding\":\"base64url\"}]}", PISTON_ENCODING },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"78\","
+		  "\"encoding\":\"HEX\"}]}", PISTON_ENCODING },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"78\","
+		  "\"encoding\":\"hex\\u0000\"}]}", PISTON_ENCODING },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"78\","
+		  "\"encoding\":\"utf8utf8utf8utf8utf8\"}]}", PISTON_ENCODING },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"78\","
+		  "\"encoding\":null}]}", PISTON_BAD_FIELD },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"eA\","
+		  "\"encoding\":\"base64\"}]}", PISTON_BAD_CONTENT },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"eB==\","
+		  "\"encoding\":\"base64\"}]}", PISTON_BAD_CONTENT },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"-_8=\","
+		  "\"encoding\":\"base64\"}]}", PISTON_BAD_CONTENT },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"eA==\\n\","
+		  "\"encoding\":\"base64\"}]}", PISTON_BAD_CONTENT },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"787\","
+		  "\"encoding\":\"hex\"}]}", PISTON_BAD_CONTENT },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"7g\","
+		  "\"encoding\":\"hex\"}]}", PISTON_BAD_CONTENT },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"\\u00e9\","
+		  "\"encoding\":\"hex\"}]}", PISTON_BAD_CONTENT },
 		{ "{\"language\":\"java\",\"files\":[{\"content\":\"x\"}]}",
 		  PISTON_BAD_FIELD },
 		{ "{\"language\":\"py\",\"files\":[{\"name\":\"../x.py\","
@@ -204,6 +248,34 @@ main(void)
 	    "over 16384 in all");
 	free(b);
 
+	/* encodings: decoded into the file's bytes, NUL and all; a refusal
+	 * names the file */
+	ok(parse("{\"language\":\"py\",\"files\":[{\"name\":\"m.py\","
+	    "\"content\":\"x\"},{\"name\":\"d.bin\",\"content\":"
+	    "\"AP8KDQA=\",\"encoding\":\"base64\"},{\"name\":\"h.bin\","
+	    "\"content\":\"00Ff0a\",\"encoding\":\"hex\"}],\"stdin\":"
+	    "\"in\"}") == PISTON_OK && q.files[1].len == 5 &&
+	    memcmp(q.files[1].data, "\0\xff\n\r\0", 5) == 0 &&
+	    q.files[2].len == 3 && memcmp(q.files[2].data, "\0\xff\n", 3) == 0
+	    && q.input_len == 2 && memcmp(q.input, "in", 2) == 0,
+	    "base64 and hex files decode to their bytes; stdin after them "
+	    "intact");
+	ok(parse("{\"language\":\"py\",\"files\":[{\"name\":\"m.py\","
+	    "\"content\":\"x\"},{\"name\":\"d.bin\",\"content\":"
+	    "\"AP8=AP8=\",\"encoding\":\"base64\"}]}") == PISTON_BAD_CONTENT
+	    && strstr(err, "files[1].content (d.bin): not base64") &&
+	    strstr(err, "byte 3 (0x3d)"), "a bad base64 file is named, and "
+	    "the byte: %s", err);
+	ok(parse("{\"language\":\"py\",\"files\":[{\"name\":\"m.py\","
+	    "\"content\":\"x\",\"encoding\":\"gzip\"}]}") ==
+	    PISTON_ENCODING && strstr(err, "files[0].encoding (m.py)"),
+	    "an unknown encoding names the file: %s", err);
+	ok(strcmp(piston_err_name(PISTON_ENCODING), "encoding_unknown") == 0 &&
+	    strcmp(piston_err_name(PISTON_BAD_CONTENT), "bad_encoding") == 0 &&
+	    piston_err_status(PISTON_ENCODING) == 400 &&
+	    piston_err_status(PISTON_BAD_CONTENT) == 400,
+	    "the encodings' codes: encoding_unknown, bad_encoding, 400");
+
 	/* the caps, on the decoded bytes */
 	b = big_body(SBX_FILE_MAX, 1);
 	ok(parse(b) == PISTON_OK && q.files[0].len == SBX_FILE_MAX,
@@ -212,6 +284,15 @@ main(void)
 	b = big_body(SBX_FILE_MAX + 1, 0);
 	ok(parse(b) == PISTON_TOO_LARGE, "a file of 1 MiB + 1: too large");
 	free(b);
+	ok(encoded_big(SBX_FILE_MAX, 0) == PISTON_OK &&
+	    q.files[0].len == SBX_FILE_MAX && q.files[0].data[0] == 0xff &&
+	    encoded_big(SBX_FILE_MAX, 1) == PISTON_OK &&
+	    q.files[0].len == SBX_FILE_MAX,
+	    "base64 and hex of 1 MiB: OK (the cap is on the decoded bytes)");
+	ok(encoded_big(SBX_FILE_MAX + 1, 0) == PISTON_TOO_LARGE &&
+	    strstr(err, "larger than 1048576 bytes decoded") &&
+	    encoded_big(SBX_FILE_MAX + 1, 1) == PISTON_TOO_LARGE,
+	    "base64 and hex of 1 MiB + 1: too large: %s", err);
 	b = malloc(64u << 20);
 	len = (size_t)sprintf(b, "{\"language\":\"py\",\"files\":[");
 	for (int k = 0; k < 5; k++) {
