@@ -1,24 +1,10 @@
 /* b64url.c - base64url without padding; one canonical spelling per value. */
 #include "common/base/b64url.h"
 
+#include "common/base/base64.h"
+
 static const char alphabet[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-static int
-sextet(unsigned char c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '-')
-		return 62;
-	if (c == '_')
-		return 63;
-	return -1;
-}
 
 long
 b64url_encode(const uint8_t *src, size_t n, char *dst, size_t cap)
@@ -60,7 +46,7 @@ b64url_decode(const char *src, size_t n, uint8_t *dst, size_t cap)
 	if ((n / 4) * 3 + (n % 4 ? n % 4 - 1 : 0) > cap)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		int s = sextet((unsigned char)src[i]);
+		int s = base64_value((unsigned char)src[i], '-', '_');
 
 		if (s < 0)
 			return -1;

@@ -58,8 +58,8 @@ hex_encode(const uint8_t *src, size_t n, char *dst, size_t cap)
 	return (long)(2 * n);
 }
 
-static int
-b64_value(unsigned char c)
+int
+base64_value(unsigned char c, char c62, char c63)
 {
 	if (c >= 'A' && c <= 'Z')
 		return c - 'A';
@@ -67,7 +67,7 @@ b64_value(unsigned char c)
 		return c - 'a' + 26;
 	if (c >= '0' && c <= '9')
 		return c - '0' + 52;
-	return c == '+' ? 62 : c == '/' ? 63 : -1;
+	return c == (unsigned char)c62 ? 62 : c == (unsigned char)c63 ? 63 : -1;
 }
 
 long
@@ -90,7 +90,8 @@ base64_decode(const char *src, size_t n, uint8_t *dst, size_t cap,
 		uint32_t v = 0;
 
 		for (size_t k = 0; k < take; k++) {
-			int s = b64_value((unsigned char)src[i + k]);
+			int s = base64_value((unsigned char)src[i + k], '+',
+			    '/');
 
 			if (s < 0) {
 				*at = i + k;

@@ -36,6 +36,10 @@ const char *textdec_why(long rc);
 long base64_encode(const uint8_t *src, size_t n, char *dst, size_t cap);
 long hex_encode(const uint8_t *src, size_t n, char *dst, size_t cap);
 
+/* The value of c in a base64 alphabet whose last two characters are
+ * c62 and c63 (§4: '+' '/'; §5, base64url: '-' '_'), or -1. */
+int base64_value(unsigned char c, char c62, char c63);
+
 /* Decode exactly src[0..n) into dst (cap bytes): the decoded length, or
  * an enum textdec_err with *at the offset of the offending byte (n for
  * the length or room). The length and room are checked before any byte
