@@ -17,7 +17,7 @@ static const char *const status_texts[] = {
 	[SBX_BAD_ID] = "tenant or request id is empty, longer than 64 bytes "
 	    "or not [A-Za-z0-9._-]",
 	[SBX_BAD_LANG] = "unknown language",
-	[SBX_BAD_FILES] = "no file, over 64 files, a name that is not 1-128 "
+	[SBX_BAD_FILES] = "no file, over 15 files, a name that is not 1-128 "
 	    "bytes of [A-Za-z0-9._-] not starting with '.', or a duplicate",
 	[SBX_BAD_SIZE] = "a file over 1 MiB, files over 4 MiB in all, or "
 	    "input over 4 MiB",
