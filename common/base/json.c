@@ -80,15 +80,36 @@ json_write_cstr(FILE *f, const char *s)
 	json_write_quoted(f, s ? s : "", s ? strlen(s) : 0);
 }
 
+/* Printable ASCII but '"' and '\\': a byte that is its own escape. */
+static int
+plain_byte(uint8_t c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
 size_t
 json_append(char *buf, size_t cap, size_t *len, const void *p, size_t n)
 {
+	const uint8_t *b = p;
 	char step[JSON_STEP_MAX];
 	size_t off = 0;
 
 	while (off < n) {
-		size_t next = off, k = json_step(p, n, &next, step);
+		size_t run = 0, next = off, k;
+		size_t most = n - off < cap - *len ? n - off : cap - *len;
 
+		/* a run of plain bytes in one copy: a log record is mostly
+		 * these, and json_step's per-character path cost the MCP
+		 * tap's record more than its parse (BENCHMARKS.md) */
+		while (run < most && plain_byte(b[off + run]))
+			run++;
+		if (run > 0) {
+			memcpy(buf + *len, b + off, run);
+			*len += run;
+			off += run;
+			continue;
+		}
+		k = json_step(p, n, &next, step);
 		if (k > cap - *len)
 			break;
 		memcpy(buf + *len, step, k);

@@ -1,4 +1,6 @@
 /* log_test.c - log lines are escaped, JSON lines parse as one object. */
+#include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -60,6 +62,19 @@ test_escape(void)
 	    "cut between characters, never inside one");
 }
 
+/* "YYYY-MM-DDTHH:MM:SS.mmmZ\"" at p: digits where digits go */
+static int
+ts_shape(const char *p)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:dd.dddZ\"";
+
+	for (size_t i = 0; shape[i]; i++)
+		if (shape[i] == 'd' ? !isdigit((unsigned char)p[i]) :
+		    p[i] != shape[i])
+			return 0;
+	return 1;
+}
+
 int
 main(void)
 {
@@ -81,6 +96,20 @@ main(void)
 	ok(strstr(buf, "\"msg\":\"lease \\\"ended\\\"\",\"tenant\":"
 	    "\"t1\\nforged: error: x\",\"bytes\":42,\"argv\":"
 	    "\"a \\\"b\\\"\"}\n") != NULL, "json escapes: %s", buf);
+
+	/* numbers and the timestamp are written digit by digit */
+	f[0] = LF_NUM("zero", 0);
+	f[1] = LF_NUM("neg", -1);
+	f[2] = LF_NUM("min", INT64_MIN);
+	capture(buf, sizeof buf, "human", "n", f, 3);
+	ok(strcmp(buf, "unit: info: n zero=0 neg=-1 "
+	    "min=-9223372036854775808\n") == 0, "human numbers: %s", buf);
+	f[0] = LF_NUM("max", INT64_MAX);
+	capture(buf, sizeof buf, "json", "n", f, 1);
+	ok(strstr(buf, ",\"max\":9223372036854775807}\n") != NULL,
+	    "json numbers: %s", buf);
+	ok(ts_shape(buf + 7), "the timestamp is YYYY-MM-DDTHH:MM:SS.mmmZ: %.32s",
+	    buf);
 
 	memset(big, 'v', sizeof big - 1);
 	big[sizeof big - 1] = '\0';
