@@ -233,9 +233,13 @@ string(struct parser *ps)
 	while (ps->off < end && src[ps->off] != '"') {
 		enum json_status st = JSON_OK;
 		uint32_t cp;
-		size_t k = string_char(src + ps->off, end - ps->off, &cp, &st);
+		size_t k;
 
-		if (k == 0)
+		if (src[ps->off] >= 0x20 && src[ps->off] < 0x80 &&
+		    src[ps->off] != '\\')
+			k = 1;	/* plain ASCII, most of MCP's text: inline */
+		else if ((k = string_char(src + ps->off, end - ps->off, &cp,
+		    &st)) == 0)
 			return fail(ps, st);
 		if (ps->off + k - start > ps->lim->string)
 			return fail(ps, JSON_STRING_TOO_LONG);
