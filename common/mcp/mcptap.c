@@ -8,6 +8,7 @@
 #include "common/base/log.h"
 #include "common/base/utf8.h"
 #include "common/mcp/jcs.h"
+#include "common/mcp/mcplabels.h"
 #include "common/mcp/surface.h"
 #include "common/mcp/toollist.h"
 #include "common/service/metrics.h"
@@ -15,26 +16,6 @@
 static const struct json_limits line_limits = {
 	64, MCP_LINE_MAX, 64, MCP_MEMBERS_MAX, MCP_NODES_MAX
 };
-
-const char *const mcp_outcome_names[MO_N_] = {
-	"ok", "tool_error", "rpc_error", "unanswered", "denied"
-};
-const char *const mcp_ignored_names[MI_N_] = {
-	"too_long", "bad_json", "not_jsonrpc", "untracked", "unmatched"
-};
-const char *const mcp_direction_names[2] = { "from_client", "from_server" };
-
-const char *
-mcp_outcome_name(enum mcp_outcome o)
-{
-	return (unsigned)o < MO_N_ ? mcp_outcome_names[o] : "unknown";
-}
-
-const char *
-mcp_ignored_name(enum mcp_ignored i)
-{
-	return (unsigned)i < MI_N_ ? mcp_ignored_names[i] : "unknown";
-}
 
 void
 mcp_tap_init(struct mcp_tap *t, const struct mcp_who *who)
@@ -423,6 +404,16 @@ filtered_list(struct mcp_tap *t, const struct json_node *m,
 	return DROP;		/* written already */
 }
 
+/* A pin failure counted (M_MCP_PIN_FAILURES): how, and in what. */
+static void
+pin_failed(enum surface_diff how, enum mcp_pin_item item)
+{
+	enum mcp_pin_kind k = how == SD_UNPINNED ? MPK_UNPINNED :
+	    how == SD_MALFORMED ? MPK_MALFORMED : MPK_CHANGED;
+
+	metric_add(M_MCP_PIN_FAILURES, (unsigned)k * MPI_N_ + item, 1);
+}
+
 /* A pinned answer's surface against the pin: 0, or -1 with t->why. The
  * tools a list leaves out are not compared (the client never gets
  * them). */
@@ -431,20 +422,25 @@ pinned_answer(struct mcp_tap *t, int kind, const struct json_node *res)
 {
 	enum surface_kind k = kind == MK_LIST_TOOLS ? SK_TOOL :
 	    kind == MK_LIST_PROMPTS ? SK_PROMPT : SK_TEMPLATE;
+	enum mcp_pin_item item = k == SK_TOOL ? MPI_TOOL : k == SK_PROMPT ?
+	    MPI_PROMPT : MPI_TEMPLATE;
+	enum surface_diff how;
 	const struct json_node *arr;
 	char why[200];
 	size_t i;
 
 	if (kind == MK_INIT) {
-		if (surface_check_init(t->pin, &t->doc, res, t->scratch, why,
-		    sizeof why) == 0)
+		if ((how = surface_check_init(t->pin, &t->doc, res,
+		    t->scratch, why, sizeof why)) == SD_SAME)
 			return 0;
+		pin_failed(how, MPI_INITIALIZE);
 		snprintf(t->why, sizeof t->why, "surface pin: %s", why);
 		return -1;
 	}
 	arr = res->type == JSON_OBJECT ? json_get(&t->doc, res,
 	    surface_kind_keys[k], strlen(surface_kind_keys[k])) : NULL;
 	if (!arr || arr->type != JSON_ARRAY) {
+		pin_failed(SD_MALFORMED, item);
 		snprintf(t->why, sizeof t->why, "surface pin: a list result "
 		    "without its %s array", surface_kind_keys[k]);
 		return -1;
@@ -457,8 +453,9 @@ pinned_answer(struct mcp_tap *t, int kind, const struct json_node *res)
 		i = e->end;
 		if (k == SK_TOOL && omit_tool(t, &t->doc, arr, e))
 			continue;
-		if (surface_check_item(t->pin, k, &t->doc, e, t->scratch, why,
-		    sizeof why) != 0) {
+		if ((how = surface_check_item(t->pin, k, &t->doc, e,
+		    t->scratch, why, sizeof why)) != SD_SAME) {
+			pin_failed(how, item);
 			snprintf(t->why, sizeof t->why, "surface pin: %s "
 			    "(review the server again)", why);
 			return -1;

@@ -46,29 +46,6 @@
 #define MCP_OUT_MAX (2 * MCP_LINE_MAX)
 #define MCP_ANSWERS_MAX (1u << 20)
 
-/* Label values of M_MCP_CALLS (metrics.h): how a tools/call ended. */
-enum mcp_outcome {
-	MO_OK,			/* a result, isError absent or false */
-	MO_TOOL_ERROR,		/* a result with isError true */
-	MO_RPC_ERROR,		/* a JSON-RPC error response */
-	MO_UNANSWERED,		/* the lease ended first */
-	MO_DENIED,		/* not in the approval's tool list: answered
-				 * by the runner, never sent to the server */
-	MO_N_
-};
-
-/* Label values of M_MCP_LINES_IGNORED: why a line taught the tap
- * nothing (by direction: reason * 2 + from_server). */
-enum mcp_ignored {
-	MI_TOO_LONG,		/* past MCP_LINE_MAX */
-	MI_BAD_JSON,		/* refused by the strict parser */
-	MI_NOT_JSONRPC,		/* JSON, but not a request, response or
-				 * notification */
-	MI_UNTRACKED,		/* a request the table had no room or id for */
-	MI_UNMATCHED,		/* a response to no tracked request */
-	MI_N_
-};
-
 /* Whose lease: strings the caller owns for the tap's life. */
 struct mcp_who {
 	const char *lease, *tenant, *registration, *approval;
@@ -171,12 +148,5 @@ size_t mcp_outbox_take(struct mcp_outbox *box, size_t max,
 /* The lease is over: a record for every call still in flight
  * (MO_UNANSWERED). */
 void mcp_tap_end(struct mcp_tap *t);
-
-/* Stable snake_case names of the label values (the metrics' tables). */
-extern const char *const mcp_outcome_names[MO_N_];
-extern const char *const mcp_ignored_names[MI_N_];
-extern const char *const mcp_direction_names[2];
-const char *mcp_outcome_name(enum mcp_outcome o);
-const char *mcp_ignored_name(enum mcp_ignored i);
 
 #endif

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "common/lock/lockstore.h"
-#include "common/mcp/mcptap.h"
 
 const char *const surface_kind_names[SK_N_] = {
 	"tool", "prompt", "resource template"
@@ -17,7 +16,7 @@ const char *const surface_kind_keys[SK_N_] = {
 };
 
 static const struct json_limits doc_limits = {
-	64, SURFACE_TEXT_MAX, 64, MCP_MEMBERS_MAX, MCP_NODES_MAX
+	64, SURFACE_TEXT_MAX, 64, SURFACE_MEMBERS_MAX, SURFACE_NODES_MAX
 };
 
 void
@@ -160,7 +159,7 @@ surface_load(struct surface *s, const uint8_t *p, size_t n, char *err,
 	if (n == 0 || n > SURFACE_TEXT_MAX)
 		return refuse(err, errcap, "empty or too long");
 	/* a value takes a byte of text at least */
-	s->cap = n < MCP_NODES_MAX ? n + 1 : MCP_NODES_MAX;
+	s->cap = n < SURFACE_NODES_MAX ? n + 1 : SURFACE_NODES_MAX;
 	s->text = malloc(n);
 	s->nodes = calloc(s->cap, sizeof *s->nodes);
 	s->scratch = calloc(2 * s->cap, sizeof *s->scratch);
@@ -204,8 +203,8 @@ surface_read(struct surface *s, const char *dir, const uint8_t digest[32],
 }
 
 /* The first member by which objects a (of doc da) and b (the pin's)
- * differ, named into why: 0 when none. */
-static int
+ * differ, named into why: SD_SAME when none. */
+static enum surface_diff
 first_difference(struct surface *s, const struct json_doc *da,
     const struct json_node *a, const struct json_node *b, uint32_t *sa,
     const char *what, char *why, size_t cap)
@@ -216,7 +215,7 @@ first_difference(struct surface *s, const struct json_doc *da,
 
 	if (a->type != JSON_OBJECT) {
 		snprintf(why, cap, "%s is no longer an object", what);
-		return -1;
+		return SD_MALFORMED;
 	}
 	json_sort_keys(da, a, sa);
 	json_sort_keys(&s->doc, b, sb);
@@ -239,12 +238,12 @@ first_difference(struct surface *s, const struct json_doc *da,
 		    sizeof key);
 		snprintf(why, cap, "%s: %s %s", what, key, c == 0 ?
 		    "changed" : c < 0 ? "added" : "removed");
-		return -1;
+		return SD_CHANGED;
 	}
-	return 0;
+	return SD_SAME;
 }
 
-int
+enum surface_diff
 surface_check_item(struct surface *s, enum surface_kind k,
     const struct json_doc *d, const struct json_node *item,
     uint32_t *scratch, char *why, size_t cap)
@@ -257,19 +256,19 @@ surface_check_item(struct surface *s, enum surface_kind k,
 	if (!name || name->type != JSON_STRING) {
 		snprintf(why, cap, "a %s without a string name",
 		    surface_kind_names[k]);
-		return -1;
+		return SD_MALFORMED;
 	}
 	surface_name(d, name, text, sizeof text);
 	snprintf(what, sizeof what, "%s '%s'", surface_kind_names[k], text);
 	if ((pin = pinned(s, k, d, name)) == NULL) {
 		snprintf(why, cap, "%s is not in the pin (added)", what);
-		return -1;
+		return SD_UNPINNED;
 	}
 	return first_difference(s, d, item, pin, scratch, what, why, cap);
 }
 
 /* One pinned member of initialize's result (pin NULL: absent). */
-static int
+static enum surface_diff
 init_member(struct surface *s, const struct json_doc *d,
     const struct json_node *result, const char *key,
     const struct json_node *pin, uint32_t *scratch, char *why, size_t cap)
@@ -277,27 +276,29 @@ init_member(struct surface *s, const struct json_doc *d,
 	const struct json_node *v = json_get(d, result, key, strlen(key));
 
 	if (!v && !pin)
-		return 0;
+		return SD_SAME;
 	if (v && pin && jcs_equal(d, v, &s->doc, pin, scratch, s->scratch))
-		return 0;
+		return SD_SAME;
 	snprintf(why, cap, "initialize: %s %s", key, !pin ? "added" : !v ?
 	    "removed" : "changed");
-	return -1;
+	return SD_CHANGED;
 }
 
-int
+enum surface_diff
 surface_check_init(struct surface *s, const struct json_doc *d,
     const struct json_node *result, uint32_t *scratch, char *why,
     size_t cap)
 {
 	if (result->type != JSON_OBJECT) {
 		snprintf(why, cap, "initialize: the result is not an object");
-		return -1;
+		return SD_MALFORMED;
 	}
-	return init_member(s, d, result, "protocolVersion", s->protocol,
+	if (init_member(s, d, result, "protocolVersion", s->protocol,
 	    scratch, why, cap) || init_member(s, d, result, "serverInfo",
 	    s->server_info, scratch, why, cap) || init_member(s, d, result,
-	    "instructions", s->instructions, scratch, why, cap) ? -1 : 0;
+	    "instructions", s->instructions, scratch, why, cap))
+		return SD_CHANGED;
+	return SD_SAME;
 }
 
 /* ---- building ------------------------------------------------------- */

@@ -28,6 +28,10 @@
 #define SURFACE_TEXT_MAX (4u << 20)	/* the document's bytes */
 #define SURFACE_ITEMS_MAX 1024		/* items of one kind */
 #define SURFACE_NAME_MAX 256		/* an item name, decoded, bytes */
+/* The document's parse, bounded as one MCP message is (mcptap.h's
+ * MCP_NODES_MAX, MCP_MEMBERS_MAX; not included: mcptap includes this). */
+#define SURFACE_NODES_MAX (1u << 17)
+#define SURFACE_MEMBERS_MAX 16384
 
 enum surface_kind { SK_TOOL, SK_PROMPT, SK_TEMPLATE, SK_N_ };
 
@@ -63,18 +67,27 @@ void surface_free(struct surface *s);
 int surface_read(struct surface *s, const char *dir, const uint8_t
     digest[32], char *err, size_t errcap);
 
+/* How an answer differs from the pin (SD_SAME is 0). */
+enum surface_diff {
+	SD_SAME,
+	SD_CHANGED,	/* a member changed, was added or was removed */
+	SD_UNPINNED,	/* an item the pin does not hold */
+	SD_MALFORMED	/* not an object, no string name */
+};
+
 /* Compare item (of doc d, a list result's element) with the pinned item
- * of its kind and name. 0 when they are canonically equal; else -1 with
- * what differs in why ("tool 'x': description changed", "... not in
- * the pin (added)", "... has no name"). scratch holds d->n entries. */
-int surface_check_item(struct surface *s, enum surface_kind k,
+ * of its kind and name. SD_SAME when they are canonically equal; else
+ * how they differ, and what in why ("tool 'x': description changed",
+ * "... not in the pin (added)", "... without a string name"). scratch
+ * holds d->n entries. */
+enum surface_diff surface_check_item(struct surface *s, enum surface_kind k,
     const struct json_doc *d, const struct json_node *item,
     uint32_t *scratch, char *why, size_t cap);
 
 /* Compare an initialize result with the pin: protocolVersion,
- * serverInfo and instructions (present or absent alike). 0, or -1 with
- * why. Other members (capabilities) are not pinned. */
-int surface_check_init(struct surface *s, const struct json_doc *d,
+ * serverInfo and instructions (present or absent alike). SD_SAME, or how
+ * it differs with why. Other members (capabilities) are not pinned. */
+enum surface_diff surface_check_init(struct surface *s, const struct json_doc *d,
     const struct json_node *result, uint32_t *scratch, char *why,
     size_t cap);
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "common/mcp/mcptap.h"
+#include "common/mcp/mcplabels.h"
 #include "common/sandbox/sbx_proto.h"
 
 static const char *const end_labels[] = {
@@ -114,6 +114,10 @@ static const struct metric_def defs[M_NMETRIC_] = {
 	    "the runner's tap could not use, by why and direction.",
 	    "counter", "reason", mcp_ignored_names, MI_N_, "direction",
 	    mcp_direction_names, 2 },
+	[M_MCP_PIN_FAILURES] = { R, "mcp_pin_failures_total", "Leases "
+	    "ended because a server's answer differed from its approval's "
+	    "surface pin, by how and in what.", "counter", "kind",
+	    mcp_pin_kind_names, MPK_N_, "item", mcp_pin_item_names, MPI_N_ },
 };
 
 /* Histogram bucket bounds in milliseconds (+Inf is implied). */

@@ -34,6 +34,7 @@ enum metric {
 	M_SBX_WARM_STARTS,	/* counter, label start (warm, unfit) */
 	M_MCP_CALLS,		/* counter, label outcome (mcptap.h) */
 	M_MCP_LINES_IGNORED,	/* counter, labels reason x direction */
+	M_MCP_PIN_FAILURES,	/* counter, labels kind x item (mcplabels.h) */
 	M_NMETRIC_
 };
 
