@@ -35,7 +35,10 @@
 # rounds reported), BENCH_CALLS (2000), BENCH_BIG_RUNS (5), BENCH_PINGS
 # (20000), BENCH_BULK (67108864), BENCH_FIRST (50), BENCH_LEASES (100);
 # BENCH_SMOKE=1 makes every default tiny (one round: does each row run?);
-# AIRLOCK (the binary, default ./airlock). Raw lines go to
+# AIRLOCK (the binary, default ./airlock); AIRLOCK_B, another binary to
+# compare it with (a build of an older commit): its own runner, and an
+# airlock_b row beside each airlock row of (a) and (b), the two taking
+# turns in going first, with the ratio of their added p50s. Raw lines go to
 # build/bench/raw.txt (BENCH_OUT: another directory), the report (markdown)
 # to stdout and build/bench/report.md. A row whose run fails is reported as an error,
 # with no figure, and the script exits 1.
@@ -43,6 +46,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 AIRLOCK=${AIRLOCK:-$top/airlock}
+AIRLOCK_B=${AIRLOCK_B:-}
 if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	set -- 1 20 1 200 1048576 3 3
 else
@@ -91,6 +95,10 @@ cleanup() {
 		wait "$p" 2>/dev/null
 	done
 	command -v runner_stop >/dev/null 2>&1 && runner_stop >/dev/null 2>&1
+	if [ -n "${B_PID:-}" ]; then
+		kill "$B_PID" 2>/dev/null
+		wait "$B_PID" 2>/dev/null
+	fi
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -144,6 +152,27 @@ row() {
 	fi
 }
 
+# hop FN: `FN airlock BINARY`, FN running the airlock row of a table
+# with BINARY as the relay; with AIRLOCK_B also `FN airlock_b B` through
+# runner B, the two taking turns in going first (by round, $r)
+hop() {
+	if [ -z "$AIRLOCK_B" ]; then
+		"$1" airlock "$AIRLOCK"
+		return
+	fi
+	if [ $((r % 2)) = 1 ]; then h_order="a b"; else h_order="b a"; fi
+	for h_w in $h_order; do
+		if [ "$h_w" = a ]; then
+			"$1" airlock "$AIRLOCK"
+			continue
+		fi
+		h_r=$AIRLOCK_RUNNER h_s=$AIRLOCK_SECRET_FILE
+		AIRLOCK_RUNNER=$B_RUNNER AIRLOCK_SECRET_FILE=$B_SECRET
+		"$1" airlock_b "$AIRLOCK_B"
+		AIRLOCK_RUNNER=$h_r AIRLOCK_SECRET_FILE=$h_s
+	done
+}
+
 # --- what is available --------------------------------------------------
 have_node=0 have_socat=0 have_hyperfine=0
 command -v socat >/dev/null 2>&1 && have_socat=1
@@ -179,6 +208,19 @@ else
 	# every airlock row then fails, each an error of its own
 	error runner start "$(tail -n 3 "$RUNNER_LOG" | tr '\n' ' ')"
 fi
+B_RUNNER='' B_SECRET='' B_PID=''
+if [ -n "$AIRLOCK_B" ]; then
+	# runner_start sets RUNNER_*: A's are kept for runner_stop
+	a_pid=$RUNNER_PID a_port=$RUNNER_PORT a_secret=$RUNNER_SECRET a_log=$RUNNER_LOG
+	mkdir "$work/b"
+	if runner_start "$AIRLOCK_B" "$work/b" --script-dir "$scripts"; then
+		B_RUNNER="tcp://127.0.0.1:$RUNNER_PORT" B_SECRET=$RUNNER_SECRET
+		B_PID=$RUNNER_PID
+	else
+		error runner_b start "$(tail -n 3 "$RUNNER_LOG" | tr '\n' ' ')"
+	fi
+	RUNNER_PID=$a_pid RUNNER_PORT=$a_port RUNNER_SECRET=$a_secret RUNNER_LOG=$a_log
+fi
 if [ "$have_socat" = 1 ]; then
 	if [ "$have_node" = 1 ]; then
 		socat_serve "node $server stdio"
@@ -196,6 +238,7 @@ fi
 	echo "- cpu: $(nproc) x $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 	echo "- kernel: $(uname -sr)"
 	echo "- airlock: $("$AIRLOCK" --version 2>/dev/null | head -n 1) (runner --jail none)"
+	[ -n "$AIRLOCK_B" ] && echo "- airlock_b: $AIRLOCK_B, $("$AIRLOCK_B" --version 2>/dev/null | head -n 1) (its own runner, --jail none)"
 	echo "- node: $(node --version 2>/dev/null || echo none); python3: $(python3 -c 'import sys; print(sys.version.split()[0])' 2>/dev/null || echo none) ($(command -v python3)); socat: $(socat -V 2>/dev/null | sed -n 's/^socat version \([^ ]*\).*/\1/p'); hyperfine: $(hyperfine --version 2>/dev/null | cut -d' ' -f2)"
 	[ "$have_node" = 1 ] && echo "- MCP: $(node -p 'const d = require(process.argv[1]).dependencies; Object.entries(d).map(([k, v]) => k + "@" + v).join(", ")' "$top/test/e2e/package.json")"
 	echo "- rounds: $ROUNDS (medians over rounds); MCP calls: $CALLS, 1 MiB runs: $BIG_RUNS; pings: $PINGS; stream: $BULK bytes; first-byte runs: $FIRST; leases: $LEASES"
@@ -206,6 +249,8 @@ fi
 if [ "$have_node" = 1 ]; then
 	note "(a) MCP echo through the SDK: $ROUNDS rounds"
 	mcp="node test/e2e/mcp_client.mjs --calls $CALLS --big-runs $BIG_RUNS --timeout 300"
+	# shellcheck disable=SC2086
+	mcp_row() { row mcp "$1" $mcp --bench "$1" -- "$2" relay -- node "$server" stdio; }
 	r=1
 	while [ "$r" -le "$ROUNDS" ]; do
 		# shellcheck disable=SC2086
@@ -213,9 +258,7 @@ if [ "$have_node" = 1 ]; then
 		# shellcheck disable=SC2086
 		[ "$have_socat" = 1 ] && row mcp socat $mcp --bench socat -- \
 			socat STDIO "TCP:127.0.0.1:$mcp_port"
-		# shellcheck disable=SC2086
-		row mcp airlock $mcp --bench airlock -- \
-			"$AIRLOCK" relay -- node "$server" stdio
+		hop mcp_row
 		r=$((r + 1))
 	done
 fi
@@ -223,22 +266,22 @@ fi
 # --- (b) no Node: cat ---------------------------------------------------
 if [ -x "$PINGPONG" ]; then
 	note "(b) line ping-pong and stream through cat.py: $ROUNDS rounds"
+	# shellcheck disable=SC2086
+	rtt_row() { row rtt "$1" "$PINGPONG" rtt -n "$PINGS" -- "$2" relay -- $CAT; }
+	# shellcheck disable=SC2086
+	bulk_row() { row bulk "$1" "$PINGPONG" bulk -b "$BULK" -- "$2" relay -- $CAT; }
 	r=1
 	while [ "$r" -le "$ROUNDS" ]; do
 		# shellcheck disable=SC2086
 		row rtt direct "$PINGPONG" rtt -n "$PINGS" -- $CAT
 		[ "$have_socat" = 1 ] && row rtt socat "$PINGPONG" rtt -n "$PINGS" -- \
 			socat STDIO "TCP:127.0.0.1:$cat_port"
-		# shellcheck disable=SC2086
-		row rtt airlock "$PINGPONG" rtt -n "$PINGS" -- \
-			"$AIRLOCK" relay -- $CAT
+		hop rtt_row
 		# shellcheck disable=SC2086
 		row bulk direct "$PINGPONG" bulk -b "$BULK" -- $CAT
 		[ "$have_socat" = 1 ] && row bulk socat "$PINGPONG" bulk -b "$BULK" -- \
 			socat STDIO "TCP:127.0.0.1:$cat_port"
-		# shellcheck disable=SC2086
-		row bulk airlock "$PINGPONG" bulk -b "$BULK" -- \
-			"$AIRLOCK" relay -- $CAT
+		hop bulk_row
 		r=$((r + 1))
 	done
 fi

@@ -1,8 +1,9 @@
 # summary.awk - turns bench/run.sh's raw lines ("GROUP LABEL key=value ...",
 # one per measured run) into the markdown report: the median over rounds of
 # every figure, what each hop adds over direct stdio, and airlock's ratios
-# against socat. A row with a failed run ("failed=1") shows as an error,
-# with no figure, and every ratio using it as not measured. POSIX awk
+# against socat (and against airlock_b, AIRLOCK_B's build, when it ran).
+# A row with a failed run ("failed=1") shows as an error, with no figure,
+# and every ratio using it as not measured. POSIX awk
 # (mawk): no asort.
 
 function median(g, l, k,    n, i, j, v, t) {
@@ -56,6 +57,7 @@ function verdict(r, target) {
 
 {
 	g = $1; l = $2
+	seen[l] = 1
 	for (i = 3; i <= NF; i++) {
 		eq = index($i, "=")
 		if (eq == 0)
@@ -72,7 +74,8 @@ function verdict(r, target) {
 }
 
 END {
-	n_labels = split("direct socat airlock", labels, " ")
+	# airlock_b: run.sh's AIRLOCK_B, another build beside airlock
+	n_labels = split("direct socat airlock" (seen["airlock_b"] ? " airlock_b" : ""), labels, " ")
 
 	print "## (a) MCP echo through the official SDK client"
 	print ""
@@ -100,6 +103,8 @@ END {
 	print ""
 	print "- airlock_added_p50 / socat_added_p50 = " verdict(ratio(add50["airlock"], add50["socat"]), 0.35)
 	print "- airlock_added_1MiB / socat_added_1MiB = " verdict(ratio(addbig["airlock"], addbig["socat"]), 0.5)
+	if (seen["airlock_b"])
+		print "- airlock_added_p50 / airlock_b_added_p50 = " show(ratio(add50["airlock"], add50["airlock_b"]))
 	print ""
 
 	print "## (b) No Node: a cat behind each path"
@@ -128,6 +133,8 @@ END {
 	if (failed["rb", "airlock"] || failed["rb", "socat"])
 		r = ""
 	print "- airlock_stream / socat_stream = " show(r)
+	if (seen["airlock_b"])
+		print "- airlock_added_p50 / airlock_b_added_p50 = " show(ratio(radd["airlock"], radd["airlock_b"]))
 	print ""
 
 	print "## (c) Start-up"
