@@ -12,6 +12,9 @@
 #                  `airlock runner --jail none` serves
 #       "added" = hop - direct; printed ratios airlock_added / socat_added
 #       for the p50 RTT (target <= 0.35) and the 1 MiB echo (target <= 0.5).
+#       And the runner's lease process's CPU time per echo call
+#       (bench/lease_cpu.py, from /proc/PID/schedstat): what a loaded
+#       machine disturbs less than a round trip's time.
 #   (b) no Node: build/test/helpers/pingpong (C) drives a `cat` the same
 #       three ways: 16-byte line round trips, and a 64 MiB stream. The cat
 #       is bench/cat.py under python3, because the runner's launcher guard
@@ -251,6 +254,13 @@ if [ "$have_node" = 1 ]; then
 	mcp="node test/e2e/mcp_client.mjs --calls $CALLS --big-runs $BIG_RUNS --timeout 300"
 	# shellcheck disable=SC2086
 	mcp_row() { row mcp "$1" $mcp --bench "$1" -- "$2" relay -- node "$server" stdio; }
+	# the lease process's CPU per call (bench/lease_cpu.py), by its runner
+	cpu_row() {
+		c_pid=$RUNNER_PID
+		[ "$1" = airlock_b ] && c_pid=$B_PID
+		row cpu "$1" python3 bench/lease_cpu.py "$CALLS" "$c_pid" -- \
+			"$2" relay -- node "$server" stdio
+	}
 	r=1
 	while [ "$r" -le "$ROUNDS" ]; do
 		# shellcheck disable=SC2086
@@ -259,6 +269,7 @@ if [ "$have_node" = 1 ]; then
 		[ "$have_socat" = 1 ] && row mcp socat $mcp --bench socat -- \
 			socat STDIO "TCP:127.0.0.1:$mcp_port"
 		hop mcp_row
+		hop cpu_row
 		r=$((r + 1))
 	done
 fi

@@ -107,6 +107,24 @@ END {
 		print "- airlock_added_p50 / airlock_b_added_p50 = " show(ratio(add50["airlock"], add50["airlock_b"]))
 	print ""
 
+	if (cnt["cpu", "airlock", "cpu_us_per_call"] || failed["cpu", "airlock"]) {
+		print "The runner's lease process, CPU time per echo call (bench/lease_cpu.py: /proc/PID/schedstat around the timed calls; microseconds):"
+		print ""
+		print "| path | CPU per call | p50 RTT |"
+		print "|---|---:|---:|"
+		for (i = 3; i <= n_labels; i++) {
+			l = labels[i]
+			if (error_row("cpu", l, l, 3) || cnt["cpu", l, "cpu_us_per_call"] == 0)
+				continue
+			printf "| %s | %s | %s |\n", l, fmt(median("cpu", l, "cpu_us_per_call"), 2),
+			    fmt(median("cpu", l, "p50_us"), 1)
+		}
+		print ""
+		if (seen["airlock_b"] && !failed["cpu", "airlock"] && !failed["cpu", "airlock_b"])
+			print "- airlock_cpu / airlock_b_cpu = " show(ratio(median("cpu", "airlock", "cpu_us_per_call"), median("cpu", "airlock_b", "cpu_us_per_call")))
+		print ""
+	}
+
 	print "## (b) No Node: a cat behind each path"
 	print ""
 	print "A C driver (test/helpers/pingpong) and bench/cat.py (python3, unbuffered): 16-byte line round trips (microseconds) and a 64 MiB stream, both verified byte for byte."
