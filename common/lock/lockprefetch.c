@@ -122,11 +122,11 @@ one(const struct lockprefetch_cfg *c, const char *tok, size_t toklen,
 		return SKIPPED;
 	}
 	r = locktree_ready(c->locks, a.lock, a.token_id,
-	    a.lock_flags & APPROVAL_LOCK_SCRIPTS, argv, a.argc, 1,
+	    a.lock_flags & APPROVAL_LOCK_SCRIPTS, NULL, argv, a.argc, 1,
 	    &installed, run, &argc, bin, sizeof bin, err, sizeof err);
 	if (r == LOCKTREE_TREE_CHANGED)	/* removed: install it afresh */
 		r = locktree_ready(c->locks, a.lock, a.token_id,
-		    a.lock_flags & APPROVAL_LOCK_SCRIPTS, argv, a.argc, 1,
+		    a.lock_flags & APPROVAL_LOCK_SCRIPTS, NULL, argv, a.argc, 1,
 		    &installed, run, &argc, bin, sizeof bin, err, sizeof err);
 	if (r != LOCKTREE_OK) {
 		log_event(LOG_WARN, "lock prefetch failed",

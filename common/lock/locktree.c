@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,8 @@
 #define SEAL_MAGIC "airlock-tree 1\n"
 #define ID_TEXT 22			/* a token id in base64url */
 #define TOKENS_MAX (64u << 10)		/* bytes of a HEX.tokens file */
+#define WAIT_SLICE_MS 1000		/* a locktree_wait's slice */
+#define FLOCK_RETRY_MS 200		/* a held tree's flock tried again */
 
 static const char *const names[] = {
 	[LOCKTREE_OK] = "ok", [LOCKTREE_LOCK_MISSING] = "lock_missing",
@@ -373,12 +376,22 @@ drop_bins(const char *dir, unsigned depth)
 	closedir(d);
 }
 
+/* 1 when fd has something to read (or its end), now. */
+static int
+fd_readable(int fd)
+{
+	struct pollfd pf = { fd, POLLIN, 0 };
+
+	return poll(&pf, 1, 0) > 0;
+}
+
 /* lock_jail_run_keep in a child of its own: the installer's jail
  * (jail_init and its uid table, cgroups and probes) never touches the
  * lease process that goes on to start the server. 0, or -1 with err. */
 static int
 install_apart(const struct lock_jail_opts *o, char *const *argv,
-    const struct jail_file *f, const char *dest, char *err, size_t errcap)
+    const struct jail_file *f, const char *dest,
+    const struct locktree_wait *wait, char *err, size_t errcap)
 {
 	int p[2], status;
 	ssize_t n, got = 0;
@@ -408,6 +421,9 @@ install_apart(const struct lock_jail_opts *o, char *const *argv,
 	}
 	close(p[1]);
 	err[0] = '\0';
+	/* the pipe is readable at the installer's end (its message, or EOF) */
+	while (wait && !fd_readable(p[0]))
+		wait->fn(wait->ctx, p[0], WAIT_SLICE_MS);
 	while (got + 1 < (ssize_t)errcap && (n = read(p[0], err + got,
 	    errcap - (size_t)got - 1)) != 0) {
 		if (n < 0 && errno == EINTR)
@@ -430,7 +446,7 @@ install_apart(const struct lock_jail_opts *o, char *const *argv,
 static enum locktree_result
 install(const struct locktree_cfg *c, const char *hex, const uint8_t *text,
     size_t len, const struct npm_spec *spec, const struct npm_lock *l,
-    int scripts, char *err, size_t errcap)
+    int scripts, const struct locktree_wait *wait, char *err, size_t errcap)
 {
 	char *const ci[] = { "npm", "ci", scripts ? "--foreground-scripts" :
 		"--ignore-scripts", "--no-audit", "--no-fund",
@@ -454,7 +470,7 @@ install(const struct locktree_cfg *c, const char *hex, const uint8_t *text,
 		snprintf(err, errcap, "%s: %s", tree, strerror(errno));
 		return LOCKTREE_SYSTEM;
 	}
-	if (install_apart(&c->install, ci, f, nm, err, errcap) != 0) {
+	if (install_apart(&c->install, ci, f, nm, wait, err, errcap) != 0) {
 		(void)fs_remove_tree(tree);
 		return LOCKTREE_INSTALL_FAILED;
 	}
@@ -504,14 +520,29 @@ read_seal(const char *path, uint8_t cd[32], uint8_t sd[32])
 	return lock_hex_decode(hex, sd);
 }
 
+/* flock(fd, LOCK_EX), in slices of wait's while another holds it. */
+static int
+flock_waiting(int fd, const struct locktree_wait *wait)
+{
+	if (!wait)
+		return flock(fd, LOCK_EX);
+	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -1;
+		wait->fn(wait->ctx, -1, FLOCK_RETRY_MS);
+	}
+	return 0;
+}
+
 /* The flock of the tree called name (TREES/NAME.lk; created when create;
- * with wait 0, EWOULDBLOCK when another holds it): an fd, or -1. The file
+ * with wait 0, EWOULDBLOCK when another holds it; else waited for, in
+ * w's slices when w is not NULL): an fd, or -1. The file
  * goes with its tree (tree_remove, under the lock), so the lock won must
  * still be the file of that name: else it was removed between our open
  * and our flock, and we try again. */
 static int
 tree_flock(const struct locktree_cfg *c, const char *name, int create,
-    int wait)
+    int wait, const struct locktree_wait *w)
 {
 	char path[PATH_MAX];
 
@@ -524,7 +555,8 @@ tree_flock(const struct locktree_cfg *c, const char *name, int create,
 
 		if (fd < 0)
 			return -1;
-		if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 ||
+		if ((wait ? flock_waiting(fd, w) : flock(fd, LOCK_EX |
+		    LOCK_NB)) != 0 ||
 		    fstat(fd, &held) != 0) {
 			int e = errno;
 
@@ -596,7 +628,7 @@ note_token(const char *trees, const char *hex, const uint8_t id[16])
 enum locktree_result
 locktree_ready(const struct locktree_cfg *c,
     const uint8_t digest[LOCK_DIGEST_LEN], const uint8_t token_id[16],
-    int scripts,
+    int scripts, const struct locktree_wait *wait,
     char *const *argv, size_t argc, int full, int *installed,
     char **argv_out, size_t *argc_out, char *buf, size_t bufcap, char *err,
     size_t errcap)
@@ -633,14 +665,14 @@ locktree_ready(const struct locktree_cfg *c,
 		goto out;
 	}
 	if ((mkdir(c->trees, 0755) != 0 && errno != EEXIST) ||
-	    (lk = tree_flock(c, hex, 1, 1)) < 0) {
+	    (lk = tree_flock(c, hex, 1, 1, wait)) < 0) {
 		snprintf(err, errcap, "%s/%s.lk: %s", c->trees, hex,
 		    strerror(errno));
 		goto out;
 	}
 	if (read_seal(seal, want_c, want_s) != 0) {
-		if ((r = install(c, hex, text, len, &spec, &l, scripts, err,
-		    errcap)) != LOCKTREE_OK) {
+		if ((r = install(c, hex, text, len, &spec, &l, scripts, wait,
+		    err, errcap)) != LOCKTREE_OK) {
 			/* nothing of it kept, its lock file neither */
 			(void)tree_remove(c, hex, lk);
 			lk = -1;
@@ -743,7 +775,7 @@ locktree_sweep(const struct locktree_cfg *c,
 		name[n - 3] = '\0';
 		/* never wait: an install may hold it for minutes, and the
 		 * caller is a service's event loop; it asks again */
-		if ((lk = tree_flock(c, name, 0, 0)) < 0) {
+		if ((lk = tree_flock(c, name, 0, 0, NULL)) < 0) {
 			*busy += errno == EWOULDBLOCK;
 			continue;
 		}

@@ -60,6 +60,16 @@ struct locktree_cfg {
 	struct lock_jail_opts install;	/* the installer's jail */
 };
 
+/* What a caller does while locktree_ready waits, for a tree's flock
+ * another holds (an install elsewhere, a prefetch) or for its own install
+ * (minutes, under load): fn(ctx, fd, ms) returns once fd (>= 0) is
+ * readable or about ms milliseconds have passed, whichever comes first.
+ * A lease keeps its relay's connection alive meanwhile (lease.c). */
+struct locktree_wait {
+	void (*fn)(void *ctx, int fd, int ms);
+	void *ctx;
+};
+
 /* The command to run for an approved `npx -y NAME@VERSION ARGS` whose
  * token binds digest: the tree installed (once) and its seal checked,
  * then argv_out = node TREES/HEX/node_modules/NAME/BIN ARGS (pointers
@@ -68,10 +78,10 @@ struct locktree_cfg {
  * two words). *argc_out is set. With full, the content digest is checked
  * too. *installed (when not NULL) says whether this call ran the install
  * (0: the tree was there, sealed). On failure a message naming the check
- * in err. */
+ * in err. wait (NULL: block) is called while the call waits. */
 enum locktree_result locktree_ready(const struct locktree_cfg *c,
     const uint8_t digest[LOCK_DIGEST_LEN], const uint8_t token_id[16],
-    int scripts,
+    int scripts, const struct locktree_wait *wait,
     char *const *argv, size_t argc, int full, int *installed,
     char **argv_out, size_t *argc_out, char *buf, size_t bufcap, char *err,
     size_t errcap);

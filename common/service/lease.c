@@ -1,6 +1,7 @@
 /* lease.c - serve one runner connection: the lease of one child. */
 #include "common/service/lease.h"
 
+#include "common/base/bounded_rw.h"
 #include "common/base/clock.h"
 #include "common/service/metrics.h"
 
@@ -38,6 +39,10 @@
 #include "common/base/tailbuf.h"
 
 #define STDERR_CHUNK 4096	/* a stderr frame ends at a newline or here */
+/* Before STARTED a relay gives up on a runner silent for 60 s
+ * (docs/PROTOCOL.md, "Keep-alive"); a lease waiting for its tree says
+ * PING at least this often. */
+#define WAIT_PING_MS 10000u
 
 struct lease {
 	const struct lease_config *cfg;
@@ -78,6 +83,8 @@ struct lease {
 	char bin_path[PATH_MAX];
 	int64_t lock_ms;		/* check_lock's time (install, seal) */
 	int lock_installed;		/* this lease ran its tree's install */
+	int64_t wait_ping_ms;		/* keep_alive's last PING */
+	uint64_t wait_pings;
 	struct mcp_tap *tap;		/* tools/call records */
 	int mcp_failed;			/* enforcing, the tap ends it */
 	char tools[TOOLLIST_TEXT_MAX];	/* the approval's tool list */
@@ -756,6 +763,50 @@ check_surface(struct lease *l)
 	return refuse(l, LERR_APPROVAL, msg);
 }
 
+/* locktree_ready's wait: the relay hears a PING every WAIT_PING_MS (or
+ * the runner's --ping-interval, if shorter) while the tree is installed
+ * or another install holds it, so it does not give the lease up. Nothing
+ * is read meanwhile: what the relay sends (the client's first bytes, its
+ * own PINGs) waits in the connection, in order, for the lease's loop;
+ * the PONGs to ours are dropped there. A full queue (a relay that does
+ * not read) skips a PING; the install goes on regardless. */
+static void
+keep_alive(void *ctx, int fd, int ms)
+{
+	struct lease *l = ctx;
+	uint32_t every = l->cfg->ping_ms && l->cfg->ping_ms < WAIT_PING_MS ?
+	    l->cfg->ping_ms : WAIT_PING_MS;
+	int64_t until = mono_ms() + ms;
+
+	for (;;) {
+		int64_t now = mono_ms(), left = until - now,
+		    next = l->wait_ping_ms + every - now;
+		struct pollfd pf[2];
+
+		if (next <= 0) {
+			uint8_t p[PROTO_PING_LEN];
+			struct wr w = wr_init(p, sizeof p);
+
+			wr_u64(&w, ++l->wait_pings);
+			if (channel_can_queue(&l->ch))
+				(void)channel_queue(&l->ch, FRAME_PING, p,
+				    sizeof p);
+			l->wait_ping_ms = now;
+			next = every;
+		}
+		if (channel_pending(&l->ch))
+			(void)channel_flush(&l->ch);
+		if (left <= 0)
+			return;
+		pf[0] = (struct pollfd){ fd, POLLIN, 0 };
+		pf[1] = (struct pollfd){ channel_pending(&l->ch) &&
+		    !l->ch.failed ? l->ch.fd : -1, POLLOUT, 0 };
+		if (poll(pf, 2, (int)(next < left ? next : left)) > 0 &&
+		    pf[0].revents)
+			return;
+	}
+}
+
 /* A token that binds a lock runs its installed tree, never npx: the tree
  * installed once (per lock digest) and its seal checked, then the bin
  * started with node (locktree.h). */
@@ -780,8 +831,10 @@ check_lock(struct lease *l)
 		    "locked dependency tree and this runner has no "
 		    "--lock-store");
 	l->lock_ms = mono_ms();
+	l->wait_ping_ms = l->t_start;
 	r = locktree_ready(l->cfg->locks, l->lock, l->token_id,
-	    l->lock_flags & APPROVAL_LOCK_SCRIPTS, l->req.argv, l->req.argc,
+	    l->lock_flags & APPROVAL_LOCK_SCRIPTS, &(struct locktree_wait){
+	    keep_alive, l }, l->req.argv, l->req.argc,
 	    0, &l->lock_installed, l->run_argv, &argc, l->bin_path,
 	    sizeof l->bin_path, err, sizeof err);
 	l->lock_ms = mono_ms() - l->lock_ms;
