@@ -286,6 +286,8 @@ check(const struct runner_cli *cli, struct runner_service *r)
 		j->uid_last = 65534;	/* a probe uid when no range given */
 	jail_probe(j, &h);
 	jail_host_print(stdout, j, &h, cli->check_json);
+	if (!cli->check_json)
+		runner_service_print_network(&r->cfg, want, stdout);
 	fflush(stdout);
 	if (!j->check_only)
 		return h.mode_ok[want] ? EXIT_OK : EXIT_CONFIG;

@@ -126,13 +126,47 @@ egress_config_parse(struct egress_config *ec, const char *text, char *err,
 	return 0;
 }
 
+/* In a child, as a lease's handler would: the namespace, loopback up,
+ * the listener. Its exit code: 0, or which step failed. */
+enum { NETNS_OK, NETNS_UNSHARE = 2, NETNS_LOOPBACK, NETNS_LISTEN };
+
+int
+egress_netns_trial(char *why, size_t whylen)
+{
+	pid_t pid = fork();
+	int st, code;
+
+	if (pid == 0) {
+		char ignored[256];
+		int fd;
+
+		if (unshare(CLONE_NEWNET) != 0)
+			_exit(NETNS_UNSHARE);
+		fd = listen_inside(ignored, sizeof ignored);
+		_exit(fd >= 0 ? NETNS_OK : strstr(ignored, "loopback") ?
+		    NETNS_LOOPBACK : NETNS_LISTEN);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		code = -1;
+	else
+		code = WEXITSTATUS(st);
+	if (code == NETNS_OK)
+		return 0;
+	snprintf(why, whylen, "%s", code == NETNS_UNSHARE ?
+	    "unshare(CLONE_NEWNET) refused: the runner needs CAP_SYS_ADMIN, "
+	    "and a container seccomp profile that allows it (airlock's "
+	    "exported one refuses it: docs/DEPLOY.md)" : code == NETNS_LOOPBACK ?
+	    "bringing loopback up in the new namespace refused: the runner "
+	    "needs CAP_NET_ADMIN" : code == NETNS_LISTEN ? "the proxy's "
+	    "listener in the new namespace failed" : "the trial died");
+	return -1;
+}
+
 int
 egress_config_init(struct egress_config *ec, const char *text,
     const struct jail *j, char *err, size_t errlen)
 {
 	char why[256];
-	pid_t pid;
-	int st;
 
 	if (j->cfg.mode == JAIL_NONE) {
 		snprintf(err, errlen, "--egress-allow needs --jail uid or ns "
@@ -143,26 +177,12 @@ egress_config_init(struct egress_config *ec, const char *text,
 	if (egress_config_parse(ec, text, err, errlen) != 0)
 		return -1;
 	/* the step every lease takes, tried once now */
-	pid = fork();
-	if (pid == 0) {
-		int fd;
-
-		if (unshare(CLONE_NEWNET) != 0)
-			_exit(2);
-		fd = listen_inside(why, sizeof why);
-		_exit(fd < 0 ? 3 : 0);
-	}
-	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
-	    WEXITSTATUS(st) != 0) {
+	if (egress_netns_trial(why, sizeof why) != 0) {
 		snprintf(err, errlen, "a network namespace per lease (the "
-		    "default, --egress-allow) cannot be made here: %s; it "
-		    "needs CAP_SYS_ADMIN in the runner. Give the runner that "
-		    "capability, or run with --shared-network (leases then "
-		    "share this runner's network namespace and can reach "
-		    "each other over UDP: docs/SECURITY.md)", pid > 0 &&
-		    WIFEXITED(st) && WEXITSTATUS(st) == 2 ?
-		    "unshare(CLONE_NEWNET) refused" :
-		    "loopback or listen failed");
+		    "default, --egress-allow) cannot be made here: %s "
+		    "(docs/DEPLOY.md); or run with --shared-network (leases then share this runner's "
+		    "network namespace and can reach each other over UDP: "
+		    "docs/SECURITY.md)", why);
 		return -1;
 	}
 	return 0;

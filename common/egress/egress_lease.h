@@ -55,10 +55,16 @@ struct egress_lease {
 int egress_config_parse(struct egress_config *ec, const char *text,
     char *err, size_t errlen);
 
+/* Can this process give a lease its own network namespace: unshare
+ * CLONE_NEWNET (CAP_SYS_ADMIN), loopback up in it (CAP_NET_ADMIN) and
+ * the proxy's listener, tried in a child as a lease's handler would? 0,
+ * or -1 with why naming the step and the privilege it lacks. */
+int egress_netns_trial(char *why, size_t whylen);
+
 /* egress_config_parse, then check the jail can give every lease its own
- * network namespace: uid or ns mode, and a trial namespace with loopback
- * (needs CAP_SYS_ADMIN). 0, or -1 with a message in err naming what to
- * change (the flag that opts out). */
+ * network namespace: uid or ns mode, and egress_netns_trial. 0, or -1
+ * with a message in err naming what to change (the flag that opts
+ * out). */
 int egress_config_init(struct egress_config *ec, const char *text,
     const struct jail *j, char *err, size_t errlen);
 

@@ -614,6 +614,29 @@ own_network(const struct runner_config *c)
 	return c->jail_cfg.mode != JAIL_NONE && !c->shared_network;
 }
 
+void
+runner_service_print_network(const struct runner_config *c,
+    enum jail_mode mode, FILE *out)
+{
+	char why[256];
+	int ok = egress_netns_trial(why, sizeof why) == 0;
+
+	if (mode == JAIL_NONE)
+		fprintf(out, "network namespace per lease: not in use (--jail "
+		    "none isolates nothing)\n");
+	else if (c->shared_network)
+		fprintf(out, "network namespace per lease: not in use "
+		    "(--shared-network: leases share this runner's, UDP "
+		    "reaches between them); %s\n", ok ? "available here: "
+		    "drop --shared-network" : "not available here either");
+	else if (ok)
+		fprintf(out, "network namespace per lease: yes, in use "
+		    "(loopback and the egress proxy only)\n");
+	else
+		fprintf(out, "network namespace per lease: NO: %s; or run "
+		    "with --shared-network (docs/DEPLOY.md)\n", why);
+}
+
 /* What a reload builds aside before anything switches. */
 struct reload_set {
 	struct runner_config cfg;

@@ -16,6 +16,7 @@
 #define AIRLOCK_RUNNER_SERVICE_H
 
 #include <limits.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -86,6 +87,12 @@ int runner_service_jail_config(struct runner_service *r, const char *path,
  * problem to every step that does not depend on it, logs each problem
  * as it is found (problems.h) and returns EXIT_CONFIG if there was any. */
 int runner_service_setup(struct runner_service *r, char *err, size_t errlen);
+
+/* --check's line on the network: whether each lease of jail mode mode
+ * gets a network namespace of its own here (tried as a lease's handler
+ * would), whether c uses it, and the fix when not. One line to out. */
+void runner_service_print_network(const struct runner_config *c,
+    enum jail_mode mode, FILE *out);
 
 /* A preflight (cfg.preflight) is over: stop listening, release the jail. */
 void runner_service_end_preflight(struct runner_service *r);
