@@ -33,7 +33,11 @@ usage(FILE *out, int code)
 	    "container (the\n"
 	    "                   services' own container, which listens; the "
 	    "default\n"
-	    "                   of --export)\n"
+	    "                   of --export), runner (container plus a "
+	    "lease's\n"
+	    "                   network, mount, ipc and pid namespaces: for "
+	    "a runner\n"
+	    "                   given CAP_SYS_ADMIN and CAP_NET_ADMIN)\n"
 	    "  -- CMD ARGS      set no_new_privs, install the filter and exec "
 	    "CMD\n"
 	    "                   (searched in PATH)\n"
@@ -265,7 +269,8 @@ seccomp_main(int argc, char **argv)
 		case 'p':
 			if (seccomp_program_parse(optarg, &prog) != 0) {
 				log_msg(LOG_ERROR, "unknown program '%s' (known: "
-				    "jail, jail-allow-bind, container)", optarg);
+				    "jail, jail-allow-bind, container, runner)",
+				    optarg);
 				return EXIT_USAGE;
 			}
 			chosen = 1;

@@ -39,8 +39,9 @@
  * Rules of one name with different outcomes must never overlap: the
  * result may not depend on libseccomp's rule order (the unit test
  * checks). Never looser than Docker's default profile: every allowed
- * call is one Docker allows without extra capabilities (test/seccomp.test
- * checks the exported profile against Docker's own). */
+ * call is one Docker allows without extra capabilities (the runner
+ * program: with CAP_SYS_ADMIN and CAP_NET_ADMIN; test/seccomp.test checks
+ * the exported profiles against Docker's own). */
 #include <errno.h>
 #include <sched.h>
 #include <stdint.h>
@@ -86,12 +87,37 @@
 
 /* Namespaces and mounts: the jail built the process's view of the
  * system; nothing inside may rebuild it. */
+#undef SECCOMP_IN
+#define SECCOMP_IN (SECCOMP_IN_ALL & ~SECCOMP_IN_RUNNER)
 SECCOMP_DENY(unshare, EPERM, "creates namespaces: a new user namespace "
     "grants every capability inside it, the way into most recent kernel "
     "exploits")
 SECCOMP_DENY(setns, EPERM, "joins another process's namespaces")
 SECCOMP_DENY(mount, EPERM, "mounts filesystems: changes the tree the jail "
     "built")
+/* The runner program: a runner with CAP_SYS_ADMIN gives each lease its
+ * own network namespace (common/egress/egress_lease.h: unshare, then
+ * setns back for the proxy), and in uid mode its own mount, ipc and pid
+ * namespaces with a fresh /proc (jail_private_unshare, mount). No user,
+ * uts, cgroup or time namespace: ns mode stays refused under it. */
+#undef SECCOMP_IN
+#define SECCOMP_IN SECCOMP_IN_RUNNER
+SECCOMP_ARG_ALLOW(unshare, ARG_CLEAR(0, ~(uint64_t)(CLONE_NEWNET |
+    CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID)), ARG_ANY,
+    "only CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWPID")
+SECCOMP_ARG_DENY(unshare, EPERM, ARG_SET(0, CLONE_NEWUSER), ARG_ANY,
+    "CLONE_NEWUSER", "a new user namespace grants every capability inside "
+    "it, the way into most recent kernel exploits")
+SECCOMP_ARG_DENY(unshare, EPERM, ARG_SET(0, CLONE_NEWUTS), ARG_ANY,
+    "CLONE_NEWUTS", "the runner has no use for it")
+SECCOMP_ARG_DENY(unshare, EPERM, ARG_SET(0, CLONE_NEWCGROUP), ARG_ANY,
+    "CLONE_NEWCGROUP", "the runner has no use for it")
+SECCOMP_ARG_ALLOW(setns, ARG_LOW32(1, CLONE_NEWNET), ARG_ANY,
+    "nstype CLONE_NEWNET (the proxy's way back to the runner's network)")
+SECCOMP_ALLOW(mount)	/* a lease's /proc, its masks, its size-capped tmpfs:
+			 * seccomp cannot read the strings */
+#undef SECCOMP_IN
+#define SECCOMP_IN SECCOMP_IN_ALL
 SECCOMP_DENY(umount2, EPERM, "unmounts: could uncover what the jail hid")
 SECCOMP_DENY(pivot_root, EPERM, "changes the root filesystem")
 SECCOMP_DENY(fsopen, EPERM, "new mount API: creates a filesystem context")
@@ -233,7 +259,7 @@ SECCOMP_ARG_OTHERS(ioctl, 1, "every other request")
  * gets no AF_UNIX socket (only socketpair): the services' container
  * does. */
 #undef SECCOMP_IN
-#define SECCOMP_IN SECCOMP_IN_CONTAINER
+#define SECCOMP_IN SECCOMP_IN_SERVICES
 SECCOMP_ARG_ALLOW(socket, ARG_EQ(0, AF_UNIX), ARG_ANY, "family AF_UNIX")
 #undef SECCOMP_IN
 #define SECCOMP_IN (SECCOMP_IN_JAIL | SECCOMP_IN_JAIL_BIND)
@@ -268,7 +294,7 @@ SECCOMP_ARG_DENY(socket, EAFNOSUPPORT, ARG_LOW32(0, AF_NETLINK), ARG_ANY,
     "and the host's network configuration; every use measured falls back "
     "without it")
 #undef SECCOMP_IN
-#define SECCOMP_IN SECCOMP_IN_CONTAINER
+#define SECCOMP_IN SECCOMP_IN_SERVICES
 SECCOMP_ARG_ALLOW(socket, ARG_EQ(0, AF_NETLINK),
     ARG_EQ(2, NETLINK_ROUTE_PROTOCOL),
     "family AF_NETLINK with protocol NETLINK_ROUTE")
@@ -307,7 +333,7 @@ SECCOMP_ARG_DENY(bind, EPERM, ARG_NE(2, 12), ARG_ANY,
     "to: UDP bind, TCP bind (also Landlock's), unix socket names; "
     "--allow-bind permits it")
 #undef SECCOMP_IN
-#define SECCOMP_IN (SECCOMP_IN_JAIL_BIND | SECCOMP_IN_CONTAINER)
+#define SECCOMP_IN (SECCOMP_IN_JAIL_BIND | SECCOMP_IN_SERVICES)
 SECCOMP_ALLOW(listen)
 SECCOMP_ALLOW(bind)
 #undef SECCOMP_IN

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """seccomp_check.py - check airlock's exported Docker/OCI seccomp profile.
 
-usage: seccomp_check.py OURS.json DOCKER.json LIST.txt
+usage: seccomp_check.py OURS.json DOCKER.json LIST.txt [CAPS]
 
 OURS.json    `airlock seccomp --export docker`
 DOCKER.json  Docker's default profile (test/data/seccomp/)
 LIST.txt     `airlock seccomp --program container --list` (tab-separated
              rules of the program the export is)
+CAPS         the capabilities the container is given beyond airlock's
+             usual three, comma-separated (the runner program's:
+             CAP_SYS_ADMIN,CAP_NET_ADMIN); none by default
 
 Prints one line per problem and exits 1, or prints "ok" and exits 0
 (statistics go to stderr). Checks:
@@ -21,11 +24,15 @@ Prints one line per problem and exits 1, or prints "ok" and exits 0
      profile allows too, to a container on x86_64 with no capabilities.
 
 How Docker's entries are read for (3), i.e. what "Docker allows" means:
-  - `includes.caps`: never counted. Those calls are granted for a
-    capability (CAP_SYS_ADMIN, CAP_SYS_PTRACE, ...) that airlock's
-    deployments drop and that the jail never has.
-  - `excludes.caps`: counted. They apply when the capability is absent,
-    which is airlock's case (clone's CLONE_NEW* mask rule is one).
+  - `includes.caps`: counted only when every capability named is in
+    CAPS. Those calls are granted for a capability (CAP_SYS_ADMIN,
+    CAP_SYS_PTRACE, ...) that airlock's deployments drop and that the
+    jail never has, but for the runner given CAP_SYS_ADMIN.
+  - `excludes.caps`: counted unless CAPS names one of them. They apply
+    when the capability is absent, which is airlock's case (clone's
+    CLONE_NEW* mask rule is one).
+With CAP_SYS_ADMIN in CAPS, unshare, setns and mount leave the required
+deny set (2): the runner program allows them, within RUNNER_CASES.
   - `includes.arches` counts only when it names amd64; an entry whose
     `excludes.arches` names amd64 is skipped.
   - `includes.minKernel`: counted when the running kernel is at least
@@ -99,11 +106,34 @@ def kernel_at_least(version):
         return False
 
 
+# The capabilities beyond SETUID, SETGID, KILL (main sets it from CAPS).
+CAPS = set()
+
+# The runner program (CAPS with CAP_SYS_ADMIN): a lease's namespaces only.
+RUNNER_ALLOWED = {"unshare", "setns", "mount"}
+RUNNER_CASES = [
+    ("unshare", {0: CLONE_NEW["CLONE_NEWNET"]}, "allow"),
+    ("unshare", {0: CLONE_NEW["CLONE_NEWNS"] | CLONE_NEW["CLONE_NEWIPC"]
+                 | CLONE_NEW["CLONE_NEWPID"]}, "allow"),
+    ("unshare", {0: CLONE_NEW["CLONE_NEWUSER"]}, "EPERM"),
+    ("unshare", {0: CLONE_NEW["CLONE_NEWUSER"] | CLONE_NEW["CLONE_NEWNET"]},
+     "EPERM"),
+    ("unshare", {0: CLONE_NEW["CLONE_NEWUTS"]}, "EPERM"),
+    ("unshare", {0: CLONE_NEW["CLONE_NEWCGROUP"]}, "EPERM"),
+    ("unshare", {0: (1 << 32) | CLONE_NEW["CLONE_NEWNET"]}, "ENOSYS"),
+    ("setns", {1: CLONE_NEW["CLONE_NEWNET"]}, "allow"),
+    ("setns", {1: CLONE_NEW["CLONE_NEWUSER"]}, "ENOSYS"),
+    ("setns", {1: 0}, "ENOSYS"),
+]
+
+
 def docker_applies(entry):
-    """Does a Docker entry apply on amd64 to a container without caps?"""
+    """Does a Docker entry apply on amd64 to a container with CAPS?"""
     inc = entry.get("includes") or {}
     exc = entry.get("excludes") or {}
-    if inc.get("caps"):
+    if inc.get("caps") and not set(inc["caps"]) <= CAPS:
+        return False
+    if exc.get("caps") and set(exc["caps"]) & CAPS:
         return False
     if inc.get("arches") and "amd64" not in inc["arches"]:
         return False
@@ -192,12 +222,16 @@ def check_denied(ours, lines, problems):
             if not any(e["action"] == "SCMP_ACT_ERRNO"
                        for e in entries_for(ours, f[1])):
                 problems.append("%s: argument deny rule missing" % f[1])
+    runner = "CAP_SYS_ADMIN" in CAPS
     for name, err in REQUIRED:
+        if runner and name in RUNNER_ALLOWED:
+            continue
         got = evaluate(ours, name, {})
         if got != want(err):
             problems.append("required %s: profile gives %s, not %s"
                             % (name, got, err))
-    for name, args, expected in ARG_CASES:
+    for name, args, expected in ARG_CASES + (RUNNER_CASES if runner
+                                             else []):
         got = evaluate(ours, name, args)
         if got != want(expected):
             problems.append("%s%r: profile gives %s, not %s"
@@ -250,9 +284,11 @@ def check_subset(ours, docker, problems):
 
 
 def main(argv):
-    if len(argv) != 4:
+    if len(argv) not in (4, 5):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 64
+    if len(argv) == 5:
+        CAPS.update(c for c in argv[4].split(",") if c)
     with open(argv[1]) as f:
         ours = json.load(f)
     with open(argv[2]) as f:
@@ -268,10 +304,11 @@ def main(argv):
                      and e["action"] == "SCMP_ACT_ALLOW"
                      for n in e["names"]}
     print("%s: %d allowed unconditionally (Docker: %d names, on amd64 "
-          "without capabilities, many of them 32-bit only), %d argument "
+          "with %s, many of them 32-bit only), %d argument "
           "allow rules, %d denied names"
           % (os.path.basename(argv[1]), uncond, len(docker_uncond),
-             conditional, denied), file=sys.stderr)
+             ",".join(sorted(CAPS)) or "no capabilities", conditional,
+             denied), file=sys.stderr)
     seen = set()
     for p in problems:
         if p not in seen:

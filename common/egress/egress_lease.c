@@ -154,8 +154,8 @@ egress_netns_trial(char *why, size_t whylen)
 		return 0;
 	snprintf(why, whylen, "%s", code == NETNS_UNSHARE ?
 	    "unshare(CLONE_NEWNET) refused: the runner needs CAP_SYS_ADMIN, "
-	    "and a container seccomp profile that allows it (airlock's "
-	    "exported one refuses it: docs/DEPLOY.md)" : code == NETNS_LOOPBACK ?
+	    "and a container seccomp profile that allows it (airlock "
+	    "seccomp --program runner --export docker)" : code == NETNS_LOOPBACK ?
 	    "bringing loopback up in the new namespace refused: the runner "
 	    "needs CAP_NET_ADMIN" : code == NETNS_LISTEN ? "the proxy's "
 	    "listener in the new namespace failed" : "the trial died");

@@ -52,6 +52,7 @@ static const char *const program_names[SECCOMP_PROGS] = {
 	[SECCOMP_PROG_JAIL] = "jail",
 	[SECCOMP_PROG_JAIL_BIND] = "jail-allow-bind",
 	[SECCOMP_PROG_CONTAINER] = "container",
+	[SECCOMP_PROG_RUNNER] = "runner",
 };
 
 const char *

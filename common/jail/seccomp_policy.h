@@ -23,18 +23,23 @@
 /* The programs built from the table. A jail installs JAIL, or JAIL_BIND
  * when the operator lets leases accept connections (--allow-bind); the
  * Docker export is CONTAINER, the profile of the container the services
- * run in, which listen and bind themselves. */
+ * run in, which listen and bind themselves; RUNNER is CONTAINER plus what
+ * a runner given CAP_SYS_ADMIN needs to make each lease's network, mount,
+ * ipc and pid namespaces (docs/DEPLOY.md). */
 enum seccomp_program {
 	SECCOMP_PROG_JAIL = 0,
 	SECCOMP_PROG_JAIL_BIND = 1,
 	SECCOMP_PROG_CONTAINER = 2,
-	SECCOMP_PROGS = 3
+	SECCOMP_PROG_RUNNER = 3,
+	SECCOMP_PROGS = 4
 };
 
 /* A rule's programs, as bits of enum seccomp_program. */
 #define SECCOMP_IN_JAIL (1u << SECCOMP_PROG_JAIL)
 #define SECCOMP_IN_JAIL_BIND (1u << SECCOMP_PROG_JAIL_BIND)
 #define SECCOMP_IN_CONTAINER (1u << SECCOMP_PROG_CONTAINER)
+#define SECCOMP_IN_RUNNER (1u << SECCOMP_PROG_RUNNER)
+#define SECCOMP_IN_SERVICES (SECCOMP_IN_CONTAINER | SECCOMP_IN_RUNNER)
 #define SECCOMP_IN_ALL ((1u << SECCOMP_PROGS) - 1)
 
 enum seccomp_cmp {
@@ -74,7 +79,7 @@ struct seccomp_rule {
 extern const struct seccomp_rule seccomp_policy[];
 extern const size_t seccomp_policy_len;
 
-/* "jail", "jail-allow-bind", "container"; parse returns -1 for anything
+/* "jail", "jail-allow-bind", "container", "runner"; parse returns -1 for anything
  * else. */
 const char *seccomp_program_name(enum seccomp_program p);
 int seccomp_program_parse(const char *s, enum seccomp_program *p);

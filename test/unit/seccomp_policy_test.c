@@ -271,6 +271,10 @@ test_required(void)
 		enum seccomp_verdict v = seccomp_policy_explain(pol,
 		    npol, required[i].name, &first, &count);
 
+		/* the runner program's three, test_runner_namespaces */
+		if (cur == SECCOMP_PROG_RUNNER && i < 3)
+			continue;
+
 		if (v != SECCOMP_DENIED ||
 		    pol[first].err != required[i].err) {
 			printf("# %s is not denied with errno %d\n",
@@ -612,7 +616,8 @@ test_channels(void)
 		"mq_timedsend", "mq_timedreceive", "mq_notify",
 		"mq_getsetattr" };
 	const char *p = seccomp_program_name(cur);
-	int jail = cur != SECCOMP_PROG_CONTAINER;
+	int jail = cur != SECCOMP_PROG_CONTAINER &&
+	    cur != SECCOMP_PROG_RUNNER;
 	int bind_ok = cur != SECCOMP_PROG_JAIL;
 	uint64_t a[6] = { 0 };
 	size_t bad = 0;
@@ -651,6 +656,52 @@ test_channels(void)
 		test_no_overlap("bind", 2, -1);
 }
 
+/* The runner program: the namespaces of a lease (net, mount, ipc, pid),
+ * never a user, uts or cgroup one; setns only to a network namespace;
+ * mount; the rest of the deny set as everywhere (test_required). */
+static void
+test_runner_namespaces(void)
+{
+	static const struct {
+		uint64_t flags;
+		int want;
+	} un[] = {
+		{ CLONE_NEWNET, 1 },
+		{ CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID, 1 },
+		{ CLONE_NEWNET | CLONE_NEWNS, 1 },
+		{ CLONE_NEWUSER, -EPERM },
+		{ CLONE_NEWUSER | CLONE_NEWNET, -EPERM },
+		{ CLONE_NEWUTS, -EPERM },
+		{ CLONE_NEWCGROUP | CLONE_NEWNS, -EPERM },
+		{ 0x80, 0 },			/* CLONE_NEWTIME: the default */
+		{ (uint64_t)1 << 32 | CLONE_NEWNET, 0 },
+	};
+	uint64_t a[6] = { 0 };
+	size_t bad = 0;
+
+	for (size_t i = 0; i < sizeof un / sizeof un[0]; i++) {
+		a[0] = un[i].flags;
+		if (answer("unshare", a) != un[i].want) {
+			printf("# unshare(%#llx) is not %d\n",
+			    (unsigned long long)un[i].flags, un[i].want);
+			bad++;
+		}
+	}
+	ok(bad == 0, "runner: unshare of net, mount, ipc, pid only; user, "
+	    "uts, cgroup EPERM; other bits the default (ENOSYS)");
+	a[0] = 3;
+	a[1] = CLONE_NEWNET;
+	ok(answer("setns", a) == 1, "runner: setns(CLONE_NEWNET) is allowed");
+	a[1] = CLONE_NEWUSER;
+	ok(answer("setns", a) != 1, "runner: setns(CLONE_NEWUSER) is refused");
+	a[1] = 0;
+	ok(answer("setns", a) != 1, "runner: setns(any type) is refused");
+	ok(answer("mount", a) == 1, "runner: mount is allowed");
+	ok(answer("umount2", a) == -EPERM && answer("pivot_root", a) ==
+	    -EPERM, "runner: umount2 and pivot_root stay EPERM");
+	test_no_overlap("unshare", 0, -1);
+}
+
 int
 main(void)
 {
@@ -675,6 +726,8 @@ main(void)
 		test_required();
 		test_no_overlap("socket", 0, 2);
 		test_compile();
+		if (p == SECCOMP_PROG_RUNNER)
+			test_runner_namespaces();
 	}
 	return tap_done();
 }
