@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/base/fileio.h"
 #include "common/egress/egress_proxy.h"
 
 static const char *const proxy_env[] = {
@@ -222,6 +223,7 @@ run_proxy(int home_ns, int lfd, const struct egress_allow *a,
     const char *lease_id, uid_t uid, gid_t gid, pid_t parent)
 {
 	sigset_t none;
+	char adj[16];
 
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -238,6 +240,11 @@ run_proxy(int home_ns, int lfd, const struct egress_allow *a,
 	if (setns(4, CLONE_NEWNET) != 0)
 		_exit(1);
 	close(4);
+	/* the lease's, in the OOM order: its connections are the lease's
+	 * doing, so it goes before the runner, as the lease does */
+	snprintf(adj, sizeof adj, "%d", JAIL_OOM_SCORE_ADJ);
+	if (file_write_str("/proc/self/oom_score_adj", adj) != 0)
+		_exit(1);
 	if (setgroups(0, NULL) != 0 || setresgid(gid, gid, gid) != 0 ||
 	    setresuid(uid, uid, uid) != 0 || setresuid(0, 0, 0) == 0 ||
 	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)

@@ -57,7 +57,19 @@ def compose(path):
             need(key in svc, where + ": " + key)
         need(svc.get("cap_drop") == ["ALL"], where + ": cap_drop ALL")
         need("no-new-privileges:true" in svc.get("security_opt", []), where + ": no-new-privileges")
+        caps = set(svc.get("cap_add", []))
+        need(caps <= ALLOWED_CAPS, where + ": no capability beyond " + ", ".join(sorted(ALLOWED_CAPS)))
+        if "SYS_ADMIN" in caps:
+            need(any(o.startswith("seccomp=./") for o in svc.get("security_opt", [])),
+                 where + ": SYS_ADMIN only under airlock's seccomp profile")
+    need("--shared-network" not in doc["services"]["airlock-runner"]["command"],
+         "compose airlock-runner: a network namespace per lease (no --shared-network)")
     need(not doc.get("volumes"), "compose: no named volume (no size can be given)")
+
+
+# uid mode's three, and what a network namespace per lease adds (with the
+# runner program's seccomp profile: docs/DEPLOY.md)
+ALLOWED_CAPS = {"SETUID", "SETGID", "KILL", "SYS_ADMIN", "NET_ADMIN"}
 
 
 def kubernetes(path):
@@ -85,6 +97,14 @@ def kubernetes(path):
          "k8s: no subPath mount (never updated in place)")
     need(c.get("securityContext", {}).get("readOnlyRootFilesystem") is True,
          "k8s: a read-only root")
+    sc = c.get("securityContext", {})
+    caps = set(sc.get("capabilities", {}).get("add", []))
+    need(caps <= ALLOWED_CAPS, "k8s: no capability beyond " + ", ".join(sorted(ALLOWED_CAPS)))
+    if "SYS_ADMIN" in caps:
+        need(sc.get("seccompProfile", {}).get("type") == "Localhost",
+             "k8s: SYS_ADMIN only under airlock's seccomp profile")
+    need("--shared-network" not in " ".join(c.get("args", [])),
+         "k8s: a network namespace per lease (no --shared-network)")
     pdb = docs.get("PodDisruptionBudget")
     need(pdb is not None and pdb["spec"]["selector"] == docs["StatefulSet"]["spec"]["selector"],
          "k8s: a PodDisruptionBudget for the runners")
