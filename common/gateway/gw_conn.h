@@ -6,7 +6,10 @@
 #ifndef AIRLOCK_GW_CONN_H
 #define AIRLOCK_GW_CONN_H
 
-#include "common/gateway/gateway.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/gateway/gateway_config.h"
 
 /* Serve the connection fd (the caller's; closed here). */
 void gw_conn_serve(const struct gateway_config *c, int fd);
