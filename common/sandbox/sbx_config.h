@@ -11,10 +11,14 @@
 #define AIRLOCK_SBX_CONFIG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
+#include "common/sandbox/sbx_budget.h"
 #include "common/sandbox/sbx_env.h"
-#include "common/sandbox/sbx_server.h"
+#include "common/sandbox/sbx_proto.h"
 #include "common/service/optconfig.h"
+#include "common/service/supervisor.h"
+#include "common/wire/secret.h"
 
 /* Every option of serve, in --help's order. */
 extern const struct optconfig_option sbx_options[];
@@ -23,6 +27,26 @@ extern const size_t sbx_noptions;
 /* The table, its help and its set_value, for optconfig.h's functions
  * (optconfig_find: an option's index by name). */
 extern const struct optconfig_service sbx_optconfig;
+
+/* What the service runs by (sbx_server), as the options set it. */
+struct sbx_server_config {
+	const char *const *secret_files;	/* re-read on SIGHUP */
+	size_t nsecret;
+	struct sbx_limits max;		/* a request's limits are clamped */
+	struct sbx_limits def;		/* what a request's 0 asks for */
+	uint64_t disk;			/* --disk; 0: half the memory limit */
+	uint64_t max_disk;		/* caps disk and its default */
+	struct sbx_budget_config budget;
+	uint64_t queue_timeout_ms;	/* longest wait in a queue */
+	uint64_t drain_ms;		/* SIGTERM: executions may finish
+					 * this long, then end (shutdown) */
+	uint64_t handshake_ms;		/* the handshake, then the upload */
+	uint32_t max_per_peer;		/* pending handshakes of one source */
+	uint32_t preauth_uid;		/* service_start_preauth's uid */
+	const char *exec_interpreter;	/* absolute; NULL: exec is refused */
+	uint32_t warm_python;		/* --warm python=N: warm slots kept */
+	uint32_t warm_java;		/* --warm java=N */
+};
 
 /* What the operator chose. The strings are borrowed from argv or from
  * file_buf, and must outlive the struct. */

@@ -28,32 +28,12 @@
 #include <stdint.h>
 
 #include "common/sandbox/sbx_budget.h"
+#include "common/sandbox/sbx_config.h"
 #include "common/sandbox/sbx_exec.h"
 #include "common/sandbox/sbx_proto.h"
 #include "common/service/ctlmsg.h"
 #include "common/service/supervisor.h"
 #include "common/wire/secret.h"
-
-struct sbx_server_config {
-	const char *const *secret_files;	/* re-read on SIGHUP */
-	size_t nsecret;
-	struct sbx_limits max;		/* a request's limits are clamped */
-	struct sbx_limits def;		/* what a request's 0 asks for */
-	uint64_t disk;			/* --disk; 0: half the memory limit */
-	uint64_t max_disk;		/* caps disk and its default */
-	struct sbx_budget_config budget;
-	uint64_t queue_timeout_ms;	/* longest wait in a queue */
-	uint64_t drain_ms;		/* SIGTERM: executions may finish
-					 * this long, then end (shutdown) */
-	uint64_t handshake_ms;		/* the handshake, then the upload */
-	uint32_t max_per_peer;		/* pending handshakes of one source */
-	uint32_t preauth_uid;		/* service_start_preauth's uid */
-	const char *exec_interpreter;	/* absolute; NULL: exec is refused */
-	uint32_t warm_python;		/* --warm python=N: warm slots kept */
-	uint32_t warm_java;		/* --warm java=N */
-};
-
-struct sbx_config;
 
 struct sbx_server {
 	struct sbx_server_config cfg;	/* in force: cf's sc */
