@@ -7,7 +7,8 @@
 
 #include <stddef.h>
 
-#include "common/policy/guard.h"
+#include "common/policy/guard_policy.h"
+#include "common/policy/guard_result.h"
 
 struct guard_walk {
 	const struct guard_policy *policy;
