@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/base/base64.h"
 #include "common/policy/guard_pep508.h"
 
 #define HASH_WORD "--hash=sha256:"
@@ -355,7 +356,6 @@ py_lock_hash_ok(const struct py_lock *l, const struct py_dist *d,
 long
 py_lock_render(const struct py_lock *l, char *out, size_t cap)
 {
-	static const char hx[] = "0123456789abcdef";
 	size_t k = 0;
 
 	for (size_t i = 0; i < l->ndist; i++) {
@@ -374,10 +374,7 @@ py_lock_render(const struct py_lock *l, char *out, size_t cap)
 			out[k++] = ' ';
 			memcpy(out + k, HASH_WORD, HASH_WORD_LEN);
 			k += HASH_WORD_LEN;
-			for (size_t b = 0; b < 32; b++) {
-				out[k++] = hx[h[b] >> 4];
-				out[k++] = hx[h[b] & 15];
-			}
+			k += (size_t)hex_encode(h, 32, out + k, cap - k);
 		}
 		out[k++] = '\n';
 	}
