@@ -156,7 +156,7 @@ rules_cover_all(size_t first, size_t count)
 }
 
 static int
-explain(const char *name)
+explain(const char *name, enum seccomp_program prog)
 {
 	size_t first = 0, count = 0, i;
 	const struct seccomp_rule *r;
@@ -174,7 +174,14 @@ explain(const char *name)
 		    errno_str(SECCOMP_DEFAULT_ERRNO));
 		return EXIT_OK;
 	case SECCOMP_ALLOWED:
-		printf("%s: allowed: in the baseline allowlist\n", name);
+		r = &rules[first];
+		if (r->reason)
+			printf("%s: allowed by the %s program, not the "
+			    "baseline allowlist: %s\n", name,
+			    seccomp_program_name(prog), r->reason);
+		else
+			printf("%s: allowed: in the baseline allowlist\n",
+			    name);
 		return EXIT_OK;
 	case SECCOMP_DENIED:
 		r = &rules[first];
@@ -299,7 +306,7 @@ seccomp_main(int argc, char **argv)
 		if (mode == 'l')
 			return list_policy();
 		if (mode == 'e')
-			return explain(arg);
+			return explain(arg, prog);
 		if (strcmp(arg, "docker") != 0) {
 			log_msg(LOG_ERROR, "unknown export format '%s' (known: "
 			    "docker)", arg);

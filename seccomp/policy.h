@@ -15,6 +15,8 @@
  *   SECCOMP_OMIT(name, reason)           left out on purpose although
  *                                        Docker's default allows it
  *   SECCOMP_ALLOW(name)                  the baseline: allowed, always
+ *   SECCOMP_ALLOW_FOR(name, reason)      allowed in the programs
+ *                                        SECCOMP_IN names, and why
  *
  * Each entry belongs to the programs SECCOMP_IN names where it stands
  * (SECCOMP_IN_* bits of common/jail/seccomp_policy.h): every program
@@ -66,6 +68,9 @@
 #ifndef SECCOMP_ALLOW
 #define SECCOMP_ALLOW(name)
 #endif
+#ifndef SECCOMP_ALLOW_FOR
+#define SECCOMP_ALLOW_FOR(name, reason)
+#endif
 #define SECCOMP_IN SECCOMP_IN_ALL
 
 #define ARG_EQ(i, v)	{ (i), SECCOMP_CMP_EQ, (uint64_t)(v), 0 }
@@ -114,8 +119,11 @@ SECCOMP_ARG_DENY(unshare, EPERM, ARG_SET(0, CLONE_NEWCGROUP), ARG_ANY,
     "CLONE_NEWCGROUP", "the runner has no use for it")
 SECCOMP_ARG_ALLOW(setns, ARG_LOW32(1, CLONE_NEWNET), ARG_ANY,
     "nstype CLONE_NEWNET (the proxy's way back to the runner's network)")
-SECCOMP_ALLOW(mount)	/* a lease's /proc, its masks, its size-capped tmpfs:
-			 * seccomp cannot read the strings */
+SECCOMP_ALLOW_FOR(mount, "a runner with CAP_SYS_ADMIN mounts a uid-mode "
+    "lease's fresh /proc, its masks and its size-capped tmpfs in the "
+    "lease's own mount namespace; seccomp cannot read the paths, so the "
+    "call is allowed whole (leases get the jail program on top, which "
+    "denies it)")
 #undef SECCOMP_IN
 #define SECCOMP_IN SECCOMP_IN_ALL
 SECCOMP_DENY(umount2, EPERM, "unmounts: could uncover what the jail hid")
@@ -333,9 +341,20 @@ SECCOMP_ARG_DENY(bind, EPERM, ARG_NE(2, 12), ARG_ANY,
     "to: UDP bind, TCP bind (also Landlock's), unix socket names; "
     "--allow-bind permits it")
 #undef SECCOMP_IN
-#define SECCOMP_IN (SECCOMP_IN_JAIL_BIND | SECCOMP_IN_SERVICES)
-SECCOMP_ALLOW(listen)
-SECCOMP_ALLOW(bind)
+#define SECCOMP_IN SECCOMP_IN_JAIL_BIND
+SECCOMP_ALLOW_FOR(listen, "--allow-bind: the operator lets leases accept "
+    "connections")
+#undef SECCOMP_IN
+#define SECCOMP_IN SECCOMP_IN_SERVICES
+SECCOMP_ALLOW_FOR(listen, "the services accept connections themselves "
+    "(the runner's and sandbox serve's listeners, the metrics port)")
+#undef SECCOMP_IN
+#define SECCOMP_IN SECCOMP_IN_JAIL_BIND
+SECCOMP_ALLOW_FOR(bind, "--allow-bind: the operator lets leases name "
+    "ports and sockets others can reach")
+#undef SECCOMP_IN
+#define SECCOMP_IN SECCOMP_IN_SERVICES
+SECCOMP_ALLOW_FOR(bind, "the services bind their own listeners")
 #undef SECCOMP_IN
 #define SECCOMP_IN SECCOMP_IN_ALL
 
@@ -635,3 +654,4 @@ SECCOMP_ALLOW(writev)
 #undef SECCOMP_ARG_OTHERS
 #undef SECCOMP_OMIT
 #undef SECCOMP_ALLOW
+#undef SECCOMP_ALLOW_FOR

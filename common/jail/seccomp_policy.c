@@ -42,6 +42,9 @@ const struct seccomp_rule seccomp_policy[] = {
 #define SECCOMP_ALLOW(n) \
 	{ #n, SECCOMP_KIND_ALLOW, 0, { NOCOND, NOCOND }, NULL, NULL, \
 	  SECCOMP_IN },
+#define SECCOMP_ALLOW_FOR(n, r) \
+	{ #n, SECCOMP_KIND_ALLOW, 0, { NOCOND, NOCOND }, NULL, (r), \
+	  SECCOMP_IN },
 #include "seccomp/policy.h"
 };
 

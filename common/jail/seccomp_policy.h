@@ -71,7 +71,9 @@ struct seccomp_rule {
 	int err;		/* errno of DENY and ARG_DENY, else 0 */
 	struct seccomp_cond cond[2];
 	const char *what;	/* ARG_*: the condition in words, else NULL */
-	const char *reason;	/* DENY, ARG_DENY, OMIT: why, else NULL */
+	const char *reason;	/* DENY, ARG_DENY, OMIT: why; ALLOW: why
+				 * only some programs allow it, NULL in the
+				 * baseline every program has */
 	unsigned in;		/* SECCOMP_IN_* bits: its programs */
 };
 
