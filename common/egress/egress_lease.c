@@ -131,8 +131,22 @@ egress_config_parse(struct egress_config *ec, const char *text, char *err,
  * the listener. Its exit code: 0, or which step failed. */
 enum { NETNS_OK, NETNS_UNSHARE = 2, NETNS_LOOPBACK, NETNS_LISTEN };
 
+/* What lets unshare(CLONE_NEWNET) through a container's seccomp profile:
+ * uid mode runs under the runner program, which allows it; ns mode needs
+ * user namespaces too, which that program refuses, so it runs with the
+ * sandbox's options (docs/DEPLOY.md). */
+static const char *
+netns_profile_fix(enum jail_mode mode)
+{
+	return mode == JAIL_NS ? "for --jail ns a container seccomp profile "
+	    "that allows user namespaces too (seccomp=unconfined, as the "
+	    "sandbox's: docs/DEPLOY.md; the runner program refuses them)" :
+	    "a container seccomp profile that allows it (airlock seccomp "
+	    "--program runner --export docker)";
+}
+
 int
-egress_netns_trial(char *why, size_t whylen)
+egress_netns_trial(enum jail_mode mode, char *why, size_t whylen)
 {
 	pid_t pid = fork();
 	int st, code;
@@ -153,13 +167,16 @@ egress_netns_trial(char *why, size_t whylen)
 		code = WEXITSTATUS(st);
 	if (code == NETNS_OK)
 		return 0;
-	snprintf(why, whylen, "%s", code == NETNS_UNSHARE ?
-	    "unshare(CLONE_NEWNET) refused: the runner needs CAP_SYS_ADMIN, "
-	    "and a container seccomp profile that allows it (airlock "
-	    "seccomp --program runner --export docker)" : code == NETNS_LOOPBACK ?
-	    "bringing loopback up in the new namespace refused: the runner "
-	    "needs CAP_NET_ADMIN" : code == NETNS_LISTEN ? "the proxy's "
-	    "listener in the new namespace failed" : "the trial died");
+	if (code == NETNS_UNSHARE)
+		snprintf(why, whylen, "unshare(CLONE_NEWNET) refused: the "
+		    "runner needs CAP_SYS_ADMIN, and %s",
+		    netns_profile_fix(mode));
+	else
+		snprintf(why, whylen, "%s", code == NETNS_LOOPBACK ?
+		    "bringing loopback up in the new namespace refused: the "
+		    "runner needs CAP_NET_ADMIN" : code == NETNS_LISTEN ?
+		    "the proxy's listener in the new namespace failed" :
+		    "the trial died");
 	return -1;
 }
 
@@ -178,7 +195,7 @@ egress_config_init(struct egress_config *ec, const char *text,
 	if (egress_config_parse(ec, text, err, errlen) != 0)
 		return -1;
 	/* the step every lease takes, tried once now */
-	if (egress_netns_trial(why, sizeof why) != 0) {
+	if (egress_netns_trial(j->cfg.mode, why, sizeof why) != 0) {
 		snprintf(err, errlen, "a network namespace per lease (the "
 		    "default, --egress-allow) cannot be made here: %s "
 		    "(docs/DEPLOY.md); or run with --shared-network (leases then share this runner's "

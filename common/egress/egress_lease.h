@@ -58,8 +58,9 @@ int egress_config_parse(struct egress_config *ec, const char *text,
 /* Can this process give a lease its own network namespace: unshare
  * CLONE_NEWNET (CAP_SYS_ADMIN), loopback up in it (CAP_NET_ADMIN) and
  * the proxy's listener, tried in a child as a lease's handler would? 0,
- * or -1 with why naming the step and the privilege it lacks. */
-int egress_netns_trial(char *why, size_t whylen);
+ * or -1 with why naming the step and the privilege it lacks, and the
+ * container profile that fits the jail mode. */
+int egress_netns_trial(enum jail_mode mode, char *why, size_t whylen);
 
 /* egress_config_parse, then check the jail can give every lease its own
  * network namespace: uid or ns mode, and egress_netns_trial. 0, or -1

@@ -619,7 +619,7 @@ runner_service_print_network(const struct runner_config *c,
     enum jail_mode mode, FILE *out)
 {
 	char why[256];
-	int ok = egress_netns_trial(why, sizeof why) == 0;
+	int ok = egress_netns_trial(mode, why, sizeof why) == 0;
 
 	if (mode == JAIL_NONE)
 		fprintf(out, "network namespace per lease: not in use (--jail "
