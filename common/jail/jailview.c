@@ -109,12 +109,32 @@ add_real(struct jail_view *v, const char *real)
 	return 0;
 }
 
+/* real a directory met before (no symlink)? */
+static int
+known_dir(const struct jail_view *v, const char *real)
+{
+	for (size_t i = 0; i < v->ndirs; i++)
+		if (strcmp(v->dirs[i], real) == 0)
+			return 1;
+	return 0;
+}
+
+/* Remember a directory, when there is room (only a saving). */
+static void
+note_dir(struct jail_view *v, const char *real)
+{
+	if (v->ndirs < JAIL_VIEW_DIRS_MAX && sizeof v->buf - v->len >
+	    sizeof v->buf / 8 && (v->dirs[v->ndirs] = keep(v, real)))
+		v->ndirs++;
+}
+
 /* Resolve path as the kernel would, recording each symlink met at its
  * real place (so the view can make it again); the real path goes to
- * real (PATH_MAX). 0; 1 when something on the way is missing or out of
- * reach (nothing to see); -1 when the link list is full. */
+ * real (PATH_MAX), its file type to *mode. 0; 1 when something on the
+ * way is missing or out of reach (nothing to see); -1 when the link
+ * list is full. */
 static int
-resolve(struct jail_view *v, const char *path, char *real)
+resolve(struct jail_view *v, const char *path, char *real, mode_t *mode)
 {
 	char rest[PATH_MAX], tmp[PATH_MAX], target[PATH_MAX];
 	const char *r = rest;
@@ -125,6 +145,7 @@ resolve(struct jail_view *v, const char *path, char *real)
 		return 1;
 	memcpy(rest, path, strlen(path) + 1);
 	real[0] = '\0';
+	*mode = S_IFDIR;
 	for (;;) {
 		struct stat st;
 		size_t clen;
@@ -146,6 +167,7 @@ resolve(struct jail_view *v, const char *path, char *real)
 				*up = '\0';
 			dlen = strlen(real);
 			r += clen;
+			*mode = S_IFDIR;
 			continue;
 		}
 		if (dlen + 1 + clen >= PATH_MAX)
@@ -154,10 +176,18 @@ resolve(struct jail_view *v, const char *path, char *real)
 		memcpy(real + dlen + 1, r, clen);
 		real[dlen + 1 + clen] = '\0';
 		r += clen;
+		if (known_dir(v, real)) {
+			dlen += 1 + clen;
+			*mode = S_IFDIR;
+			continue;
+		}
 		if (lstat(real, &st) != 0)
 			return 1;
 		if (!S_ISLNK(st.st_mode)) {
+			if (S_ISDIR(st.st_mode))
+				note_dir(v, real);
 			dlen += 1 + clen;
+			*mode = st.st_mode & S_IFMT;
 			continue;
 		}
 		if (++hops > 40 ||
@@ -182,26 +212,30 @@ resolve(struct jail_view *v, const char *path, char *real)
 
 enum { RUN_DIRECT, RUN_LOADER, RUN_SCRIPT };
 
-/* What runs path: a 64-bit ELF file's loader (PT_INTERP, into out), a
- * script's #! interpreter (into out), or nothing else (a static binary,
- * data, a directory). Only a regular file is opened: opening a device
- * can act (a watchdog). */
+/* What runs path (of file type mode): a 64-bit ELF file's loader
+ * (PT_INTERP, into out), a script's #! interpreter (into out), or
+ * nothing else (a static binary, data, a directory). Only a regular file
+ * is opened: opening a device can act (a watchdog). The first KiB read
+ * holds the program headers and the loader's name of the usual ELF
+ * file; the rest is read only when not. */
 static int
-runner_of(const char *path, char *out, size_t len)
+runner_of(const char *path, mode_t mode, char *out, size_t len)
 {
-	unsigned char h[256];
+	unsigned char h[1024];
 	Elf64_Ehdr eh;
-	struct stat st;
 	ssize_t n;
 	int fd, kind = RUN_DIRECT;
 
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    (fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+	/* openat: musl's open() adds an fcntl for O_CLOEXEC */
+	if (!S_ISREG(mode) || (fd = openat(AT_FDCWD, path, O_RDONLY |
+	    O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK)) < 0)
 		return RUN_DIRECT;
 	n = read(fd, h, sizeof h);
 	if (n > 2 && h[0] == '#' && h[1] == '!') {
 		size_t i = 2, k = 0;
 
+		if (n > 256)
+			n = 256;	/* the kernel reads no further */
 		while (i < (size_t)n && (h[i] == ' ' || h[i] == '\t'))
 			i++;
 		while (i < (size_t)n && k + 1 < len && h[i] != ' ' &&
@@ -213,19 +247,26 @@ runner_of(const char *path, char *out, size_t len)
 	    h[EI_CLASS] == ELFCLASS64) {
 		memcpy(&eh, h, sizeof eh);
 		for (unsigned i = 0; i < eh.e_phnum && i < 64; i++) {
+			uint64_t at = eh.e_phoff + (uint64_t)i * eh.e_phentsize;
 			Elf64_Phdr ph;
 
-			if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff +
-			    (uint64_t)i * eh.e_phentsize)) != sizeof ph)
+			if (at <= (uint64_t)n && sizeof ph <= (uint64_t)n - at)
+				memcpy(&ph, h + at, sizeof ph);
+			else if (pread(fd, &ph, sizeof ph, (off_t)at) !=
+			    sizeof ph)
 				break;
 			if (ph.p_type != PT_INTERP)
 				continue;
-			if (ph.p_filesz > 1 && ph.p_filesz < len &&
-			    pread(fd, out, ph.p_filesz, (off_t)ph.p_offset) ==
-			    (ssize_t)ph.p_filesz) {
-				out[ph.p_filesz - 1] = '\0';
-				kind = RUN_LOADER;
-			}
+			if (ph.p_filesz <= 1 || ph.p_filesz >= len)
+				break;
+			if (ph.p_offset <= (uint64_t)n &&
+			    ph.p_filesz <= (uint64_t)n - ph.p_offset)
+				memcpy(out, h + ph.p_offset, ph.p_filesz);
+			else if (pread(fd, out, ph.p_filesz,
+			    (off_t)ph.p_offset) != (ssize_t)ph.p_filesz)
+				break;
+			out[ph.p_filesz - 1] = '\0';
+			kind = RUN_LOADER;
 			break;
 		}
 	}
@@ -241,22 +282,31 @@ static int
 add_program(struct jail_view *v, const char *path, char *real, int depth)
 {
 	char run[PATH_MAX], rreal[PATH_MAX], *slash;
-	int rc = resolve(v, path, real), kind;
+	mode_t mode, rmode;
+	int rc = resolve(v, path, real, &mode), kind;
 
 	if (rc != 0)
 		return rc;
 	if (add_real(v, real) != 0)
 		return -1;
-	kind = depth < 3 ? runner_of(real, run, sizeof run) : RUN_DIRECT;
+	kind = depth < 3 ? runner_of(real, mode, run, sizeof run) :
+	    RUN_DIRECT;
 	if (kind == RUN_DIRECT || run[0] != '/')
 		return 0;
 	if (kind == RUN_SCRIPT)
 		return add_program(v, run, rreal, depth + 1) < 0 ? -1 : 0;
-	if ((rc = resolve(v, run, rreal)) != 0)
+	/* most programs share one loader: its links and directory are in
+	 * the view already */
+	if (v->loader && strcmp(v->loader, run) == 0)
+		return 0;
+	if ((rc = resolve(v, run, rreal, &rmode)) != 0)
 		return rc < 0 ? -1 : 0;
 	if ((slash = strrchr(rreal, '/')) && slash != rreal)
 		*slash = '\0';
-	return add_real(v, rreal);
+	if (add_real(v, rreal) != 0)
+		return -1;
+	v->loader = keep(v, run);	/* NULL when full: no saving */
+	return 0;
 }
 
 /* Under a shared prefix: prefix/lib/NAME* and prefix/share/NAME*, NAME
@@ -273,6 +323,7 @@ add_named(struct jail_view *v, const char *prefix, const char *base)
 	for (size_t i = 0; i < sizeof sub / sizeof *sub; i++) {
 		char dir[PATH_MAX], p[PATH_MAX], real[PATH_MAX];
 		struct dirent *e;
+		mode_t mode;
 		DIR *d;
 
 		if ((size_t)snprintf(dir, sizeof dir, "%s/%s", prefix, sub[i]) >=
@@ -285,7 +336,7 @@ add_named(struct jail_view *v, const char *prefix, const char *base)
 			    (size_t)snprintf(p, sizeof p, "%s/%s", dir,
 			    e->d_name) >= sizeof p)
 				continue;
-			if ((rc = resolve(v, p, real)) < 0 ||
+			if ((rc = resolve(v, p, real, &mode)) < 0 ||
 			    (rc == 0 && add_real(v, real) != 0)) {
 				closedir(d);
 				return -1;
@@ -373,8 +424,11 @@ add_extra(struct jail_view *v, const char *path)
 		int dots = e->d_name[0] == '.' && (!e->d_name[1] ||
 		    (e->d_name[1] == '.' && !e->d_name[2]));
 
-		only_links = dots || ((size_t)snprintf(p, sizeof p, "%s/%s",
-		    path, e->d_name) < sizeof p && lstat(p, &st) == 0 &&
+		/* the directory entry's type, when the file system gives
+		 * it, saves an lstat */
+		only_links = dots || e->d_type == DT_LNK ||
+		    (e->d_type == DT_UNKNOWN && (size_t)snprintf(p, sizeof p,
+		    "%s/%s", path, e->d_name) < sizeof p && lstat(p, &st) == 0 &&
 		    S_ISLNK(st.st_mode));
 		links += !dots;
 	}

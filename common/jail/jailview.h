@@ -22,6 +22,7 @@
 
 #define JAIL_VIEW_PATHS_MAX 128	/* Landlock's list adds a few */
 #define JAIL_VIEW_LINKS_MAX 64
+#define JAIL_VIEW_DIRS_MAX 32
 
 struct jail_view {
 	char *ro[JAIL_VIEW_PATHS_MAX];	/* real paths, files or directories,
@@ -31,7 +32,12 @@ struct jail_view {
 					 * (no symlink above them), none
 					 * inside an ro entry */
 	size_t nlinks;
-	char buf[12288];		/* storage of ro[] and links[] */
+	/* while building: directories met that are no symlink, and the
+	 * path of the last ELF loader added: not looked at again */
+	const char *dirs[JAIL_VIEW_DIRS_MAX];
+	size_t ndirs;
+	const char *loader;
+	char buf[13312];		/* storage of the strings above */
 	size_t len;
 };
 
