@@ -100,8 +100,11 @@ procscan(pid_t except, int (*fn)(void *ctx, const struct proc_owner *o),
 		}
 		if (pid <= 0 || pid == except)
 			continue;
-		snprintf(path, sizeof path, "/proc/%ld/status", pid);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		/* relative to /proc (a shorter walk), and openat: musl's
+		 * open() adds an fcntl for O_CLOEXEC; a scan opens one file
+		 * per process of the host */
+		snprintf(path, sizeof path, "%ld/status", pid);
+		if ((fd = openat(dirfd(d), path, O_RDONLY | O_CLOEXEC)) < 0)
 			continue;	/* gone meanwhile */
 		n = read(fd, buf, sizeof buf);
 		close(fd);
