@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <linux/mount.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -90,17 +91,33 @@ locked_flags(const char *path)
 	return f;
 }
 
-/* Bind src at to; read-only (keeping the flags a user namespace may not
- * clear) unless rw. */
+/* Bind src at to, read-only, keeping the flags a user namespace may not
+ * clear: a remount, as the runner's seccomp program (uid mode's /proc
+ * masks) allows mount but not mount_setattr. */
 static int
-bind_mount(const char *src, const char *to, int rw)
+bind_mount_ro(const char *src, const char *to)
 {
 	if (mount(src, to, NULL, MS_BIND | MS_REC, NULL) != 0)
 		return -1;
-	if (rw)
-		return 0;
 	return mount(NULL, to, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
 	    MS_NOSUID | locked_flags(src), NULL);
+}
+
+/* ns mode's view, many binds: read-only with one mount_setattr, which
+ * sets only the flags named and keeps those a user namespace may not
+ * clear by itself (no statvfs per bind), and reaches every mount below
+ * (the bind is recursive). ns mode never runs under the runner's
+ * seccomp program, which refuses it. */
+static int
+bind_mount_view(const char *src, const char *to)
+{
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY |
+		MOUNT_ATTR_NOSUID };
+
+	if (mount(src, to, NULL, MS_BIND | MS_REC, NULL) != 0)
+		return -1;
+	return (int)syscall(SYS_mount_setattr, AT_FDCWD, to, AT_RECURSIVE,
+	    &ro, sizeof ro);
 }
 
 /* A fresh procfs at `at` that lists only the processes the reader may
@@ -143,13 +160,13 @@ jail_mount_proc(const char *at)
 		if (S_ISDIR(st.st_mode) ? mount("tmpfs", p, "tmpfs", MS_RDONLY |
 		    MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		    "size=4k,nr_inodes=1,mode=0555") != 0 :
-		    bind_mount("/dev/null", p, 0) != 0)
+		    bind_mount_ro("/dev/null", p) != 0)
 			return -1;
 	}
 	for (size_t i = 0; i < sizeof proc_readonly / sizeof *proc_readonly;
 	    i++) {
 		if ((rc = proc_entry(p, at, proc_readonly[i], &st)) < 0 ||
-		    (rc > 0 && bind_mount(p, p, 0) != 0))
+		    (rc > 0 && bind_mount_ro(p, p) != 0))
 			return -1;
 	}
 	return 0;
@@ -272,53 +289,71 @@ jail_mounts_uid_disk(struct jail_lease *l)
 		return -1;
 	return send_disk(l->dir);
 }
+/* mkdir -p of the directory holding path (a file or link to be made);
+ * made (NULL: none) is the last one made by this function, not made
+ * again: the view's paths come in runs of one directory. */
+static int
+parent_made(char *path, char *made)
+{
+	char *slash = strrchr(path, '/');
+	int rc = 0;
+
+	if (!slash || slash == path)
+		return 0;
+	*slash = '\0';
+	if (!made || strcmp(made, path) != 0) {
+		rc = mkdir_p(path);
+		if (rc == 0 && made)
+			memcpy(made, path, strlen(path) + 1);
+	}
+	*slash = '/';
+	return rc;
+}
+
+/* Bind src (of stat *st) at root+dst, read-only (the view's way) unless
+ * rw; its mount point made (a file's with mknod, one call). made: see
+ * parent_made. */
+static int
+bind_into_st(const char *root, const char *src, const struct stat *st,
+    const char *dst, int rw, char *made)
+{
+	char to[PATH_MAX];
+
+	if (jail_join(to, sizeof to, root, dst) != 0)
+		return -1;
+	if (S_ISDIR(st->st_mode)) {
+		if (mkdir_p(to) != 0)
+			return -1;
+	} else if (parent_made(to, made) != 0 ||
+	    (mknod(to, S_IFREG | 0644, 0) != 0 && errno != EEXIST)) {
+		return -1;
+	}
+	return rw ? mount(src, to, NULL, MS_BIND | MS_REC, NULL) :
+	    bind_mount_view(src, to);
+}
+
 /* Bind src at root+dst, read-only unless rw. */
 static int
 bind_into(const char *root, const char *src, const char *dst, int rw)
 {
-	char to[PATH_MAX];
 	struct stat st;
 
-	if (jail_join(to, sizeof to, root, dst) != 0 || stat(src, &st) != 0)
-		return -1;
-	if (S_ISDIR(st.st_mode)) {
-		if (mkdir_p(to) != 0)
-			return -1;
-	} else {
-		char *slash;
-		int fd;
-
-		if ((slash = strrchr(to, '/')) && slash != to) {
-			*slash = '\0';
-			if (mkdir_p(to) != 0)
-				return -1;
-			*slash = '/';
-		}
-		fd = open(to, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-		if (fd < 0 && errno != EEXIST)
-			return -1;
-		if (fd >= 0)
-			close(fd);
-	}
-	return bind_mount(src, to, rw);
+	return stat(src, &st) != 0 ? -1 :
+	    bind_into_st(root, src, &st, dst, rw, NULL);
 }
 
 /* A symlink on the host (/bin -> usr/bin) becomes the same symlink. */
 static int
-link_into(const char *root, const char *path)
+link_into(const char *root, const char *path, char *made)
 {
-	char to[PATH_MAX], target[PATH_MAX], *slash;
+	char to[PATH_MAX], target[PATH_MAX];
 	ssize_t n = readlink(path, target, sizeof target - 1);
 
 	if (n < 0 || jail_join(to, sizeof to, root, path) != 0)
 		return -1;
 	target[n] = '\0';
-	if ((slash = strrchr(to, '/')) && slash != to) {
-		*slash = '\0';
-		if (mkdir_p(to) != 0)
-			return -1;
-		*slash = '/';
-	}
+	if (parent_made(to, made) != 0)
+		return -1;
 	return symlink(target, to) == 0 || errno == EEXIST ? 0 : -1;
 }
 
@@ -340,18 +375,13 @@ mount_tmpfs(const char *root, const char *dst, const char *opts,
 static int
 copy_into(const char *root, const char *src, const char *dst)
 {
-	char to[PATH_MAX], *slash;
+	char to[PATH_MAX];
 	int in, out, rc = -1;
 	ssize_t n;
 
-	if (jail_join(to, sizeof to, root, dst) != 0)
+	if (jail_join(to, sizeof to, root, dst) != 0 ||
+	    parent_made(to, NULL) != 0)
 		return -1;
-	if ((slash = strrchr(to, '/')) && slash != to) {
-		*slash = '\0';
-		if (mkdir_p(to) != 0)
-			return -1;
-		*slash = '/';
-	}
 	if ((in = open(src, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
 	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0555);
@@ -430,6 +460,7 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 	const char *root = l->host_root;
 	uint64_t size = l->limits.tmpfs ? l->limits.tmpfs : DEFAULT_TMPFS;
 	char opts[96], text[512], to[PATH_MAX], disk[PATH_MAX];
+	char made[PATH_MAX];
 
 	JAIL_STEP("mount-private", mount(NULL, "/", NULL, MS_REC | MS_PRIVATE,
 	    NULL));
@@ -467,17 +498,21 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 		JAIL_STEP("mount-cache", jail_join(to, sizeof to, root,
 		    JAIL_NS_HOME) || jail_dirs_link_cache(JAIL_NS_CACHE, to));
 	}
+	made[0] = '\0';
 	for (size_t i = 0; i < j->view.nlinks; i++)
-		JAIL_STEP("mount-links", link_into(root, j->view.links[i]));
+		JAIL_STEP("mount-links", link_into(root, j->view.links[i],
+		    made));
 	for (size_t i = 0; i < j->view.nro; i++) {
 		struct stat st;
 
 		/* a path the lease's uid cannot reach is no use to it */
-		if (stat(j->view.ro[i], &st) != 0 && (errno == EACCES ||
-		    errno == ENOENT))
-			continue;
-		JAIL_STEP("mount-bind", bind_into(root, j->view.ro[i],
-		    j->view.ro[i], 0));
+		if (stat(j->view.ro[i], &st) != 0) {
+			if (errno == EACCES || errno == ENOENT)
+				continue;
+			JAIL_STEP("mount-bind", -1);
+		}
+		JAIL_STEP("mount-bind", bind_into_st(root, j->view.ro[i], &st,
+		    j->view.ro[i], 0, made));
 	}
 	if (j->cfg.self_exe)
 		JAIL_STEP("mount-self", copy_into(root, "/proc/self/exe",
