@@ -60,9 +60,14 @@ jail_caps_drop(int have_setpcap)
 		if (caps_set(JAIL_CAP_BIT(CAP_SETPCAP),
 		    JAIL_CAP_BIT(CAP_SETPCAP), 0) != 0)
 			return -1;
-		for (int c = 0; prctl(PR_CAPBSET_READ, c, 0, 0, 0) >= 0; c++)
-			if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) != 0)
-				return -1;
+		int c = 0;
+
+		/* up to the first capability the kernel does not know
+		 * (EINVAL): one call per capability, not a read and a drop */
+		while (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) == 0)
+			c++;
+		if (c == 0 || errno != EINVAL)
+			return -1;
 		if (prctl(PR_SET_SECUREBITS, SECBITS_LOCKED, 0, 0, 0) != 0)
 			return -1;
 	}
