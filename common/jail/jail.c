@@ -208,6 +208,7 @@ jail_init(struct jail *j, const struct jail_config *cfg, char *err,
 		    cfg->uid_last, err, errlen) != 0)
 			return -1;
 		j->uids.purge = jail_dirs_purge_registration;
+		j->uids.one_shot = cfg->one_shot;
 		if (!cfg->one_shot &&
 		    !jail_uid_can_reach(cfg->uid_last, cfg->state_dir)) {
 			snprintf(err, errlen, "--state-dir %s: uid %u cannot "

@@ -465,6 +465,23 @@ uidpool_evict_lru(const struct uidpool *p, const char *keep,
 }
 
 
+/* A one-shot service's claim scanned /proc a moment ago. An entry that
+ * reads "free" was written after its last lease's processes were all
+ * gone, and no process of the uid starts without holding the entry (as
+ * the caller does now): unless that scan saw a process of uid (one the
+ * table did not start), it has none. 1 when that settles it; 0: scan. */
+static int
+claimed_idle(const struct uidpool *p, const struct uidpool_entry *e,
+    uint32_t uid)
+{
+	if (!p->one_shot || !p->busy_known || e->kind != UIDPOOL_ENTRY_FREE)
+		return 0;
+	for (size_t i = 0; i < p->nbusy; i++)
+		if (p->busy[i] == uid)
+			return 0;
+	return 1;
+}
+
 /* Find a free uid and hold it exclusively with entry "kind name". */
 static int
 allocate(const struct uidpool *p, const char *kind, const char *name,
@@ -502,7 +519,8 @@ allocate(const struct uidpool *p, const char *kind, const char *name,
 		/* handed out only with no process left: a dead lease's
 		 * leftovers are ours to sweep; any other holder is not ours,
 		 * and the uid is skipped (said, never killed) */
-		if (uid_first_process(uid, -1, &o) != 0) {
+		if (!claimed_idle(p, &entry, uid) &&
+		    uid_first_process(uid, -1, &o) != 0) {
 			if (entry.kind != UIDPOOL_ENTRY_LEASE) {
 				say_foreign(uid, &o);
 				close(fd);
@@ -883,7 +901,7 @@ refuse_subids(const struct uidpool *p, const char *path, char *err,
 #define CLAIM_STALE_MAX 64
 
 struct claim {
-	const struct uidpool *p;
+	struct uidpool *p;
 	uint32_t stale[CLAIM_STALE_MAX];
 	size_t nstale;
 	int more;			/* stale uids past the list */
@@ -900,6 +918,12 @@ classify(void *ctx, const struct proc_owner *o)
 
 	if (!proc_owner_in_range(o, c->p->first, c->p->last, &uid))
 		return 0;
+	for (i = 0; i < c->p->nbusy && c->p->busy[i] != uid; i++)
+		;
+	if (i == c->p->nbusy && c->p->nbusy < UIDPOOL_BUSY_MAX)
+		c->p->busy[c->p->nbusy++] = uid;
+	else if (i == c->p->nbusy)
+		c->p->busy_known = 0;
 	switch (recorded_owner(c->p, uid)) {
 	case OURS_LIVE:
 		return 0;
@@ -920,7 +944,7 @@ classify(void *ctx, const struct proc_owner *o)
 }
 
 int
-uidpool_claim(const struct uidpool *p, int check_only, char *err,
+uidpool_claim(struct uidpool *p, int check_only, char *err,
     size_t errlen)
 {
 	struct claim c;
@@ -934,7 +958,11 @@ uidpool_claim(const struct uidpool *p, int check_only, char *err,
 	do {
 		memset(&c, 0, sizeof c);
 		c.p = p;
+		p->nbusy = 0;
+		p->busy_known = 1;
 		rc = procscan(-1, classify, &c);
+		if (rc != 0)
+			p->busy_known = 0;
 		if (rc < 0) {
 			snprintf(err, errlen, "--uid-range %u-%u: cannot read "
 			    "/proc to check who holds its uids", p->first,

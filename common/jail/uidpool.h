@@ -29,6 +29,7 @@
 #include <sys/types.h>
 
 #define UIDPOOL_RANGE_MAX (1u << 20)
+#define UIDPOOL_BUSY_MAX 64
 
 /* A registration key: "tenant+registration[+approval id]". */
 #define UIDPOOL_KEY_MAX 152
@@ -43,6 +44,15 @@ struct uidpool {
 	 * process of the uid left and its entry locked. 0, or -1: the uid
 	 * is then not released. NULL: the uid has no files to remove. */
 	int (*purge)(const char *state, uint32_t uid, const char *key);
+	/* A one-shot service (one jail, then exit: a sandbox run) sets
+	 * one_shot before uidpool_claim; the claim's scan of /proc then
+	 * notes the uids of the range that had a process (busy, all of
+	 * them when busy_known), and the allocation a moment later needs
+	 * no scan of its own for a uid whose entry reads "free". */
+	int one_shot;
+	uint32_t busy[UIDPOOL_BUSY_MAX];
+	size_t nbusy;
+	int busy_known;
 };
 
 /* One held uid. */
@@ -121,7 +131,7 @@ int uidpool_release(const struct uidpool *p, struct uid_hold *h,
  * processes live on (a crashed runner's orphans) is swept, each process
  * logged (uid, pid, comm) first; check_only sweeps nothing. Returns the
  * number of uids swept. */
-int uidpool_claim(const struct uidpool *p, int check_only, char *err,
+int uidpool_claim(struct uidpool *p, int check_only, char *err,
     size_t errlen);
 
 /* 1 when no live lease holds uid (its lock file is free), else 0. */

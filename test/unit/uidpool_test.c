@@ -9,10 +9,15 @@
  * recently used idle one when the range is full, a registration's
  * earlier approvals, never a held one, nothing after a failed purge; and
  * on a full state volume (a tmpfs of our own) the refusal says "no space"
- * and names it, never "every uid ... is in use". */
+ * and names it, never "every uid ... is in use". A one-shot table (a
+ * sandbox run) allocates on its claim's scan of /proc: a uid whose entry
+ * is not "free", or that the claim saw with a process, is scanned again
+ * (its leftover killed, a process the table did not start skipped). */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mount.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -441,6 +446,109 @@ test_full(void)
 	rmdir(vol);
 }
 
+/* A process of uid, alive until killed: its pid, or -1. */
+static pid_t
+run_as(uint32_t uid)
+{
+	int fds[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(fds) != 0)
+		return -1;
+	if ((pid = fork()) == 0) {
+		/* no copy of the caller's entry fds: their flocks would
+		 * live on in this process */
+		for (int fd = 3; fd < 1024; fd++)
+			if (fd != fds[1])
+				close(fd);
+		if (setresgid(uid, uid, uid) != 0 ||
+		    setresuid(uid, uid, uid) != 0 || write(fds[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(fds[1]);
+	if (pid > 0 && read(fds[0], &c, 1) != 1) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		pid = -1;
+	}
+	close(fds[0]);
+	return pid;
+}
+
+/* pid is gone (reaped here, or by the sweep that killed it). */
+static int
+gone(pid_t pid)
+{
+	waitpid(pid, NULL, WNOHANG);
+	return kill(pid, 0) != 0 && errno == ESRCH;
+}
+
+static void
+test_one_shot(void)
+{
+	char err[256], rec[UIDPOOL_ENTRY_SIZE], name[64];
+	struct uid_hold h, live;
+	struct uidpool p;
+	pid_t pid;
+	int rc;
+
+	snprintf(state, sizeof state, "/tmp/uidpool_test.XXXXXX");
+	if (geteuid() != 0 || !mkdtemp(state)) {
+		tap_skip("a one-shot table", "needs root (processes of the "
+		    "range's uids)");
+		return;
+	}
+	if (uidpool_init(&p, state, FIRST, LAST, err, sizeof err) != 0) {
+		ok(0, "uidpool_init: %s", err);
+		return;
+	}
+	p.one_shot = 1;
+	snprintf(name, sizeof name, "uids/%u", FIRST);
+
+	/* a dead lease's entry: its uid is scanned, whatever the claim saw */
+	uidpool_entry_format(rec, "lease", "dead");
+	put_file(name, rec, sizeof rec);
+	rc = uidpool_claim(&p, 0, err, sizeof err);
+	pid = run_as(FIRST);
+	ok(rc == 0 && pid > 0 && uidpool_take(&p, "l1", &h, err, sizeof err)
+	    == 0 && h.uid == FIRST && gone(pid), "one-shot: a dead lease's "
+	    "uid is scanned at allocation, its process started after the "
+	    "claim killed before the uid is handed out");
+	uidpool_release(&p, &h, UID_SWEPT, -1, NULL, NULL);
+
+	/* the claim saw a process of FIRST (a live lease's); its entry
+	 * then reads "free" (a holder that said it swept and did not) */
+	uidpool_entry_format(rec, "3900000000", NULL);
+	put_file("uids/next", rec, sizeof rec);
+	rc = uidpool_take(&p, "l2", &live, err, sizeof err);
+	pid = run_as(FIRST);
+	rc = rc || pid < 0 || uidpool_claim(&p, 0, err, sizeof err) != 0;
+	uidpool_release(&p, &live, UID_SWEPT, -1, NULL, NULL);
+	put_file("uids/next", rec, sizeof rec);
+	ok(!rc && uidpool_take(&p, "l3", &h, err, sizeof err) == 0 &&
+	    h.uid == FIRST + 1 && !gone(pid), "one-shot: a uid the claim saw "
+	    "with a process is scanned again: not handed out (got %u), the "
+	    "process not the table's is left alone", h.uid);
+	uidpool_release(&p, &h, UID_SWEPT, -1, NULL, NULL);
+	/* B: without the claim's note the scan is skipped for a free
+	 * entry: what the note is for */
+	p.nbusy = 0;
+	put_file("uids/next", rec, sizeof rec);
+	ok(uidpool_take(&p, "l4", &h, err, sizeof err) == 0 &&
+	    h.uid == FIRST, "A/B: with the note emptied the same free entry "
+	    "is handed out on the claim's word (got %u)", h.uid);
+	uidpool_release(&p, &h, UID_SWEPT, -1, NULL, NULL);
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	remove_uids();
+	rmdir(state);
+}
+
 int
 main(void)
 {
@@ -450,5 +558,6 @@ main(void)
 	test_table();
 	test_release();
 	test_full();
+	test_one_shot();
 	return tap_done();
 }
