@@ -13,7 +13,7 @@ export BENCH_OUT="$out"
 mkdir -p "$out" || exit 1
 # idle.sh last: its 1,000 relays leave the machine busy for a while after.
 # A script not named here runs after them: none is ever left out.
-order="run jail sandbox handshake egress lock idle"
+order="run jail sandbox cold handshake egress lock idle"
 for f in bench/*.sh; do
 	name=$(basename "$f" .sh)
 	case " all $order " in *" $name "*) ;; *) order="$order $name" ;; esac
