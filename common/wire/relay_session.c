@@ -76,9 +76,12 @@ relay_session_spawn(struct relay_session *r, const struct relay_request *q)
 #define PING_MAX_MS 60000u
 #define LIVENESS_MIN_MS 500u
 #define LIVENESS_MAX_MS 600000u
-/* PINGs in a row we could not answer (our queue to the runner full)
- * before the runner counts as flooding without reading. */
-#define UNANSWERED_PINGS_MAX 8
+/* PINGs in a row, each within PING_MIN_MS of the last, that found a
+ * PONG still owed (our queue to the runner full) before the runner counts
+ * as flooding without reading. A runner that PINGs at its pace while it
+ * does not read (a lease waiting for its locked tree behind a client's
+ * megabytes) is never one: its PINGs are spaced. */
+#define FAST_OWED_PINGS_MAX 8
 /* How long stderr may hold up our exit once the lease is over. */
 #define ERR_DRAIN_MS 2000
 /* The highest signal number an EXIT may carry (Linux's SIGRTMAX). */
@@ -209,6 +212,37 @@ on_error_frame(struct relay_session *r, const uint8_t *p, size_t n)
 	return -1;
 }
 
+/* Queue the PONG owed, if any and if it fits now: before any stdin, so
+ * a full queue delays the answer, never loses it. */
+static void
+answer_owed(struct relay_session *r)
+{
+	if (r->pong_owed && channel_queue(&r->ch, FRAME_PONG, r->pong,
+	    sizeof r->pong) == 0)
+		r->pong_owed = 0;
+}
+
+/* PING: its PONG is owed; while our queue is full only the latest is
+ * kept (8 bytes, whatever the runner sends: the runner takes any PONG as
+ * hearing us), and answered once the runner reads again. */
+static int
+on_ping(struct relay_session *r, const uint8_t *p)
+{
+	int64_t now = mono_ms();
+
+	if (r->pong_owed && now - r->last_ping_heard_ms < PING_MIN_MS) {
+		if (++r->fast_owed > FAST_OWED_PINGS_MAX)
+			return violation(r, FRAME_PING, "again and again "
+			    "without reading the answers (a PING flood)");
+	} else
+		r->fast_owed = 0;
+	r->last_ping_heard_ms = now;
+	memcpy(r->pong, p, sizeof r->pong);
+	r->pong_owed = 1;
+	answer_owed(r);
+	return 0;
+}
+
 /* Handle one frame from the runner, checked against the lease's state
  * (docs/PROTOCOL.md, "What the relay accepts"); returns -1 to stop the
  * loop with r->exit_status set. */
@@ -240,15 +274,7 @@ on_frame(struct relay_session *r, uint8_t type, const uint8_t *p, size_t n)
 	case FRAME_PING:
 		if (n != PROTO_PING_LEN)
 			return violation(r, type, "of a length other than 8");
-		if (channel_can_queue(&r->ch)) {
-			r->unanswered = 0;
-			return channel_queue(&r->ch, FRAME_PONG, p, n) == 0 ? 0 :
-			    violation(r, type, "that could not be answered");
-		}
-		if (++r->unanswered > UNANSWERED_PINGS_MAX)
-			return violation(r, type, "again and again without "
-			    "reading the answers (a PING flood)");
-		return 0;
+		return on_ping(r, p);
 	case FRAME_PONG:
 		rd = rd_init(p, n);
 		if (n != PROTO_PING_LEN || rd_u64(&rd, &echo) != 0)
@@ -447,6 +473,7 @@ relay_loop(struct relay_session *r)
 			    "lost: %s", strerror(errno));
 			return salvage(r, lost);
 		}
+		answer_owed(r);
 		full = outputs_full(r);
 		if (full)	/* our reader is slow, not the runner */
 			r->last_heard_ms = now;

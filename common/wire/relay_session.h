@@ -17,6 +17,7 @@
 #include "common/wire/channel.h"
 #include "common/wire/fd_writer.h"
 #include "common/wire/netaddr.h"
+#include "common/wire/proto.h"
 
 /* Exit codes of the relay itself (the server's own status passes through). */
 enum {
@@ -57,7 +58,10 @@ struct relay_session {
 	int64_t last_heard_ms;
 	int64_t last_ping_ms;
 	uint64_t pings;		/* PINGs sent; a PONG must echo one of them */
-	unsigned unanswered;	/* PINGs in a row we could not answer */
+	uint8_t pong[PROTO_PING_LEN];	/* the PONG owed: the latest PING's */
+	int pong_owed;		/* our queue had no room for it yet */
+	int64_t last_ping_heard_ms;
+	unsigned fast_owed;	/* PINGs in a row < 100 ms apart, owed */
 	uint32_t ping_ms;	/* from STARTED; defaults until then */
 	uint32_t liveness_ms;
 	int violated;		/* the runner broke the protocol */
