@@ -328,12 +328,19 @@ count_refusal(unsigned code)
 }
 
 /* Ask the supervisor; wait for its answer while the client may leave:
- * 0 run, > 0 refused, -1 the client left. */
+ * 0 run, > 0 refused, -1 the client left or was refused for a frame it
+ * had no business sending (told why). */
 static int
 conn_admit(struct conn *c, uint64_t cpu_ms)
 {
 	int rc = service_admit(c->ctl, c->req.tenant, cpu_ms, &c->ch);
 
+	if (rc == -3) {
+		conn_error(c, SBX_ERR_PROTOCOL, "a frame other than PING "
+		    "while the request waited for its turn: after STDIN_EOF "
+		    "a client sends only PING until the answer");
+		return -1;
+	}
 	return rc == -2 ? SBX_ERR_SHUTDOWN : rc;	/* supervisor gone */
 }
 
@@ -386,6 +393,9 @@ conn_ready(void *ctx, short revents)
 			break;
 		case -1:
 			c->why = "the client went away";
+			return -1;
+		case -3:
+			c->why = "the client does not read its answers";
 			return -1;
 		default:
 			c->why = "protocol error from the client";

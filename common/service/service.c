@@ -173,11 +173,13 @@ service_answer_pings(struct channel *ch, int wait_ms)
 
 	if (got == 0 || (got < 0 && errno != EAGAIN))
 		return -1;
-	while (channel_next(ch, &type, &p, &len, &why) == CHANNEL_FRAME)
-		if (type != FRAME_PING || len != PROTO_PING_LEN ||
-		    (wait_ms ? channel_send_wait(ch, FRAME_PONG, p, len,
-		    wait_ms) : channel_queue(ch, FRAME_PONG, p, len)) != 0)
+	while (channel_next(ch, &type, &p, &len, &why) == CHANNEL_FRAME) {
+		if (type != FRAME_PING || len != PROTO_PING_LEN)
 			return -2;
+		if ((wait_ms ? channel_send_wait(ch, FRAME_PONG, p, len,
+		    wait_ms) : channel_queue(ch, FRAME_PONG, p, len)) != 0)
+			return -3;
+	}
 	return ch->failed ? -2 : 0;
 }
 
@@ -220,9 +222,15 @@ service_admit(int ctl, const char *tenant, uint64_t cpu_ms,
 				return -2;
 			return m.u.verdict;
 		}
-		if (pf[1].revents && service_answer_pings(watch,
-		    SERVICE_FINAL_FRAME_MS) != 0)
-			return -1;
+		if (pf[1].revents) {
+			int rc = service_answer_pings(watch,
+			    SERVICE_FINAL_FRAME_MS);
+
+			if (rc == -2)
+				return -3;
+			if (rc != 0)
+				return -1;
+		}
 	}
 }
 

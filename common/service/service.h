@@ -76,8 +76,8 @@ void service_reap(struct supervisor *sv,
 
 /* The peer of a busy handler spoke (ch readable): answer each PING with
  * its PONG, queued (wait_ms 0: the caller's loop flushes) or sent within
- * wait_ms. 0; -1 the peer left; -2 a frame other than PING, or a PONG
- * that could not be queued or sent. */
+ * wait_ms. 0; -1 the peer left; -2 a frame other than PING (or a record
+ * that does not decode); -3 a PONG that could not be queued or sent. */
 int service_answer_pings(struct channel *ch, int wait_ms);
 
 /* Send ERROR code/msg on an authenticated channel and close it lingering
@@ -87,8 +87,10 @@ void service_refuse(struct channel *ch, unsigned code, const char *msg);
 
 /* Handler side: ask the supervisor to admit tenant, wait for its VERDICT
  * and return its code (0: go ahead). With watch, keep that channel alive
- * meanwhile: PINGs are answered, anything else (or its end) gives -1
- * (the peer left). -2 when the supervisor is gone or answered nonsense. */
+ * meanwhile: PINGs are answered; its end, or a PONG it does not take,
+ * gives -1 (the peer left); any other frame -3 (the peer broke the
+ * protocol: the caller says so before it closes). -2 when the supervisor
+ * is gone or answered nonsense. */
 int service_admit(int ctl, const char *tenant, uint64_t cpu_ms,
     struct channel *watch);
 
