@@ -23,8 +23,7 @@
 #include "common/base/fileio.h"
 #include "common/base/json.h"
 #include "common/lock/lockjail.h"
-#include "common/lock/lockstore.h"
-#include "common/lock/npmlock.h"
+#include "common/lock/lockread.h"
 #include "common/mcp/capture.h"
 #include "common/mcp/surface.h"
 #include "common/policy/guard.h"
@@ -48,6 +47,7 @@ struct opts {
 	const char *revoked, *head, *egress, *tools;
 	const char *resolve_uids, *resolve_state, *resolve_jail;
 	const char *capture_timeout;
+	const char *lock_file;	/* --lock FILE (a Python lock) */
 	const char *env[PROTO_ENVC_MAX];
 	size_t envc;
 	struct guard_policy guard;	/* --script-dir --allow-index ... */
@@ -91,7 +91,8 @@ opts_parse(int argc, char **argv, const char *allowed, const char *usage,
 	memset(o, 0, sizeof *o);
 	const struct {
 		const char *name;
-		const char **value;	/* NULL for a flag */
+		const char **value;	/* NULL for a flag; both: a flag with
+					 * an optional value */
 		int *flag;
 	} known[] = {
 		{ "store", &o->store, NULL }, { "tenant", &o->tenant, NULL },
@@ -106,7 +107,7 @@ opts_parse(int argc, char **argv, const char *allowed, const char *usage,
 		{ "resolve-uid-range", &o->resolve_uids, NULL },
 		{ "resolve-state-dir", &o->resolve_state, NULL },
 		{ "resolve-jail", &o->resolve_jail, NULL },
-		{ "lock", NULL, &o->lock },
+		{ "lock", &o->lock_file, &o->lock },
 		{ "capture", NULL, &o->capture },
 		{ "capture-timeout", &o->capture_timeout, NULL },
 		{ "allow-scripts", NULL, &o->allow_scripts },
@@ -126,8 +127,9 @@ opts_parse(int argc, char **argv, const char *allowed, const char *usage,
 		snprintf(name, sizeof name, " %s ", known[k].name);
 		if (strstr(allowed, name))
 			lo[nlo++] = (struct option){ known[k].name,
-				known[k].flag ? no_argument :
-				required_argument, NULL, 256 + (int)k };
+				!known[k].flag ? required_argument :
+				known[k].value ? optional_argument :
+				no_argument, NULL, 256 + (int)k };
 	}
 	lo[nlo++] = (struct option){ "help", no_argument, NULL, 'h' };
 	lo[nlo] = (struct option){ NULL, 0, NULL, 0 };
@@ -167,7 +169,13 @@ opts_parse(int argc, char **argv, const char *allowed, const char *usage,
 			usage_die(usage);
 		}
 		k = (size_t)(c - 256);
-		if (known[k].flag)
+		if (known[k].flag && known[k].value) {
+			/* "--opt VALUE" too: a next word that is no option */
+			*known[k].flag = 1;
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				optarg = argv[optind++];
+			*known[k].value = optarg;
+		} else if (known[k].flag)
 			*known[k].flag = 1;
 		else if (known[k].value)
 			*known[k].value = optarg;
@@ -331,17 +339,22 @@ cmd_keygen(int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* ---- the lock of an npm command (docs/REVIEW.md "Locked npm trees") --- */
+/* ---- the lock of a command (docs/REVIEW.md "Locked npm trees",
+ * "Locked PyPI trees") ------------------------------------------------ */
 
 #define RESOLVE_TIMEOUT_MS (10 * 60 * 1000)
 
-/* The lockable shape of a record's command, or die naming it. */
-static void
-spec_or_die(const char *const *argv, size_t argc, struct npm_spec *spec)
+/* The lock a record's command takes, or die naming the shapes. */
+static enum lock_kind
+kind_or_die(const char *const *argv, size_t argc)
 {
-	if (npm_spec_parse(argv, argc, spec) != 0)
-		die(EXIT_USAGE, "--lock: only `npx -y NAME@VERSION [ARGS]` "
-		    "(an exact version) can be locked");
+	enum lock_kind k = lock_kind_of(argv, argc);
+
+	if (k == LOCK_KIND_NONE)
+		die(EXIT_USAGE, "--lock: only `npx -y NAME@VERSION [ARGS]`, "
+		    "`uvx NAME@VERSION [ARGS]` and `uvx --from NAME==VERSION "
+		    "COMMAND [ARGS]` (exact versions) can be locked");
+	return k;
 }
 
 /* The review's one-shot jail (--resolve-jail, --resolve-uid-range,
@@ -363,6 +376,19 @@ review_jail(const struct opts *o, uint64_t timeout_ms,
 		jo->state_dir = o->resolve_state;
 }
 
+/* Keep text as a lock in STORE/locks under its digest (hex). */
+static void
+keep_lock(const struct opts *o, enum lock_format f, const uint8_t *text,
+    size_t len, char hex[LOCK_HEX_LEN + 1])
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof dir, "%s/locks", o->store);
+	if ((mkdir(dir, 0755) != 0 && errno != EEXIST) ||
+	    lock_save(dir, f, text, len, hex) != 0)
+		die_errno(EXIT_IOERR, "cannot keep the lock in %s", dir);
+}
+
 /* Resolve spec's whole tree into a lockfile with npm's own resolver, in
  * a jail of its own (no secret, install scripts off), check it, and
  * keep it in STORE/locks under its digest (hex). */
@@ -375,7 +401,6 @@ resolve_lock(const struct opts *o, const struct npm_spec *spec,
 		"--registry=" NPM_REGISTRY, NULL };
 	struct lock_jail_opts jo;
 	char manifest[NPM_NAME_MAX + NPM_VERSION_MAX + 128], err[1024];
-	char dir[PATH_MAX];
 	struct jail_file f = { "package.json", manifest, 0, 0644 };
 	struct npm_lock lock;
 	uint8_t *text;
@@ -393,10 +418,34 @@ resolve_lock(const struct opts *o, const struct npm_spec *spec,
 	if (npm_lock_parse(text, len, spec, &lock, err, sizeof err) != 0)
 		die(EXIT_NOPERM, "refused: lock: %s", err);
 	npm_lock_free(&lock);
-	snprintf(dir, sizeof dir, "%s/locks", o->store);
-	if ((mkdir(dir, 0755) != 0 && errno != EEXIST) ||
-	    lock_save(dir, text, len, hex) != 0)
-		die_errno(EXIT_IOERR, "cannot keep the lock in %s", dir);
+	keep_lock(o, LOCK_JSON, text, len, hex);
+	free(text);
+}
+
+/* A Python lock given as a file (--lock FILE: hash-pinned requirements,
+ * as `uv pip compile --generate-hashes` writes them), read as hostile
+ * and checked as the lock of the command, kept in STORE/locks. */
+static void
+given_lock(const struct opts *o, const char *const *argv, size_t argc,
+    char hex[LOCK_HEX_LEN + 1])
+{
+	struct py_spec spec;
+	struct py_lock lock;
+	uint8_t *text;
+	size_t len;
+	char err[512];
+
+	if (py_spec_parse(argv, argc, &spec) != 0)
+		die(EXIT_SOFTWARE, "--lock: not a uvx command");
+	/* one byte over the cap: the reader says the file is too large */
+	if (file_read(o->lock_file, PYLOCK_TEXT_MAX + 1, &text, &len) != 0)
+		die_errno(EXIT_IOERR, "--lock %s", o->lock_file);
+	if (py_lock_parse(text, len, &lock, err, sizeof err) != 0)
+		die(EXIT_NOPERM, "refused: lock %s: %s", o->lock_file, err);
+	if (!py_lock_top(&lock, &spec, err, sizeof err))
+		die(EXIT_NOPERM, "refused: lock %s: %s", o->lock_file, err);
+	py_lock_free(&lock);
+	keep_lock(o, LOCK_REQUIREMENTS, text, len, hex);
 	free(text);
 }
 
@@ -404,58 +453,36 @@ resolve_lock(const struct opts *o, const struct npm_spec *spec,
  * digest and its command; 0, or -1 with a message in err. */
 static int
 record_lock(const char *store, const struct store_rec *rec,
-    struct npm_lock *lock, uint8_t **text, char *err, size_t errcap)
+    struct lockread *lock, char *err, size_t errcap)
 {
 	uint8_t digest[LOCK_DIGEST_LEN];
-	struct npm_spec spec;
 	char dir[PATH_MAX];
-	size_t len;
 
 	if (lock_hex_decode(rec->lock, digest) != 0) {
 		snprintf(err, errcap, "a bad lock digest");
 		return -1;
 	}
 	snprintf(dir, sizeof dir, "%s/locks", store);
-	if (npm_spec_parse(rec->argv, rec->argc, &spec) != 0) {
-		snprintf(err, errcap, "the command is not `npx -y NAME@VERSION`");
-		return -1;
-	}
-	if (lock_load(dir, digest, text, &len, err, errcap) != 0)
-		return -1;
-	if (npm_lock_parse(*text, len, &spec, lock, err, errcap) != 0) {
-		free(*text);
-		return -1;
-	}
-	return 0;
+	return lockread_load(dir, digest, rec->argv, rec->argc, lock, err,
+	    errcap) == LOCKREAD_OK ? 0 : -1;
 }
 
-/* What a reviewer should see of a lock: size, install scripts (each
- * package named), the bin that will run; every byte escaped. */
+/* What a reviewer should see of an npm lock: size, install scripts
+ * (each package named), the bin that will run; every byte escaped. */
 static void
-lock_summary(FILE *f, const char *store, const struct store_rec *rec)
+npm_summary(FILE *f, const struct npm_lock *lock, int scripts)
 {
-	struct npm_lock lock;
-	uint8_t *text;
-	char err[512];
-
-	fprintf(f, "%-14s%s\n", "lock", rec->lock);
-	if (record_lock(store, rec, &lock, &text, err, sizeof err) != 0) {
-		fprintf(f, "%-14sUNUSABLE: ", "");
-		rfmt_esc(f, err, strlen(err));
-		fputc('\n', f);
-		return;
-	}
 	fprintf(f, "%-14s%zu packages, every one pinned by a sha512 "
-	    "integrity hash\n", "", lock.npkg);
+	    "integrity hash\n", "", lock->npkg);
 	fprintf(f, "%-14s", "lock bin");
-	rfmt_esc(f, lock.bin_name, strlen(lock.bin_name));
+	rfmt_esc(f, lock->bin_name, strlen(lock->bin_name));
 	fprintf(f, " -> ");
-	rfmt_esc(f, lock.bin, lock.bin_len);
-	fprintf(f, "\n%-14s%zu%s\n", "lock scripts", lock.install_scripts,
-	    lock.install_scripts ? (rec->lock_scripts ? " (allowed)" :
+	rfmt_esc(f, lock->bin, lock->bin_len);
+	fprintf(f, "\n%-14s%zu%s\n", "lock scripts", lock->install_scripts,
+	    lock->install_scripts ? (scripts ? " (allowed)" :
 	    " (not allowed: they will not run)") : "");
-	for (size_t i = 0; i < lock.npkg; i++) {
-		const struct npm_pkg *p = &lock.pkg[i];
+	for (size_t i = 0; i < lock->npkg; i++) {
+		const struct npm_pkg *p = &lock->pkg[i];
 
 		if (!p->install_script)
 			continue;
@@ -465,42 +492,67 @@ lock_summary(FILE *f, const char *store, const struct store_rec *rec)
 		rfmt_esc(f, p->version, p->version_len);
 		fputc('\n', f);
 	}
-	if (lock.optional)
+	if (lock->optional)
 		fprintf(f, "%-14s%zu (may be absent on a runner's platform)\n",
-		    "lock optional", lock.optional);
-	npm_lock_free(&lock);
-	free(text);
+		    "lock optional", lock->optional);
 }
 
-/* lock_summary as a JSON member ("lock_summary": {...}) for show --json:
- * the package count, the bin, the packages with install scripts and the
- * optional ones, or why the lock is unusable. */
+/* What a reviewer should see of a Python lock: the console script that
+ * will run, of which distribution, and every distribution pinned (names
+ * and versions passed the reader's rules: printable, no escape needed). */
 static void
-lock_summary_json(FILE *f, const char *store, const struct store_rec *rec)
+py_summary(FILE *f, const struct lockread *lock)
 {
-	struct npm_lock lock;
-	uint8_t *text;
+	fprintf(f, "%-14s%zu distribution%s, every one pinned by sha256 "
+	    "hashes (wheels only)\n", "", lock->py.ndist,
+	    lock->py.ndist == 1 ? "" : "s");
+	fprintf(f, "%-14s%s, a console script of %s==%s\n", "lock runs",
+	    lock->py_spec.command, lock->py_top->name,
+	    lock->py_top->version);
+	for (size_t i = 0; i < lock->py.ndist; i++)
+		fprintf(f, "%-14s%s==%s (%zu hash%s)\n", "lock dist",
+		    lock->py.dist[i].name, lock->py.dist[i].version,
+		    lock->py.dist[i].nhash, lock->py.dist[i].nhash == 1 ?
+		    "" : "es");
+}
+
+static void
+lock_summary(FILE *f, const char *store, const struct store_rec *rec)
+{
+	struct lockread lock;
 	char err[512];
 
-	fputs(",\"lock_summary\":{", f);
-	if (record_lock(store, rec, &lock, &text, err, sizeof err) != 0) {
-		fputs("\"unusable\":", f);
-		json_write_cstr(f, err);
-		fputc('}', f);
+	fprintf(f, "%-14s%s\n", "lock", rec->lock);
+	if (record_lock(store, rec, &lock, err, sizeof err) != 0) {
+		fprintf(f, "%-14sUNUSABLE: ", "");
+		rfmt_esc(f, err, strlen(err));
+		fputc('\n', f);
 		return;
 	}
-	fprintf(f, "\"packages\":%zu,\"bin\":{\"name\":", lock.npkg);
-	json_write_cstr(f, lock.bin_name);
+	if (lock.kind == LOCK_KIND_NPM)
+		npm_summary(f, &lock.npm, rec->lock_scripts);
+	else
+		py_summary(f, &lock);
+	lockread_free(&lock);
+}
+
+/* npm_summary as JSON members: the package count, the bin, the packages
+ * with install scripts and the optional ones. */
+static void
+npm_summary_json(FILE *f, const struct npm_lock *lock, int scripts)
+{
+	fprintf(f, "\"packages\":%zu,\"bin\":{\"name\":", lock->npkg);
+	json_write_cstr(f, lock->bin_name);
 	fputs(",\"path\":", f);
-	json_write_quoted(f, lock.bin, lock.bin_len);
+	json_write_quoted(f, lock->bin, lock->bin_len);
 	fprintf(f, "},\"install_scripts\":%zu,\"scripts_allowed\":%s",
-	    lock.install_scripts, rec->lock_scripts ? "true" : "false");
+	    lock->install_scripts, scripts ? "true" : "false");
 	for (int opt = 0; opt < 2; opt++) {
 		size_t k = 0;
 
 		fputs(opt ? ",\"optional\":[" : ",\"with_scripts\":[", f);
-		for (size_t i = 0; i < lock.npkg; i++) {
-			const struct npm_pkg *p = &lock.pkg[i];
+		for (size_t i = 0; i < lock->npkg; i++) {
+			const struct npm_pkg *p = &lock->pkg[i];
 
 			if (!(opt ? p->optional : p->install_script))
 				continue;
@@ -512,9 +564,51 @@ lock_summary_json(FILE *f, const char *store, const struct store_rec *rec)
 		}
 		fputc(']', f);
 	}
+}
+
+/* py_summary as JSON members: the kind, the command, its distribution,
+ * every distribution with its count of hashes. */
+static void
+py_summary_json(FILE *f, const struct lockread *lock)
+{
+	fputs("\"kind\":\"python\",\"command\":", f);
+	json_write_cstr(f, lock->py_spec.command);
+	fputs(",\"package\":{\"name\":", f);
+	json_write_cstr(f, lock->py_top->name);
+	fputs(",\"version\":", f);
+	json_write_cstr(f, lock->py_top->version);
+	fprintf(f, "},\"distributions\":%zu,\"dists\":[", lock->py.ndist);
+	for (size_t i = 0; i < lock->py.ndist; i++) {
+		fputs(i ? ",{\"name\":" : "{\"name\":", f);
+		json_write_cstr(f, lock->py.dist[i].name);
+		fputs(",\"version\":", f);
+		json_write_cstr(f, lock->py.dist[i].version);
+		fprintf(f, ",\"hashes\":%zu}", lock->py.dist[i].nhash);
+	}
+	fputc(']', f);
+}
+
+/* lock_summary as a JSON member ("lock_summary": {...}) for show --json,
+ * or why the lock is unusable. */
+static void
+lock_summary_json(FILE *f, const char *store, const struct store_rec *rec)
+{
+	struct lockread lock;
+	char err[512];
+
+	fputs(",\"lock_summary\":{", f);
+	if (record_lock(store, rec, &lock, err, sizeof err) != 0) {
+		fputs("\"unusable\":", f);
+		json_write_cstr(f, err);
+		fputc('}', f);
+		return;
+	}
+	if (lock.kind == LOCK_KIND_NPM)
+		npm_summary_json(f, &lock.npm, rec->lock_scripts);
+	else
+		py_summary_json(f, &lock);
 	fputc('}', f);
-	npm_lock_free(&lock);
-	free(text);
+	lockread_free(&lock);
 }
 
 /* ---- the surface (docs/REVIEW.md "Surface pins") --------------------- */
@@ -550,7 +644,7 @@ capture_surface(const struct opts *o, char *const *argv,
 		die(EXIT_NOPERM, "refused: capture: %s", err);
 	snprintf(dir, sizeof dir, "%s/surfaces", o->store);
 	if ((mkdir(dir, 0755) != 0 && errno != EEXIST) ||
-	    lock_save(dir, cr.surface, cr.len, hex) != 0)
+	    lock_save(dir, LOCK_JSON, cr.surface, cr.len, hex) != 0)
 		die_errno(EXIT_IOERR, "cannot keep the surface in %s", dir);
 	fprintf(stderr, "captured: %zu tools, %zu prompts, %zu resource "
 	    "templates (pinned); %zu resources listed (not pinned)\n",
@@ -622,6 +716,7 @@ static const char submit_usage[] = "airlock review submit --store DIR "
     "    --source catalog|custom|registry [--env-key NAME]... [--as NAME]\n"
     "    [--egress HOST:PORT,...] [--lock [--resolve-jail uid|ns]\n"
     "    [--resolve-uid-range FIRST-LAST] [--resolve-state-dir DIR]]\n"
+    "    [--lock FILE]\n"
     "    [--capture [--capture-timeout D]]\n"
     "    [--script-dir DIR]... [--allow-index URL]... [--allow-module M]...\n"
     "    -- COMMAND [ARGS...]\n"
@@ -635,7 +730,11 @@ static const char submit_usage[] = "airlock review submit --store DIR "
     "`npx -y NAME@VERSION`) resolves the whole dependency tree with npm, "
     "jailed\n(uids 310000-310063, state /var/lib/airlock-review-resolve by "
     "default), into\na lockfile kept in STORE/locks; the token then binds "
-    "its digest. --capture runs the server once in the same kind of jail "
+    "its digest. --lock FILE\n(for `uvx NAME@VERSION` or `uvx --from "
+    "NAME==VERSION COMMAND`) keeps FILE,\nhash-pinned requirements (`uv pip "
+    "compile --generate-hashes`: NAME==VERSION\n--hash=sha256:HEX lines "
+    "only), as the lock instead.\n--capture runs the server once in the "
+    "same kind of jail "
     "(no\nsecret; --capture-timeout, default 120s) as an MCP client and "
     "keeps its\nsurface (tools, prompts, resource templates, instructions) "
     "in\nSTORE/surfaces; the token then pins it (docs/REVIEW.md, "
@@ -657,6 +756,7 @@ cmd_submit(int argc, char **argv)
 	char surfhex[LOCK_HEX_LEN + 1] = "";
 	struct review_event ev;
 	struct npm_spec spec;
+	enum lock_kind kind = LOCK_KIND_NONE;
 
 	opts_parse(argc, argv, " store tenant registration source env-key as "
 	    "script-dir allow-index allow-module egress lock resolve-uid-range "
@@ -704,9 +804,20 @@ cmd_submit(int argc, char **argv)
 		    APPROVAL_PAYLOAD_MAX);
 	guard_or_die(&o.guard, (const char *const *)o.cmd, o.ncmd, o.env,
 	    o.envc, 0);
-	if (!o.lock && !o.capture && (o.resolve_uids || o.resolve_state ||
-	    o.resolve_jail))
-		die(EXIT_USAGE, "--resolve-* options go with --lock or "
+	if (o.lock) {
+		kind = kind_or_die((const char *const *)o.cmd, o.ncmd);
+		if (kind == LOCK_KIND_NPM && o.lock_file)
+			die(EXIT_USAGE, "--lock %.200s: an npm lock is "
+			    "resolved by npm at submit: give --lock alone",
+			    o.lock_file);
+		if (kind == LOCK_KIND_PY && !o.lock_file)
+			die(EXIT_USAGE, "--lock: a uvx command's lock is a "
+			    "file: --lock FILE, its hash-pinned requirements "
+			    "(uv pip compile --generate-hashes)");
+	}
+	if (kind != LOCK_KIND_NPM && !o.capture && (o.resolve_uids ||
+	    o.resolve_state || o.resolve_jail))
+		die(EXIT_USAGE, "--resolve-* options go with an npm --lock or "
 		    "--capture");
 	if (!o.capture && o.capture_timeout)
 		die(EXIT_USAGE, "--capture-timeout goes with --capture");
@@ -720,19 +831,21 @@ cmd_submit(int argc, char **argv)
 			die(EXIT_USAGE, "the command is too long to fit an "
 			    "approval token with its surface pin");
 	}
-	if (o.lock) {
-		spec_or_die((const char *const *)o.cmd, o.ncmd, &spec);
-		/* room for the version 3 fields: str16 egress, lock, flags */
-		if (approval_payload_len_egress(&req, egress, strlen(egress)) +
-		    (egress[0] ? 0 : 2) + APPROVAL_LOCK_LEN + 1 >
-		    APPROVAL_PAYLOAD_MAX)
-			die(EXIT_USAGE, "the command is too long to fit an "
-			    "approval token with its lock");
-	}
+	/* room for the version 3 fields: str16 egress, lock, flags */
+	if (o.lock && approval_payload_len_egress(&req, egress,
+	    strlen(egress)) + (egress[0] ? 0 : 2) + APPROVAL_LOCK_LEN + 1 >
+	    APPROVAL_PAYLOAD_MAX)
+		die(EXIT_USAGE, "the command is too long to fit an approval "
+		    "token with its lock");
 
 	store_or_die(&s, o.store, 1);
-	if (o.lock)	/* minutes of npm: not under the store's lock */
+	if (kind == LOCK_KIND_NPM) {
+		/* minutes of npm: not under the store's lock */
+		(void)npm_spec_parse((const char *const *)o.cmd, o.ncmd, &spec);
 		resolve_lock(&o, &spec, lockhex);
+	} else if (kind == LOCK_KIND_PY) {
+		given_lock(&o, (const char *const *)o.cmd, o.ncmd, lockhex);
+	}
 	if (o.capture)
 		capture_surface(&o, o.cmd, surfhex);
 	if (store_lock(&s) != 0)
@@ -967,19 +1080,20 @@ static const char approve_usage[] = "airlock review approve --store DIR ID "
     "shell-quoted, every byte\nvisible); on a terminal you confirm by typing "
     "the record id (--yes skips). A record with a lock (submit --lock) "
     "gets a\ntoken binding the lock's digest; its install scripts stay off "
-    "unless\n--allow-scripts. --tools names the only tools the server may "
+    "unless\n--allow-scripts (npm locks only: a uvx lock installs wheels, "
+    "no script).\n--tools names the only tools the server may "
     "expose: the runner\nremoves the others from tools/list and refuses "
     "calls to them (docs/REVIEW.md).\nA record with a surface (submit "
     "--capture) gets a token pinning it: a runner\nwith --surface-store "
     "ends a lease whose server answers differ from it.\n";
 
 /* A record's lock, before it is signed: still the bytes of its digest,
- * still the lock of its command; install scripts only when allowed. */
+ * still the lock of its command; npm's install scripts only when
+ * allowed (a Python lock installs wheels: no script to allow). */
 static void
 lock_or_die(const char *store, struct store_rec *rec, int allow_scripts)
 {
-	struct npm_lock lock;
-	uint8_t *text;
+	struct lockread lock;
 	char err[512];
 
 	if (!rec->lock[0]) {
@@ -988,11 +1102,14 @@ lock_or_die(const char *store, struct store_rec *rec, int allow_scripts)
 			    rec->id);
 		return;
 	}
-	if (record_lock(store, rec, &lock, &text, err, sizeof err) != 0)
+	if (record_lock(store, rec, &lock, err, sizeof err) != 0)
 		die(EXIT_DATAERR, "record %s: %s", rec->id, err);
-	rec->lock_scripts = allow_scripts && lock.install_scripts > 0;
-	npm_lock_free(&lock);
-	free(text);
+	if (lock.kind == LOCK_KIND_PY && allow_scripts)
+		die(EXIT_USAGE, "--allow-scripts: record %s's lock installs "
+		    "wheels only (no build or install script runs)", rec->id);
+	rec->lock_scripts = allow_scripts && lock.kind == LOCK_KIND_NPM &&
+	    lock.npm.install_scripts > 0;
+	lockread_free(&lock);
 }
 
 /* A record's surface, before it is signed: still the bytes of its

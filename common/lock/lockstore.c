@@ -11,6 +11,7 @@
 
 #include "common/base/fileio.h"
 #include "common/base/secmem.h"
+#include "common/lock/pylock.h"
 
 void
 lock_hex_encode(const uint8_t d[LOCK_DIGEST_LEN], char hex[LOCK_HEX_LEN + 1])
@@ -61,10 +62,20 @@ lock_digest(const void *p, size_t n, uint8_t digest[LOCK_DIGEST_LEN],
 		lock_hex_encode(d, hex);
 }
 
+static const struct {
+	const char *suffix;
+	size_t max;
+} formats[] = {
+	[LOCK_JSON] = { ".json", LJ_TEXT_MAX },
+	[LOCK_REQUIREMENTS] = { ".txt", PYLOCK_TEXT_MAX },
+};
+
 static int
-lock_path(const char *dir, const char *hex, char *out, size_t cap)
+lock_path(const char *dir, enum lock_format f, const char *hex, char *out,
+    size_t cap)
 {
-	if ((size_t)snprintf(out, cap, "%s/%s.json", dir, hex) >= cap) {
+	if ((size_t)snprintf(out, cap, "%s/%s%s", dir, hex,
+	    formats[f].suffix) >= cap) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
@@ -72,27 +83,28 @@ lock_path(const char *dir, const char *hex, char *out, size_t cap)
 }
 
 int
-lock_save(const char *dir, const void *p, size_t n,
+lock_save(const char *dir, enum lock_format f, const void *p, size_t n,
     char hex[LOCK_HEX_LEN + 1])
 {
 	char path[PATH_MAX];
 
 	lock_digest(p, n, NULL, hex);
-	if (lock_path(dir, hex, path, sizeof path) != 0)
+	if (lock_path(dir, f, hex, path, sizeof path) != 0)
 		return -1;
 	return file_replace(path, p, n, 0644);
 }
 
 int
-lock_load(const char *dir, const uint8_t digest[LOCK_DIGEST_LEN],
-    uint8_t **out, size_t *len, char *err, size_t errcap)
+lock_load(const char *dir, enum lock_format f,
+    const uint8_t digest[LOCK_DIGEST_LEN], uint8_t **out, size_t *len,
+    char *err, size_t errcap)
 {
 	uint8_t got[LOCK_DIGEST_LEN];
 	char hex[LOCK_HEX_LEN + 1], path[PATH_MAX];
 
 	lock_hex_encode(digest, hex);
-	if (lock_path(dir, hex, path, sizeof path) != 0 ||
-	    file_read(path, LJ_TEXT_MAX, out, len) != 0) {
+	if (lock_path(dir, f, hex, path, sizeof path) != 0 ||
+	    file_read(path, formats[f].max, out, len) != 0) {
 		snprintf(err, errcap, "lock %s: %s", path, strerror(errno));
 		return -1;
 	}

@@ -1,5 +1,7 @@
 /* lockstore.h - a directory of lockfiles named by their digest:
- * DIR/HEX.json, HEX the SHA-256 of the file's bytes in lowercase hex.
+ * DIR/HEX.json (an npm lock, a surface) or DIR/HEX.txt (a Python lock's
+ * hash-pinned requirements), HEX the SHA-256 of the file's bytes in
+ * lowercase hex.
  * The review store keeps its locks in STORE/locks; a runner is given
  * the same directory read-only (--lock-store). A name says what the
  * bytes must hash to, so a lock read back is checked, never trusted. */
@@ -14,6 +16,12 @@
 #define LOCK_DIGEST_LEN 32
 #define LOCK_HEX_LEN 64
 
+/* What a lock file holds, which names its suffix and its size cap. */
+enum lock_format {
+	LOCK_JSON,		/* .json, at most LJ_TEXT_MAX bytes */
+	LOCK_REQUIREMENTS,	/* .txt, at most PYLOCK_TEXT_MAX bytes */
+};
+
 /* SHA-256 of p[0..n): bytes to digest, lowercase hex to hex (65 bytes,
  * NUL-terminated); either may be NULL. */
 void lock_digest(const void *p, size_t n, uint8_t digest[LOCK_DIGEST_LEN],
@@ -27,17 +35,18 @@ void lock_hex_encode(const uint8_t digest[LOCK_DIGEST_LEN],
  * when hex is anything else. */
 int lock_hex_decode(const char *hex, uint8_t digest[LOCK_DIGEST_LEN]);
 
-/* Write p[0..n) as dir/HEX.json (0644, atomically; an existing file of
- * that name holds the same bytes and is left as it is). 0, or -1 with
- * errno. hex gets the name's digest. */
-int lock_save(const char *dir, const void *p, size_t n,
-    char hex[LOCK_HEX_LEN + 1]);
+/* Write p[0..n) as dir/HEX.SUFFIX, the suffix f's (0644, atomically; an
+ * existing file of that name holds the same bytes and is left as it
+ * is). 0, or -1 with errno. hex gets the name's digest. */
+int lock_save(const char *dir, enum lock_format f, const void *p,
+    size_t n, char hex[LOCK_HEX_LEN + 1]);
 
-/* Read dir/HEX.json for digest (at most LJ_TEXT_MAX bytes, the caller
- * frees *out) and check its bytes hash to digest. 0; -1 with a message
+/* Read dir/HEX.SUFFIX for digest (at most f's cap, the caller frees
+ * *out) and check its bytes hash to digest. 0; -1 with a message
  * in err when it is missing or unreadable; -2 when its bytes are not the
  * digest's (the file changed after its approval). */
-int lock_load(const char *dir, const uint8_t digest[LOCK_DIGEST_LEN],
-    uint8_t **out, size_t *len, char *err, size_t errcap);
+int lock_load(const char *dir, enum lock_format f,
+    const uint8_t digest[LOCK_DIGEST_LEN], uint8_t **out, size_t *len,
+    char *err, size_t errcap);
 
 #endif

@@ -645,7 +645,7 @@ locktree_ready(const struct locktree_cfg *c,
 	if (installed)
 		*installed = 0;
 	tree_name(digest, scripts, hex);
-	if ((rc = lock_load(c->lock_store, digest, &text, &len, err,
+	if ((rc = lock_load(c->lock_store, LOCK_JSON, digest, &text, &len, err,
 	    errcap)) != 0)
 		return rc == -2 ? LOCKTREE_LOCK_MISMATCH :
 		    LOCKTREE_LOCK_MISSING;

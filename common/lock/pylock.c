@@ -353,6 +353,68 @@ py_lock_hash_ok(const struct py_lock *l, const struct py_dist *d,
 	return 0;
 }
 
+/* NAME==VERSION or NAME@VERSION (op) into s's name and version. */
+static int
+spec_req(const char *w, const char *op, struct py_spec *s)
+{
+	size_t n = pep508_name(w), ol = strlen(op);
+
+	if (!n || n > PYLOCK_NAME_MAX || strncmp(w + n, op, ol) != 0 ||
+	    !pep440_exact(w + n + ol) || strlen(w + n + ol) >
+	    PYLOCK_VERSION_MAX ||
+	    py_name_normalise(w, n, s->name, sizeof s->name) < 0)
+		return -1;
+	snprintf(s->version, sizeof s->version, "%s", w + n + ol);
+	return 0;
+}
+
+int
+py_spec_parse(const char *const *argv, size_t argc, struct py_spec *out)
+{
+	const char *cmd;
+	size_t n;
+
+	memset(out, 0, sizeof *out);
+	if (argc < 2 || strcmp(argv[0], "uvx") != 0)
+		return -1;
+	if (strcmp(argv[1], "--from") == 0) {
+		if (argc < 4 || spec_req(argv[2], "==", out) != 0)
+			return -1;
+		cmd = argv[3];
+		n = strlen(cmd);
+		out->args = 4;
+	} else {
+		if (spec_req(argv[1], "@", out) != 0)
+			return -1;
+		cmd = argv[1];
+		n = pep508_name(cmd);
+		out->args = 2;
+	}
+	if (!n || n > PYLOCK_NAME_MAX || pep508_name(cmd) != n)
+		return -1;
+	memcpy(out->command, cmd, n);
+	out->command[n] = '\0';
+	return 0;
+}
+
+const struct py_dist *
+py_lock_top(const struct py_lock *l, const struct py_spec *spec, char *err,
+    size_t errcap)
+{
+	const struct py_dist *d = py_lock_find(l, spec->name,
+	    strlen(spec->name));
+
+	if (!d)
+		snprintf(err, errcap, "the lock has no distribution %s",
+		    spec->name);
+	else if (strcmp(d->version, spec->version) != 0)
+		snprintf(err, errcap, "the lock pins %s==%s, the command "
+		    "%s==%s", d->name, d->version, spec->name, spec->version);
+	else
+		return d;
+	return NULL;
+}
+
 long
 py_lock_render(const struct py_lock *l, char *out, size_t cap)
 {

@@ -59,6 +59,28 @@ const struct py_dist *py_lock_find(const struct py_lock *l,
 int py_lock_hash_ok(const struct py_lock *l, const struct py_dist *d,
     const uint8_t sha[32]);
 
+/* The one command shape a Python lock is made for, as uvx reads it:
+ *   uvx NAME@VERSION [ARGS...]                the console script NAME
+ *   uvx --from NAME==VERSION COMMAND [ARGS...]
+ * nothing else (no other option, no `--`, no extras); NAME a PEP 508
+ * name, VERSION exact (pep440_exact), COMMAND a console script's name
+ * (a PEP 508 name's shape). */
+struct py_spec {
+	char name[PYLOCK_NAME_MAX + 1];		/* PEP 503 normalised */
+	char version[PYLOCK_VERSION_MAX + 1];
+	char command[PYLOCK_NAME_MAX + 1];	/* as written */
+	size_t args;		/* argv index of the command's first argument */
+};
+
+/* 0 when argv is that shape; -1 otherwise (not lockable). */
+int py_spec_parse(const char *const *argv, size_t argc,
+    struct py_spec *out);
+
+/* The distribution of spec's package in l, at spec's version: it, or
+ * NULL with why in err (the lock is not the command's). */
+const struct py_dist *py_lock_top(const struct py_lock *l,
+    const struct py_spec *spec, char *err, size_t errcap);
+
 /* PEP 503's normal form of p[0..n) into out (outcap bytes with the NUL):
  * its length, or -1 when it does not fit. */
 long py_name_normalise(const char *p, size_t n, char *out, size_t outcap);

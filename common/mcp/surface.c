@@ -191,7 +191,8 @@ surface_read(struct surface *s, const char *dir, const uint8_t digest[32],
 	int rc;
 
 	memset(s, 0, sizeof *s);
-	if ((rc = lock_load(dir, digest, &text, &len, err, errcap)) != 0) {
+	if ((rc = lock_load(dir, LOCK_JSON, digest, &text, &len, err,
+	    errcap)) != 0) {
 		if (rc == -2)
 			snprintf(err, errcap, "the surface file's bytes are "
 			    "not its digest's (changed after approval)");

@@ -3,7 +3,9 @@
  * with a name in PEP 503's normal form, a version and at least one hash,
  * their hashes inside the table; names are unique; the rendering parses
  * again to the same distributions and hashes (one spelling, no drift);
- * a refusal names its line. */
+ * a refusal names its line. The same bytes cut at each NUL are an argv
+ * for the command shape's reader: an accepted one is uvx's, its name
+ * normal, its version and command set, its arguments inside argv. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +14,33 @@
 
 static char out[PYLOCK_HASHES_MAX * 80 + PYLOCK_DISTS_MAX * 200];
 
+static void
+spec(const uint8_t *data, size_t size)
+{
+	char *copy = malloc(size + 1), *argv[8];
+	size_t argc = 0, at = 0;
+	struct py_spec s;
+
+	if (!copy)
+		return;
+	memcpy(copy, data, size);
+	copy[size] = '\0';
+	while (argc < 8 && at <= size) {
+		argv[argc++] = copy + at;
+		at += strlen(copy + at) + 1;
+	}
+	if (py_spec_parse((const char *const *)argv, argc, &s) == 0) {
+		char norm[PYLOCK_NAME_MAX + 1];
+
+		FUZZ_ASSERT(strcmp(argv[0], "uvx") == 0);
+		FUZZ_ASSERT((s.args == 2 || s.args == 4) && s.args <= argc);
+		FUZZ_ASSERT(s.version[0] && s.command[0]);
+		FUZZ_ASSERT(py_name_normalise(s.name, strlen(s.name), norm,
+		    sizeof norm) >= 0 && strcmp(norm, s.name) == 0);
+	}
+	free(copy);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -19,6 +48,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[256];
 	long n;
 
+	spec(data, size);
 	if (py_lock_parse(data, size, &l, err, sizeof err) != 0) {
 		FUZZ_ASSERT(strncmp(err, "line ", 5) == 0 && l.dist == NULL);
 		return 0;

@@ -157,12 +157,95 @@ caps(void)
 	free(t);
 }
 
+/* The command shapes a Python lock is made for, and every near miss. */
+static void
+specs(void)
+{
+	static const struct {
+		const char *argv[6];
+		size_t argc;
+		const char *name, *version, *command;
+		size_t args;
+	} good[] = {
+		{ { "uvx", "mcp-server-fetch@2025.4.7" }, 2,
+		  "mcp-server-fetch", "2025.4.7", "mcp-server-fetch", 2 },
+		{ { "uvx", "Mcp_Echo@1.0.0rc1", "--port", "1" }, 4,
+		  "mcp-echo", "1.0.0rc1", "Mcp_Echo", 2 },
+		{ { "uvx", "--from", "mcp.echo==1.0", "echo-cli", "x" }, 5,
+		  "mcp-echo", "1.0", "echo-cli", 4 },
+	};
+	static const char *const bad[][5] = {
+		{ "uvx", "mcp-echo" },			/* no version */
+		{ "uvx", "mcp-echo==1.0" },		/* uvx's pin is @ */
+		{ "uvx", "mcp-echo@>=1.0" },
+		{ "uvx", "mcp-echo@1.0.*" },
+		{ "uvx", "mcp-echo@1!1.0" },		/* an epoch */
+		{ "uvx", "mcp-echo@1.0+local" },
+		{ "uvx", "mcp-echo[cli]@1.0" },		/* extras */
+		{ "uvx", "--from", "mcp-echo@1.0", "e" },
+		{ "uvx", "--from", "mcp-echo>=1.0", "e" },
+		{ "uvx", "--from", "mcp-echo[x]==1.0", "e" },
+		{ "uvx", "--from", "mcp-echo==1.0" },	/* no command */
+		{ "uvx", "--from", "mcp-echo==1.0", "-e" },
+		{ "uvx", "--from", "mcp-echo==1.0", "e/x" },
+		{ "uvx", "--from=mcp-echo==1.0", "e" },
+		{ "uvx", "-q", "mcp-echo@1.0" },	/* any option */
+		{ "uvx", "--", "mcp-echo@1.0" },
+		{ "uv", "tool", "run", "mcp-echo@1.0" },
+		{ "npx", "-y", "mcp-echo@1.0.0" },
+		{ "uvx", "-mcp@1.0" },
+	};
+	struct py_spec s;
+
+	for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+		ok(py_spec_parse(good[i].argv, good[i].argc, &s) == 0 &&
+		    strcmp(s.name, good[i].name) == 0 &&
+		    strcmp(s.version, good[i].version) == 0 &&
+		    strcmp(s.command, good[i].command) == 0 &&
+		    s.args == good[i].args, "lockable: %s %s", good[i].argv[1],
+		    good[i].argv[2] ? good[i].argv[2] : "");
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		size_t n = 0;
+
+		while (n < 5 && bad[i][n])
+			n++;
+		ok(py_spec_parse(bad[i], n, &s) != 0, "not lockable: %s %s %s",
+		    bad[i][0], bad[i][1], n > 2 ? bad[i][2] : "");
+	}
+}
+
+/* The lock of a command holds its package at its version. */
+static void
+top(void)
+{
+	static const char t[] = "mcp-echo==1.0 " HW1 "\nanyio==4.0 " HW2 "\n";
+	const char *const a1[] = { "uvx", "MCP.Echo@1.0" };
+	const char *const a2[] = { "uvx", "mcp-echo@1.1" };
+	const char *const a3[] = { "uvx", "--from", "idna==1.0", "idna" };
+	struct py_spec s;
+	struct py_lock l;
+	char err[256];
+
+	ok(parse(t, &l, err, sizeof err) == 0, "a lock: %s", err);
+	ok(py_spec_parse(a1, 2, &s) == 0 && py_lock_top(&l, &s, err,
+	    sizeof err) == &l.dist[0], "its package, in another spelling");
+	ok(py_spec_parse(a2, 2, &s) == 0 && !py_lock_top(&l, &s, err,
+	    sizeof err) && strcmp(err, "the lock pins mcp-echo==1.0, the "
+	    "command mcp-echo==1.1") == 0, "another version: %s", err);
+	ok(py_spec_parse(a3, 4, &s) == 0 && !py_lock_top(&l, &s, err,
+	    sizeof err) && strcmp(err, "the lock has no distribution idna") ==
+	    0, "another package: %s", err);
+	py_lock_free(&l);
+}
+
 int
 main(void)
 {
 	accepted();
 	refused();
 	caps();
+	specs();
+	top();
 	printf("1..%d\n", tap_n);
 	return tap_failed != 0;
 }
