@@ -2,14 +2,17 @@
 # mcp_wheel.py - a wheel of a tiny stdio MCP server, made here with zipfile
 # (no network, no build backend), for test/uvx_lock.test.
 #
-#   python3 mcp_wheel.py OUTDIR [--tamper]
+#   python3 mcp_wheel.py OUTDIR [--tamper | --data]
 #
 # Writes OUTDIR/mcp_echo-1.0.0-py3-none-any.whl: the package mcp_echo
-# (initialize, tools/list with one tool "echo", tools/call echo, ping),
+# (initialize, its instructions saying how python3 was started: -I, -S
+# and argv[0]; tools/list with one tool "echo", tools/call echo, ping),
 # its dist-info (METADATA, WHEEL, entry_points.txt with the console
 # script "mcp-echo" = mcp_echo.server:main, RECORD) and prints the wheel's
 # SHA-256. --tamper makes the same wheel but one byte of the server
 # changed: another SHA-256, what a lock pinning the first refuses.
+# --data adds a data file (.data/data/share/...: installed outside the
+# package, which the runner's RECORD check refuses).
 import base64
 import hashlib
 import os
@@ -36,7 +39,9 @@ def answer(method, params):
                                               "2025-03-26"),
                 "capabilities": {"tools": {}},
                 "serverInfo": {"name": "mcp-echo-wheel",
-                               "version": "1.0.0"}}
+                               "version": "1.0.0"},
+                "instructions": "isolated=%d no_site=%d argv0=%s" % (
+                    sys.flags.isolated, sys.flags.no_site, sys.argv[0])}
     if method == "tools/list":
         return {"tools": [TOOL]}
     if method == "tools/call":
@@ -88,6 +93,9 @@ def main():
         (INFO + "/entry_points.txt",
          b"[console_scripts]\nmcp-echo = mcp_echo.server:main\n"),
     ]
+    if "--data" in sys.argv:
+        files.append((NAME + "-" + VERSION + ".data/data/share/mcp-echo/"
+                      "readme.txt", b"outside the package\n"))
     record = "".join("%s,%s,%d\n" % (p, record_hash(d), len(d))
                      for p, d in files) + INFO + "/RECORD,,\n"
     files.append((INFO + "/RECORD", record.encode()))

@@ -153,11 +153,12 @@ lock_jail_run(const struct lock_jail_opts *o, char *const *argv,
 }
 
 int
-lock_jail_run_keep(const struct lock_jail_opts *o, char *const *argv,
+lock_jail_run_keep(const struct lock_jail_opts *o,
+    const struct lock_jail_view *v, char *const *argv,
     const struct jail_file *files, size_t nfiles, const char *keep,
     const char *dest, char *err, size_t errcap)
 {
-	struct take t = { NULL, 0, NULL, NULL, keep, dest, NULL, NULL };
+	struct take t = { NULL, 0, NULL, NULL, keep, dest, NULL, v };
 
 	return run(o, argv, files, nfiles, &t, err, errcap);
 }

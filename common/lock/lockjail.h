@@ -1,10 +1,11 @@
 /* lockjail.h - one npm command in a jail of its own: `npm install
  * --package-lock-only` at submit (resolving a tree), `npm ci` at a
- * runner (installing one). A one-shot jail (uid or ns mode, never none)
- * under a uid of its range, no secret in its environment (PATH, HOME,
- * TMPDIR, LANG and npm's own switches only), its files written into its
- * work directory; what it leaves there is read back as hostile: through
- * no symbolic link, a regular file, capped. */
+ * runner (installing one); pip's install of a uvx lock likewise. A
+ * one-shot jail (uid or ns mode, never none) under a uid of its range, no
+ * secret in its environment (PATH, HOME, TMPDIR, LANG and npm's own
+ * switches only), its files written into its work directory; what it
+ * leaves there is read back as hostile: through no symbolic link, a
+ * regular file, capped. */
 #ifndef AIRLOCK_LOCKJAIL_H
 #define AIRLOCK_LOCKJAIL_H
 
@@ -40,8 +41,10 @@ int lock_jail_run(const struct lock_jail_opts *o, char *const *argv,
 
 /* lock_jail_run, but what is kept is the directory work/keep (through no
  * link), moved to dest (on the same file system as the jail's state
- * directory: uid mode) once every process of the command is gone. */
-int lock_jail_run_keep(const struct lock_jail_opts *o, char *const *argv,
+ * directory: uid mode) once every process of the command is gone; v
+ * says what the command sees (NULL: npm's). */
+int lock_jail_run_keep(const struct lock_jail_opts *o,
+    const struct lock_jail_view *v, char *const *argv,
     const struct jail_file *files, size_t nfiles, const char *keep,
     const char *dest, char *err, size_t errcap);
 

@@ -2,10 +2,12 @@
 #include "common/lock/lockstore.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <bearssl_hash.h>
 
@@ -60,6 +62,26 @@ lock_digest(const void *p, size_t n, uint8_t digest[LOCK_DIGEST_LEN],
 		memcpy(digest, d, LOCK_DIGEST_LEN);
 	if (hex)
 		lock_hex_encode(d, hex);
+}
+
+int
+lock_file_digest(int dfd, const char *name, uint8_t digest[LOCK_DIGEST_LEN])
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	br_sha256_context h;
+	char buf[65536];
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	br_sha256_init(&h);
+	while ((n = read(fd, buf, sizeof buf)) > 0)
+		br_sha256_update(&h, buf, (size_t)n);
+	close(fd);
+	if (n < 0)
+		return -1;
+	br_sha256_out(&h, digest);
+	return 0;
 }
 
 static const struct {

@@ -27,6 +27,11 @@ enum lock_format {
 void lock_digest(const void *p, size_t n, uint8_t digest[LOCK_DIGEST_LEN],
     char hex[LOCK_HEX_LEN + 1]);
 
+/* SHA-256 of the file name in directory dfd, opened through no link:
+ * 0, or -1 with errno. */
+int lock_file_digest(int dfd, const char *name,
+    uint8_t digest[LOCK_DIGEST_LEN]);
+
 /* digest as 64 lowercase hex digits and a NUL. */
 void lock_hex_encode(const uint8_t digest[LOCK_DIGEST_LEN],
     char hex[LOCK_HEX_LEN + 1]);

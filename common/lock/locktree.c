@@ -22,7 +22,8 @@
 #include "common/base/fileio.h"
 #include "common/base/fsutil.h"
 #include "common/base/secmem.h"
-#include "common/lock/npmlock.h"
+#include "common/lock/lockread.h"
+#include "common/lock/pytree.h"
 #include "common/policy/revocation.h"
 
 #define DEPTH_MAX 64
@@ -57,7 +58,8 @@ struct walk {
 	br_sha256_context content, stat;
 	int hash;			/* digests wanted */
 	int seal;			/* install: check, chown, chmod */
-	const struct npm_lock *lock;	/* seal: the package paths */
+	const struct npm_lock *lock;	/* seal: an npm tree's package
+					 * paths (NULL: a Python tree) */
 	char rel[PATH_MAX];
 	char *err;
 	size_t errcap;
@@ -88,26 +90,6 @@ put(br_sha256_context *h, const void *p, size_t n)
 }
 
 static int
-file_sha(int dfd, const char *name, uint8_t out[32])
-{
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	br_sha256_context h;
-	char buf[65536];
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	br_sha256_init(&h);
-	while ((n = read(fd, buf, sizeof buf)) > 0)
-		br_sha256_update(&h, buf, (size_t)n);
-	close(fd);
-	if (n < 0)
-		return -1;
-	br_sha256_out(&h, out);
-	return 0;
-}
-
-static int
 wfail(struct walk *w, const char *what)
 {
 	snprintf(w->err, w->errcap, "%s: %s", what, w->rel[0] ? w->rel : ".");
@@ -130,9 +112,9 @@ walk_entry(struct walk *w, int dfd, const char *name, enum place place,
 		if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
 			return wfail(w, "neither a directory nor a regular "
 			    "file (a link?) in the installed tree");
-		if (S_ISDIR(st.st_mode) && place != IN_PKG && (place ==
-		    IN_SCOPE || name[0] != '@') && !is_lock_path(w->lock,
-		    w->rel))
+		if (w->lock && S_ISDIR(st.st_mode) && place != IN_PKG &&
+		    (place == IN_SCOPE || name[0] != '@') &&
+		    !is_lock_path(w->lock, w->rel))
 			return wfail(w, "a package directory the lock does not "
 			    "name");
 		if (S_ISREG(st.st_mode) && st.st_nlink != 1)
@@ -158,7 +140,7 @@ walk_entry(struct walk *w, int dfd, const char *name, enum place place,
 		if (w->hash > 1 && S_ISREG(st.st_mode)) {
 			uint8_t d[32];
 
-			if (file_sha(dfd, name, d) != 0)
+			if (lock_file_digest(dfd, name, d) != 0)
 				return wfail(w, "cannot read");
 			put(&w->content, d, sizeof d);
 		}
@@ -389,9 +371,10 @@ fd_readable(int fd)
  * (jail_init and its uid table, cgroups and probes) never touches the
  * lease process that goes on to start the server. 0, or -1 with err. */
 static int
-install_apart(const struct lock_jail_opts *o, char *const *argv,
-    const struct jail_file *f, const char *dest,
-    const struct locktree_wait *wait, char *err, size_t errcap)
+install_apart(const struct lock_jail_opts *o, const struct lock_jail_view *v,
+    char *const *argv, const struct jail_file *f, size_t nf,
+    const char *keep, const char *dest, const struct locktree_wait *wait,
+    char *err, size_t errcap)
 {
 	int p[2], status;
 	ssize_t n, got = 0;
@@ -413,8 +396,8 @@ install_apart(const struct lock_jail_opts *o, char *const *argv,
 		    getppid() != parent)
 			_exit(1);
 		close(p[0]);
-		rc = lock_jail_run_keep(o, argv, f, 2, "node_modules", dest,
-		    err, errcap);
+		rc = lock_jail_run_keep(o, v, argv, f, nf, keep, dest, err,
+		    errcap);
 		if (rc != 0)
 			(void)file_write_all(p[1], err, strlen(err));
 		_exit(rc != 0);
@@ -443,45 +426,131 @@ install_apart(const struct lock_jail_opts *o, char *const *argv,
 	return -1;
 }
 
-static enum locktree_result
-install(const struct locktree_cfg *c, const char *hex, const uint8_t *text,
-    size_t len, const struct npm_spec *spec, const struct npm_lock *l,
-    int scripts, const struct locktree_wait *wait, char *err, size_t errcap)
+/* npm ci of lock l into tree/node_modules, .bin directories removed. */
+static int
+run_npm(const struct locktree_cfg *c, const char *tree,
+    const struct lockread *l, int scripts, const struct locktree_wait *wait,
+    char *err, size_t errcap)
 {
 	char *const ci[] = { "npm", "ci", scripts ? "--foreground-scripts" :
 		"--ignore-scripts", "--no-audit", "--no-fund",
 		"--registry=" NPM_REGISTRY, NULL };
-	char manifest[NPM_NAME_MAX + NPM_VERSION_MAX + 128];
-	char tree[PATH_MAX], seal[PATH_MAX], sealtext[256], ch[65], sh[65];
-	char nm[PATH_MAX];
+	char manifest[NPM_NAME_MAX + NPM_VERSION_MAX + 128], nm[PATH_MAX];
+	long m = npm_manifest(&l->npm_spec, manifest, sizeof manifest);
 	struct jail_file f[2];
+
+	if (m < 0 || (size_t)snprintf(nm, sizeof nm, "%s/node_modules",
+	    tree) >= sizeof nm) {
+		snprintf(err, errcap, "%s: path too long", tree);
+		return -1;
+	}
+	f[0] = (struct jail_file){ "package.json", manifest, (size_t)m, 0644 };
+	f[1] = (struct jail_file){ "package-lock.json", l->text, l->len,
+		0644 };
+	if (install_apart(&c->install, NULL, ci, f, 2, "node_modules", nm,
+	    wait, err, errcap) != 0)
+		return -1;
+	drop_bins(tree, 0);
+	return 0;
+}
+
+#define LOCAL_PY_MAX 4
+
+/* What pip reads besides python3's own files (pip fails on a file the
+ * jail refuses where it copes with one missing): the system's name, for
+ * its user agent, and /usr/local/lib/python3.X, the local site directory
+ * Debian's python3 puts on sys.path, which pip scans for setuptools.
+ * The local ones into out, pointed to by ro: their count. */
+static size_t
+local_python(char out[LOCAL_PY_MAX][PATH_MAX], const char **ro)
+{
+	DIR *d = opendir("/usr/local/lib");
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d && n < LOCAL_PY_MAX && (e = readdir(d)))
+		if (strncmp(e->d_name, "python3", 7) == 0) {
+			snprintf(out[n], PATH_MAX, "/usr/local/lib/%s",
+			    e->d_name);
+			ro[n] = out[n];
+			n++;
+		}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* pip install of lock l (rendered again: pip reads no byte we did not)
+ * into tree/site, from the index c->py_index; pip's scripts removed. */
+static int
+run_pip(const struct locktree_cfg *c, const char *tree,
+    const struct lockread *l, const struct locktree_wait *wait, char *err,
+    size_t errcap)
+{
+	static const char *const launchers[] = { "python3" };
+	static char local[LOCAL_PY_MAX][PATH_MAX];
+	const char *ro[3 + LOCAL_PY_MAX] = { "/etc/os-release",
+		"/usr/lib/os-release", "/etc/debian_version" };
+	struct lock_jail_view view = { launchers, 1, ro, 3 };
+	size_t cap = PYLOCK_HASHES_MAX * 80 + PYLOCK_DISTS_MAX * 200;
+	char *pip[PYTREE_PIP_ARGC], idx[PATH_MAX], site[PATH_MAX];
+	char *text = malloc(cap);
+	struct jail_file f;
+	long n;
+	int rc;
+
+	view.nro += local_python(local, ro + 3);
+	if (!text || (n = py_lock_render(&l->py, text, cap)) < 0 ||
+	    (size_t)snprintf(site, sizeof site, "%s/" PYTREE_KEEP, tree) >=
+	    sizeof site) {
+		free(text);
+		snprintf(err, errcap, "the lock cannot be rendered");
+		return -1;
+	}
+	pytree_pip_argv(c->py_index ? c->py_index : PYTREE_INDEX, pip, idx,
+	    sizeof idx);
+	f = (struct jail_file){ PYTREE_LOCK_FILE, text, (size_t)n, 0644 };
+	rc = install_apart(&c->install, &view, pip, &f, 1, PYTREE_KEEP, site,
+	    wait, err, errcap);
+	free(text);
+	if (rc == 0)
+		pytree_prune(tree);
+	return rc;
+}
+
+/* The tree for lock l installed (npm ci or pip, jailed), checked against
+ * the lock, made root's and read-only, and sealed. */
+static enum locktree_result
+install(const struct locktree_cfg *c, const char *hex,
+    const struct lockread *l, int scripts, const struct locktree_wait *wait,
+    char *err, size_t errcap)
+{
+	char tree[PATH_MAX], seal[PATH_MAX], sealtext[256], ch[65], sh[65];
 	struct walk w = { .seal = 1 };
 	uint8_t cd[32], sd[32];
-	long m = npm_manifest(spec, manifest, sizeof manifest);
+	int npm = l->kind == LOCK_KIND_NPM;
 
-	if (m < 0 || path_of(tree, sizeof tree, c->trees, hex, "") ||
+	if (path_of(tree, sizeof tree, c->trees, hex, "") ||
 	    path_of(seal, sizeof seal, c->trees, hex, ".seal"))
 		return LOCKTREE_SYSTEM;
-	f[0] = (struct jail_file){ "package.json", manifest, (size_t)m, 0644 };
-	f[1] = (struct jail_file){ "package-lock.json", text, len, 0644 };
 	(void)fs_remove_tree(tree);	/* a crashed install's */
-	if (path_of(nm, sizeof nm, c->trees, hex, "/node_modules") ||
-	    mkdir(tree, 0755) != 0) {
+	if (mkdir(tree, 0755) != 0) {
 		snprintf(err, errcap, "%s: %s", tree, strerror(errno));
 		return LOCKTREE_SYSTEM;
 	}
-	if (install_apart(&c->install, ci, f, nm, wait, err, errcap) != 0) {
+	if ((npm ? run_npm(c, tree, l, scripts, wait, err, errcap) :
+	    run_pip(c, tree, l, wait, err, errcap)) != 0) {
 		(void)fs_remove_tree(tree);
 		return LOCKTREE_INSTALL_FAILED;
 	}
-	drop_bins(tree, 0);
-	w.lock = l;
+	w.lock = npm ? &l->npm : NULL;
 	w.err = err;
 	w.errcap = errcap;
-	/* the walk first: it refuses links, so each package.json read
-	 * after it is the tree's own file */
+	/* the walk first: it refuses links, so each package.json or RECORD
+	 * read after it is the tree's own file */
 	if (walk_tree(tree, &w, NULL, NULL) != 0 ||
-	    check_packages(tree, l, err, errcap) != 0 ||
+	    (npm ? check_packages(tree, &l->npm, err, errcap) :
+	    pytree_check(tree, &l->py, l->py_top, err, errcap)) != 0 ||
 	    chmod(tree, 0555) != 0 ||
 	    locktree_digest(tree, cd, sd) != 0) {
 		(void)fs_remove_tree(tree);
@@ -625,6 +694,34 @@ note_token(const char *trees, const char *hex, const uint8_t id[16])
 	}
 }
 
+/* The command that starts lock l's tree: node and the bin, or python3
+ * and the launcher. */
+static int
+command_of(const char *tree, const struct lockread *l, char *const *argv,
+    size_t argc, char **argv_out, size_t *argc_out, char *buf,
+    size_t bufcap, char *err, size_t errcap)
+{
+	size_t k = 0;
+	int n;
+
+	if (l->kind == LOCK_KIND_PY)
+		return pytree_argv(tree, &l->py_spec, argv, argc, argv_out,
+		    argc_out, buf, bufcap, err, errcap);
+	n = snprintf(buf, bufcap, "%s/node_modules/%s/%.*s", tree,
+	    l->npm_spec.name, (int)l->npm.bin_len, l->npm.bin);
+	if (n < 0 || (size_t)n >= bufcap) {
+		snprintf(err, errcap, "the bin's path is too long");
+		return -1;
+	}
+	argv_out[k++] = "node";
+	argv_out[k++] = buf;
+	for (size_t i = l->npm_spec.args; i < argc; i++)
+		argv_out[k++] = argv[i];
+	argv_out[k] = NULL;
+	*argc_out = k;
+	return 0;
+}
+
 enum locktree_result
 locktree_ready(const struct locktree_cfg *c,
     const uint8_t digest[LOCK_DIGEST_LEN], const uint8_t token_id[16],
@@ -634,28 +731,29 @@ locktree_ready(const struct locktree_cfg *c,
     size_t errcap)
 {
 	char hex[NAME_MAX_LEN], tree[PATH_MAX], seal[PATH_MAX];
-	uint8_t *text = NULL, cd[32], sd[32], want_c[32], want_s[32];
+	uint8_t cd[32], sd[32], want_c[32], want_s[32];
 	enum locktree_result r = LOCKTREE_SYSTEM;
-	struct npm_spec spec;
-	struct npm_lock l = { 0 };
-	size_t len;
-	int lk = -1, rc;
+	struct lockread l;
+	int lk = -1;
 
 	err[0] = '\0';
 	if (installed)
 		*installed = 0;
 	tree_name(digest, scripts, hex);
-	if ((rc = lock_load(c->lock_store, LOCK_JSON, digest, &text, &len, err,
-	    errcap)) != 0)
-		return rc == -2 ? LOCKTREE_LOCK_MISMATCH :
-		    LOCKTREE_LOCK_MISSING;
-	if (npm_spec_parse((const char *const *)argv, argc, &spec) != 0) {
-		snprintf(err, errcap, "the approved command is not `npx -y "
-		    "NAME@VERSION`");
-		r = LOCKTREE_BAD_LOCK;
-		goto out;
+	switch (lockread_load(c->lock_store, digest, (const char *const *)argv,
+	    argc, &l, err, errcap)) {
+	case LOCKREAD_OK:
+		break;
+	case LOCKREAD_MISSING:
+		return LOCKTREE_LOCK_MISSING;
+	case LOCKREAD_MISMATCH:
+		return LOCKTREE_LOCK_MISMATCH;
+	default:
+		return LOCKTREE_BAD_LOCK;
 	}
-	if (npm_lock_parse(text, len, &spec, &l, err, errcap) != 0) {
+	if (l.kind == LOCK_KIND_PY && scripts) {
+		snprintf(err, errcap, "the approval lets install scripts run "
+		    "and a uvx lock installs wheels only");
 		r = LOCKTREE_BAD_LOCK;
 		goto out;
 	}
@@ -671,8 +769,8 @@ locktree_ready(const struct locktree_cfg *c,
 		goto out;
 	}
 	if (read_seal(seal, want_c, want_s) != 0) {
-		if ((r = install(c, hex, text, len, &spec, &l, scripts, wait,
-		    err, errcap)) != LOCKTREE_OK) {
+		if ((r = install(c, hex, &l, scripts, wait, err, errcap)) !=
+		    LOCKTREE_OK) {
 			/* nothing of it kept, its lock file neither */
 			(void)tree_remove(c, hex, lk);
 			lk = -1;
@@ -707,28 +805,12 @@ locktree_ready(const struct locktree_cfg *c,
 	}
 	if (token_id)
 		note_token(c->trees, hex, token_id);
-	{
-		int n = snprintf(buf, bufcap, "%s/node_modules/%s/%.*s", tree,
-		    spec.name, (int)l.bin_len, l.bin);
-		size_t k = 0;
-
-		if (n < 0 || (size_t)n >= bufcap) {
-			snprintf(err, errcap, "the bin's path is too long");
-			goto out;
-		}
-		argv_out[k++] = "node";
-		argv_out[k++] = buf;
-		for (size_t i = spec.args; i < argc; i++)
-			argv_out[k++] = argv[i];
-		argv_out[k] = NULL;
-		*argc_out = k;
-	}
-	r = LOCKTREE_OK;
+	r = command_of(tree, &l, argv, argc, argv_out, argc_out, buf, bufcap,
+	    err, errcap) == 0 ? LOCKTREE_OK : LOCKTREE_BAD_LOCK;
 out:
 	if (lk >= 0)
 		close(lk);
-	npm_lock_free(&l);
-	free(text);
+	lockread_free(&l);
 	return r;
 }
 

@@ -1,5 +1,6 @@
-/* locktree.h - an approved npm tree installed once per lock digest,
- * checked against its lock, sealed, and checked again before each use.
+/* locktree.h - an approved tree (npm's, or a uvx lock's: pytree.h)
+ * installed once per lock digest, checked against its lock, sealed, and
+ * checked again before each use.
  *
  * Layout, in a directory only the runner (root) writes:
  *   TREES/HEX/node_modules/...   the installed tree: root's, read-only
@@ -13,7 +14,10 @@
  *   TREES/HEX.tokens             the token ids that used the tree, one
  *                                base64url id a line: when every one is
  *                                revoked, locktree_sweep removes it
- * Install: `npm ci --ignore-scripts` (scripts only with the approval's
+ *   TREES/HEX/site/..., TREES/HEX/entry/NAME   a uvx lock's (pytree.h)
+ * Install (a uvx lock: pip, wheels only, then its RECORD check, pytree.h;
+ * the walk, the seal and its checks as for npm):
+ * `npm ci --ignore-scripts` (scripts only with the approval's
  * flag) from the lock and its package.json, in a one-shot jail of its
  * own (lockjail.h), npm checking every tarball's integrity; then the
  * tree moved out of the jail's work dir, every .bin directory removed
@@ -58,6 +62,8 @@ struct locktree_cfg {
 	const char *lock_store;		/* the lockfiles, read-only */
 	const char *trees;		/* TREES, root's */
 	struct lock_jail_opts install;	/* the installer's jail */
+	const char *py_index;		/* pip's index (--py-index; NULL:
+					 * PYTREE_INDEX) */
 };
 
 /* What a caller does while locktree_ready waits, for a tree's flock
@@ -70,12 +76,13 @@ struct locktree_wait {
 	void *ctx;
 };
 
-/* The command to run for an approved `npx -y NAME@VERSION ARGS` whose
- * token binds digest: the tree installed (once) and its seal checked,
- * then argv_out = node TREES/HEX/node_modules/NAME/BIN ARGS (pointers
- * into buf, bufcap bytes, and into argv; argv_out has room for argc
- * entries plus NULL: the bin's path takes the place of "-y" and the spec
- * two words). *argc_out is set. With full, the content digest is checked
+/* The command to run for an approved `npx -y NAME@VERSION ARGS` (or a
+ * uvx command, lockread.h) whose token binds digest: the tree installed
+ * (once) and its seal checked, then argv_out = node
+ * TREES/HEX/node_modules/NAME/BIN ARGS, or python3 -I -S
+ * TREES/HEX/entry/COMMAND ARGS (pointers into buf, bufcap bytes, and
+ * into argv; argv_out has room for argc + 2 entries plus NULL).
+ * *argc_out is set. With full, the content digest is checked
  * too. *installed (when not NULL) says whether this call ran the install
  * (0: the tree was there, sealed). On failure a message naming the check
  * in err. wait (NULL: block) is called while the call waits. */

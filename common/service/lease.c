@@ -78,8 +78,9 @@ struct lease {
 	int has_lock;			/* the token binds a lock */
 	uint8_t lock[APPROVAL_LOCK_LEN], lock_flags;
 	uint8_t token_id[APPROVAL_ID_LEN];
-	char *run_argv[PROTO_ARGC_MAX + 1];	/* the locked tree's node
-					 * command; [0] NULL: req.argv */
+	char *run_argv[PROTO_ARGC_MAX + 3];	/* the locked tree's node
+					 * or python3 command (argc + 2
+					 * words); [0] NULL: req.argv */
 	char bin_path[PATH_MAX];
 	int64_t lock_ms;		/* check_lock's time (install, seal) */
 	int lock_installed;		/* this lease ran its tree's install */

@@ -8,6 +8,7 @@
 #include "common/base/cli.h"
 #include "common/base/errbuf.h"
 #include "common/base/xwrap.h"
+#include "common/lock/pytree.h"
 #include "common/service/optconfig.h"
 #include "common/service/runner_config.h"
 
@@ -20,7 +21,7 @@ enum {
 	O_DRAIN,
 	O_HOME_SIZE, O_CACHE_SIZE, O_DISK_RESERVE, O_MAX_LEASE, O_LOCK_STORE,
 	O_LOCK_UIDS, O_REQUIRE_LOCK, O_PREFETCH, O_PREFETCH_JOBS,
-	O_SURFACE_STORE, O_COUNT
+	O_SURFACE_STORE, O_PY_INDEX, O_COUNT
 };
 
 /* In the order of the enum above. */
@@ -72,6 +73,7 @@ const struct optconfig_option runner_options[] = {
 	{ "prefetch", 1, 0, OPTCONFIG_RELOAD },
 	{ "prefetch-jobs", 1, 0, OPTCONFIG_RELOAD },
 	{ "surface-store", 1, 0, OPTCONFIG_FIXED },
+	{ "py-index", 1, 0, OPTCONFIG_FIXED },
 };
 const size_t runner_noptions = sizeof runner_options / sizeof *runner_options;
 
@@ -167,7 +169,7 @@ set_value(void *cfg, size_t o, const char *v, char *err, size_t errlen)
 	struct runner_config *c = cfg;
 	struct jail_config *j = &c->jail_cfg;
 	struct jail_limits *lim = &j->limits;
-	const char *name = runner_options[o].name;
+	const char *name = runner_options[o].name, *why;
 	long np;
 	uint64_t n;
 
@@ -230,6 +232,12 @@ set_value(void *cfg, size_t o, const char *v, char *err, size_t errlen)
 	case O_REVOKED: c->revocations = v; return 0;
 	case O_LOCK_STORE: c->lock_store = v; return 0;
 	case O_SURFACE_STORE: c->surface_store = v; return 0;
+	case O_PY_INDEX:
+		if ((why = pytree_index_refusal(v)) != NULL)
+			return errbuf_set(err, errlen, "--py-index '%.200s': "
+			    "%s", v, why);
+		c->py_index = v;
+		return 0;
 	case O_LOCK_UIDS:
 		if (cli_uid_range(v, &c->lock_uid_first, &c->lock_uid_last))
 			return errbuf_set(err, errlen, "--lock-uid-range: '%s' is "
@@ -399,9 +407,10 @@ runner_config_finish(struct runner_config *c, int check, char *err,
 	if (!c->lock_store && c->lock_uid_first)
 		return errbuf_set(err, errlen, "--lock-uid-range goes with "
 		    "--lock-store"), EXIT_USAGE;
-	if (!c->lock_store && (c->require_lock || c->prefetch))
-		return errbuf_set(err, errlen, "--require-lock and --prefetch "
-		    "go with --lock-store"), EXIT_USAGE;
+	if (!c->lock_store && (c->require_lock || c->prefetch ||
+	    c->py_index))
+		return errbuf_set(err, errlen, "--require-lock, --prefetch and "
+		    "--py-index go with --lock-store"), EXIT_USAGE;
 	if (c->lock_store && c->lock_uid_first <= j->uid_last &&
 	    c->lock_uid_last >= j->uid_first - 1)
 		return errbuf_set(err, errlen, "--lock-uid-range must not "

@@ -48,6 +48,7 @@ struct runner_config {
 	int require_lock;		/* --require-lock */
 	const char *prefetch;		/* --prefetch FILE, or NULL */
 	unsigned prefetch_jobs;		/* --prefetch-jobs */
+	const char *py_index;		/* --py-index URL, or NULL */
 	const char *log_format;		/* NULL: the default */
 	struct jail_config jail_cfg;
 	const char *ro_paths[JAIL_PATHS_MAX];

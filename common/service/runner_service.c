@@ -441,7 +441,7 @@ lock_setup(struct runner_service *r, char *err, size_t errlen)
 		    strerror(errno));
 	r->locks = (struct locktree_cfg){ c->lock_store, r->trees, {
 		JAIL_UID, c->lock_uid_first, c->lock_uid_last,
-		r->lock_install, 10 * 60 * 1000 } };
+		r->lock_install, 10 * 60 * 1000 }, c->py_index };
 	return add_ro_path(r, r->trees, err, errlen);
 }
 

@@ -177,13 +177,42 @@ main(void)
 	base(&c);
 	file(&c, "require-lock\n");
 	ok(runner_config_finish(&c, 0, err, sizeof err) == EXIT_USAGE &&
-	    strcmp(err, "--require-lock and --prefetch go with "
+	    strcmp(err, "--require-lock, --prefetch and --py-index go with "
 	    "--lock-store") == 0, "--require-lock without --lock-store: %s",
 	    err);
 	base(&c);
 	file(&c, "prefetch /t\n");
 	ok(runner_config_finish(&c, 0, err, sizeof err) == EXIT_USAGE,
 	    "--prefetch without --lock-store: %s", err);
+	base(&c);
+	file(&c, "py-index http://127.0.0.1:8000/\n");
+	ok(runner_config_finish(&c, 0, err, sizeof err) == EXIT_USAGE,
+	    "--py-index without --lock-store: %s", err);
+	{
+		static const char *const bad[] = {
+			"ftp://pypi.org/simple/", "https://", "https:///simple",
+			"https://user:pw@pypi.org/simple/",
+			"https://pypi.org/simple/?x=1", "https://pypi.org/s#x",
+			"https://pypi.org/a b", "https://pypi.org/\x7f",
+			"pypi.org/simple/",
+		};
+		char line[128];
+
+		for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+			base(&c);
+			ok(cmd(&c, "py-index", bad[i]) != 0 && strncmp(err,
+			    "--py-index '", 12) == 0, "--py-index %s refused: "
+			    "%s", bad[i], err);
+		}
+		base(&c);
+		snprintf(line, sizeof line, "review-pubkey /k\nlock-store /l\n"
+		    "lock-uid-range 300000-300007\npy-index %s\n",
+		    "http://127.0.0.1:8000/simple/");
+		ok(file(&c, line) == 0 && runner_config_finish(&c, 0, err,
+		    sizeof err) == 0 && strcmp(c.py_index,
+		    "http://127.0.0.1:8000/simple/") == 0,
+		    "--py-index with a lock store: %s", err);
+	}
 	base(&c);
 	ok(file(&c, "prefetch-jobs 17\n") != 0 && strcmp(err, "f.conf:1: "
 	    "--prefetch-jobs: '17' is not a count from 1 to 16") == 0,
