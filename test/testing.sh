@@ -195,3 +195,30 @@ busy_relays() {
 		br_i=$((br_i + 1))
 	done | sort | uniq -c | sed 's/^ *//' | tr '\n' ';'
 }
+
+# cgroup_private: this shell moves into a group of its own (cgtest-*)
+# in each cgroup v1 hierarchy of memory, pids, cpu and cpuacct, so that
+# the services it starts make their groups there: their sweep of dead
+# services' groups (common/jail/cgroup.c) then sees only this test's,
+# never a concurrent checkout's (an older airlock locks none of its own).
+# "echo 0" moves the writer: this shell, also in a subshell (where $$ is
+# the parent's). CG_PRIVATE: the directories. cgroup_private_end moves
+# back and removes them.
+cgroup_private() {
+	CG_PRIVATE= CG_HOME=
+	cp_name=cgtest-$$-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+	for cp_c in memory pids cpu cpuacct; do
+		cp_own=$(sed -n "s/^[0-9]*:$cp_c:\(.*\)\$/\1/p" /proc/self/cgroup)
+		cp_dir=/sys/fs/cgroup/$cp_c${cp_own%/}
+		[ -n "$cp_own" ] && [ -d "$cp_dir" ] || continue
+		mkdir "$cp_dir/$cp_name" && echo 0 >"$cp_dir/$cp_name/cgroup.procs" || return 1
+		CG_PRIVATE="$CG_PRIVATE $cp_dir/$cp_name"
+		CG_HOME="$CG_HOME $cp_dir"
+	done
+}
+cgroup_private_end() {
+	for cp_dir in $CG_HOME; do
+		echo 0 >"$cp_dir/cgroup.procs"
+		wait_for "rmdir '$cp_dir/$cp_name'"
+	done
+}

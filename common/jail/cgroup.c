@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/xattr.h>
@@ -438,20 +439,148 @@ fail(char *err, size_t len, const char *msg, const char *arg)
 	return -1;
 }
 
-/* The service's group below parent: airlock-NS-PID, NS the inode of our
- * pid namespace. A pid means something only in its namespace: services
- * in containers that share one cgroup parent may have the same pid, and
- * one alive in its namespace looks dead from another. */
+/* The service's group below parent: airlock-svc-NS-PID, NS the inode of
+ * our pid namespace, and its tag NS-PID. A pid means something only in
+ * its namespace: services in containers that share one cgroup parent may
+ * have the same pid; the name is unique among live services (a live
+ * namespace's inode is), and a dead one's of the same name is swept
+ * first (remove_stale). The "svc" marks a group whose service holds its
+ * lock (own_group): airlock before the lock named its groups
+ * airlock-NS-PID and locked nothing, and a sweep must never take a live
+ * one of those (a container still running an older image beside us). */
+#define SERVICE_PREFIX "airlock-svc-"
+#define SERVICE_PREFIX_LEN (sizeof SERVICE_PREFIX - 1)
+
 static int
-service_dir(char *out, size_t cap, const char *parent, uint64_t *ns)
+service_dir(char *out, size_t cap, const char *parent, char *tag,
+    size_t tagcap)
 {
 	struct stat st;
 
 	if (stat("/proc/self/ns/pid", &st) != 0)
 		return -1;
-	*ns = (uint64_t)st.st_ino;
-	return (size_t)snprintf(out, cap, "%s/airlock-%llu-%ld", parent,
-	    (unsigned long long)*ns, (long)getpid()) >= cap ? -1 : 0;
+	if ((size_t)snprintf(tag, tagcap, "%llu-%ld", (unsigned long long)
+	    st.st_ino, (long)getpid()) >= tagcap)
+		return -1;
+	return (size_t)snprintf(out, cap, "%s/" SERVICE_PREFIX "%s", parent,
+	    tag) >= cap ? -1 : 0;
+}
+
+/* Is name a service group's, "airlock-svc-NS-PID" (digits each)? Its
+ * tag, "NS-PID", is then name + SERVICE_PREFIX_LEN. */
+static int
+service_name(const char *name)
+{
+	const char *p = name + SERVICE_PREFIX_LEN;
+	int dashes = 0;
+
+	if (strncmp(name, SERVICE_PREFIX, SERVICE_PREFIX_LEN) != 0 ||
+	    !isdigit((unsigned char)*p))
+		return 0;
+	for (; *p; p++) {
+		if (*p == '-' && isdigit((unsigned char)p[1]) && !dashes)
+			dashes++;
+		else if (!isdigit((unsigned char)*p))
+			return 0;
+	}
+	return dashes == 1;
+}
+
+/* rmdir a group, waiting (from the budget w) while the kernel still
+ * finishes with it: a group whose last process has just exited, or whose
+ * child group was just removed, is refused (EBUSY) for a moment, as the
+ * kernel takes its processes off and its child offline asynchronously
+ * (the suspected cause of an empty v1 service group once seen left after
+ * a normal run, not reproduced since). A group still holding a process
+ * stays. */
+static int
+rmdir_settled(const char *dir, struct settle *w)
+{
+	while (rmdir(dir) != 0) {
+		if (errno != EBUSY || !settle_wait(w, 5000))
+			return -1;
+	}
+	return 0;
+}
+
+/* Remove the groups in dir whose names start with prefix (rmdir: only
+ * a group with no process and no child goes). */
+static void
+remove_prefixed(const char *dir, const char *prefix, struct settle *w)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = strlen(prefix);
+	char sub[PATH_MAX + 320];
+
+	while (d && (e = readdir(d)))
+		if (strncmp(e->d_name, prefix, n) == 0 &&
+		    (size_t)snprintf(sub, sizeof sub, "%s/%s", dir,
+		    e->d_name) < sizeof sub)
+			rmdir_settled(sub, w);
+	if (d)
+		closedir(d);
+}
+
+/* Make the service's group dir (or take over a dead service's of the
+ * same name that the sweep could not remove) and hold an exclusive flock
+ * on it: the proof, for every later service's sweep, that the group and
+ * its leases are in use. A sweep holds a dead group's lock only while it
+ * removes it; if it removed ours between our mkdir and our lock, the
+ * path no longer names what we locked, and we make it again. The lease
+ * groups (lease_prefix* in lease_parent) a dead service of the same name
+ * left are removed. 0 and *fd, or -1 with errno (EBUSY: a live service
+ * holds it).
+ * Who holds the lock: a flock belongs to the open file description, so
+ * every child forked after this shares it until it closes the fd or
+ * exits. That is kept on purpose for a lease's handler (it removes its
+ * lease group, and dies with the supervisor by its parent-death signal):
+ * while it lives the group is in use, and a sweep must wait for it. A
+ * per-process lock (fcntl) would instead let a sweep remove the groups
+ * of a killed runner whose handlers still run their leases. Every other
+ * child closes it: the fd is close-on-exec, and what forks without exec
+ * closes it before serving (pre-auth: close_except; spawn and the
+ * egress helper: close_range before any jail, so no lease's pid 1,
+ * proxy or tool has it); the metrics endpoint is forked before it. */
+static int
+own_group(const char *dir, const char *lease_parent, const char *lease_prefix,
+    int *fd)
+{
+	for (int tries = 0; tries < 8; tries++) {
+		struct settle w = { 0, 0 };
+		struct stat a, b;
+		int f;
+
+		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+			return -1;
+		if ((f = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+			if (errno == ENOENT)
+				continue;	/* swept just now */
+			return -1;
+		}
+		while (flock(f, LOCK_EX | LOCK_NB) != 0) {
+			if ((errno != EWOULDBLOCK && errno != EINTR) ||
+			    !settle_wait(&w, 20000)) {
+				int e = errno == EWOULDBLOCK ? EBUSY : errno;
+
+				close(f);
+				errno = e;
+				return -1;
+			}
+		}
+		if (fstat(f, &a) == 0 && stat(dir, &b) == 0 &&
+		    a.st_ino == b.st_ino && a.st_dev == b.st_dev) {
+			/* a lease group of our name now is a dead namesake's
+			 * (a pid namespace's inode is reused): we have made
+			 * none yet */
+			remove_prefixed(lease_parent, lease_prefix, &w);
+			*fd = f;
+			return 0;
+		}
+		close(f);
+	}
+	errno = EAGAIN;
+	return -1;
 }
 
 /* Is word one of the space-separated words of the file dir/file? */
@@ -469,7 +598,7 @@ file_has_word(const char *dir, const char *file, const char *word)
 	return 0;
 }
 
-static void remove_stale(const char *parent, uint64_t our_ns);
+static void remove_stale(const char *parent, int v2);
 
 /* The refusal for a v2 group that cannot hold the limits: --cgroup DIR,
  * or the group we were started in (p->v2_own), which names the ways to
@@ -501,7 +630,7 @@ setup_v2(struct cgroup_service *s, const struct cgroup_probe *p,
 	const char *dir = p->v2_dir;
 	char own[PATH_MAX], real[PATH_MAX], why[PATH_MAX + 256];
 	char ctl[64] = "", wanted[64] = "", missing[64] = "", flags[64] = "";
-	uint64_t ns;
+	char prefix[sizeof s->tag + 8];
 
 	for (int c = 0; c < CG_NCTL; c++) {
 		if (!need[c])
@@ -532,23 +661,29 @@ setup_v2(struct cgroup_service *s, const struct cgroup_probe *p,
 		return fail(err, errlen, "cgroup v2: cannot resolve ", dir);
 	s->kind = CGROUP_V2;
 	snprintf(s->dir[0], sizeof s->dir[0], "%s", real);
-	if (service_dir(s->self_dir, sizeof s->self_dir, real, &ns))
+	if (service_dir(s->self_dir, sizeof s->self_dir, real, s->tag,
+	    sizeof s->tag))
 		return fail(err, errlen, "cannot name our group (path "
 		    "too long, or no /proc/self/ns/pid) below ", real);
-	remove_stale(real, ns);
+	remove_stale(real, 1);
+	snprintf(prefix, sizeof prefix, "lease-%s-", s->tag);
+	if (own_group(s->self_dir, real, prefix, &s->lock_fd[0]) != 0) {
+		snprintf(err, errlen, "cannot make and lock %s: %s",
+		    s->self_dir, strerror(errno));
+		return -1;
+	}
+	s->made_self = s->locked[0] = 1;
 	/* a group with processes cannot enable controllers for children: if
-	 * we live in DIR ourselves, step into a leaf of our own first */
+	 * we live in DIR ourselves, step into our group first */
 	if (ctl[0] && own_dir(NULL, own, sizeof own) == 0 &&
 	    strcmp(own, real) == 0) {
 		char pid[24];
 
 		snprintf(pid, sizeof pid, "%ld", (long)getpid());
-		if (mkdir(s->self_dir, 0755) != 0)
-			return fail(err, errlen, "cannot make ", s->self_dir);
-		s->made_self = 1;
 		if (write_at(s->self_dir, "cgroup.procs", pid) != 0)
 			return fail(err, errlen, "cannot move the runner into ",
 			    s->self_dir);
+		s->moved_self = 1;
 	}
 	if (ctl[0] && write_at(real, "cgroup.subtree_control", ctl) != 0) {
 		snprintf(why, sizeof why, "cannot enable %s in %s/"
@@ -560,52 +695,53 @@ setup_v2(struct cgroup_service *s, const struct cgroup_probe *p,
 	return 0;
 }
 
-/* Service directories of runners of our pid namespace that died
- * (airlock-NS-PID, no such process): remove their empty lease groups,
- * then them. Another namespace's are never touched: its pids are not
- * ours to judge. rmdir only ever succeeds on a group with no process and
- * no child left. */
+/* The groups of services that are gone: every airlock-svc-NS-PID group in
+ * parent whose flock no process holds (own_group: a live service holds
+ * it, from any pid namespace or container), with its lease groups (v1:
+ * lease-* below it; v2: lease-NS-PID-* beside it), removed while we
+ * hold its lock. A live service's group is never taken: its lock is
+ * held from before its first lease group to after its last. Names of
+ * any other shape are never touched. */
 static void
-remove_stale(const char *parent, uint64_t our_ns)
+remove_stale(const char *parent, int v2)
 {
 	DIR *d = opendir(parent);
 	struct dirent *e;
+	struct settle w = { 0, 0 };	/* one budget for the whole sweep */
 
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		char svc[PATH_MAX], sub[PATH_MAX + 320];
-		DIR *sd;
-		struct dirent *le;
-		char *end;
-		unsigned long long ns;
-		long pid;
+		char svc[PATH_MAX], prefix[64];
+		int fd;
 
-		if (strncmp(e->d_name, "airlock-", 8) != 0 ||
-		    !isdigit((unsigned char)e->d_name[8]))
+		if (!service_name(e->d_name) || (size_t)snprintf(svc,
+		    sizeof svc, "%s/%s", parent, e->d_name) >= sizeof svc ||
+		    (size_t)snprintf(prefix, sizeof prefix, "lease-%s-",
+		    e->d_name + SERVICE_PREFIX_LEN) >= sizeof prefix)
 			continue;
-		errno = 0;
-		ns = strtoull(e->d_name + 8, &end, 10);
-		if (errno || *end != '-' || ns != our_ns ||
-		    !isdigit((unsigned char)end[1]))
+		if ((fd = open(svc, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 			continue;
-		pid = strtol(end + 1, &end, 10);
-		if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 ||
-		    errno != ESRCH)
-			continue;
-		if ((size_t)snprintf(svc, sizeof svc, "%s/%s", parent,
-		    e->d_name) >= sizeof svc || !(sd = opendir(svc)))
-			continue;
-		while ((le = readdir(sd)))
-			if (strncmp(le->d_name, "lease-", 6) == 0) {
-				snprintf(sub, sizeof sub, "%s/%s", svc,
-				    le->d_name);
-				rmdir(sub);
-			}
-		closedir(sd);
-		rmdir(svc);
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			if (v2)
+				remove_prefixed(parent, prefix, &w);
+			else
+				remove_prefixed(svc, "lease-", &w);
+			rmdir_settled(svc, &w);
+		}
+		close(fd);
 	}
 	closedir(d);
+}
+
+/* Is hierarchy c mounted with an earlier one (cpu,cpuacct)? */
+static int
+comounted(const struct cgroup_probe *p, int c)
+{
+	for (int b = 0; b < c; b++)
+		if (p->v1_writable[b] && strcmp(p->v1_dir[b], p->v1_dir[c]) == 0)
+			return 1;
+	return 0;
 }
 
 static int
@@ -616,7 +752,6 @@ setup_v1(struct cgroup_service *s, const struct cgroup_probe *p, int lean,
 		s->lim.cpu_millicpus > 0, 0 };
 	char missing[64] = "", flags[64] = "";
 	int any = 0;
-	uint64_t ns;
 
 	for (int c = 0; c < CG_NCTL; c++) {
 		if (need[c] && !p->v1_writable[c]) {
@@ -634,34 +769,32 @@ setup_v1(struct cgroup_service *s, const struct cgroup_probe *p, int lean,
 		    "directory), or lift the limit (%s)", missing, flags);
 		return -1;
 	}
+	/* every hierarchy we may write, also those this service leaves
+	 * alone: a service with other limits left its groups there */
+	for (int c = 0; c < CG_NCTL; c++)
+		if (p->v1_writable[c] && !comounted(p, c))
+			remove_stale(p->v1_dir[c], 0);
 	if (!any || (lean && !need[CG_MEMORY] && !need[CG_PIDS] &&
 	    !need[CG_CPU]))
 		return 0;	/* no limits asked, nothing to measure with */
 	s->kind = CGROUP_V1;
 	for (int c = 0; c < CG_NCTL; c++) {
-		int dup = 0;
-
-		if (!p->v1_writable[c])
+		if (!p->v1_writable[c] || comounted(p, c))
 			continue;
 		if (lean && !need[c] && !(c == CG_CPUACCT && need[CG_CPU]))
 			continue;
-		for (int b = 0; b < c; b++)	/* co-mounted: cpu,cpuacct */
-			dup |= p->v1_writable[b] &&
-			    strcmp(p->v1_dir[b], p->v1_dir[c]) == 0;
-		if (dup)
-			continue;
 		if (service_dir(s->dir[c], sizeof s->dir[c], p->v1_dir[c],
-		    &ns))
+		    s->tag, sizeof s->tag))
 			return fail(err, errlen, "cannot name our group (path "
 			    "too long, or no /proc/self/ns/pid) below ",
 			    p->v1_dir[c]);
-		remove_stale(p->v1_dir[c], ns);
-		if (mkdir(s->dir[c], 0755) != 0 && errno != EEXIST) {
-			snprintf(err, errlen, "cannot make %s: %s", s->dir[c],
-			    strerror(errno));
+		if (own_group(s->dir[c], s->dir[c], "lease-",
+		    &s->lock_fd[c]) != 0) {
+			snprintf(err, errlen, "cannot make and lock %s: %s",
+			    s->dir[c], strerror(errno));
 			return -1;
 		}
-		s->use[c] = 1;
+		s->use[c] = s->locked[c] = 1;
 	}
 	s->memsw = s->use[CG_MEMORY] &&
 	    exists_at(s->dir[CG_MEMORY], "memory.memsw.limit_in_bytes");
@@ -718,15 +851,17 @@ sole_child(const char *dir, const char *leaf)
 void
 cgroup_teardown(struct cgroup_service *s)
 {
+	struct settle w = { 0, 0 };
+
 	if (s->kind == CGROUP_V1)
 		for (int c = 0; c < CG_NCTL; c++)
 			if (s->use[c])
-				rmdir(s->dir[c]);
-	/* v2: what we changed in DIR, undone in reverse, while our leaf is
-	 * DIR's only group (turning a controller off would take its files
+				rmdir_settled(s->dir[c], &w);
+	/* v2: what we changed in DIR, undone in reverse, while our group is
+	 * DIR's only one (turning a controller off would take its files
 	 * from another's group); each step only when the one before it held
 	 * (only with the controllers off may a process live in DIR again) */
-	if (s->made_self && sole_child(s->dir[0], s->self_dir)) {
+	if (s->moved_self && sole_child(s->dir[0], s->self_dir)) {
 		char off[sizeof s->enabled], pid[24];
 
 		/* "+memory +pids" -> "-memory -pids" */
@@ -735,31 +870,35 @@ cgroup_teardown(struct cgroup_service *s)
 			*c = '-';
 		snprintf(pid, sizeof pid, "%ld", (long)getpid());
 		if ((!off[0] || write_at(s->dir[0], "cgroup.subtree_control",
-		    off) == 0) && write_at(s->dir[0], "cgroup.procs", pid) == 0) {
-			struct settle w = { 0, 0 };
-
+		    off) == 0) && write_at(s->dir[0], "cgroup.procs", pid) == 0)
 			/* a child of ours that is still exiting (the pre-auth
 			 * process) keeps the leaf busy for a moment */
-			while (rmdir(s->self_dir) != 0 && errno == EBUSY &&
-			    settle_wait(&w, 5000))
-				;
-		}
-		s->made_self = 0;
+			rmdir_settled(s->self_dir, &w);
+	} else if (s->made_self && !s->moved_self) {
+		rmdir_settled(s->self_dir, &w);
 	}
+	s->made_self = s->moved_self = 0;
+	for (int c = 0; c < CG_NCTL; c++)
+		if (s->locked[c]) {
+			close(s->lock_fd[c]);
+			s->locked[c] = 0;
+		}
 	s->kind = CGROUP_NONE;
 }
 
+/* base/lease-<name>, or with a tag (v2) base/lease-<tag>-<name>. */
 static int
-lease_dir(struct cgroup_lease *l, int c, const char *base, const char *name,
-    char *err, size_t errlen)
+lease_dir(struct cgroup_lease *l, int c, const char *base, const char *tag,
+    const char *name, char *err, size_t errlen)
 {
 	int i = l->n;
 
-	if ((size_t)snprintf(l->dir[i], sizeof l->dir[i], "%s/lease-%s", base,
-	    name) >= sizeof l->dir[i])
+	if ((size_t)snprintf(l->dir[i], sizeof l->dir[i], "%s/lease-%s%s%s",
+	    base, tag, tag[0] ? "-" : "", name) >= sizeof l->dir[i])
 		return fail(err, errlen, "cgroup path too long: ", base);
-	if ((size_t)snprintf(l->procs[i], sizeof l->procs[i], "%s/lease-%s/"
-	    "cgroup.procs", base, name) >= sizeof l->procs[i])
+	if ((size_t)snprintf(l->procs[i], sizeof l->procs[i], "%s/lease-%s%s"
+	    "%s/cgroup.procs", base, tag, tag[0] ? "-" : "", name) >=
+	    sizeof l->procs[i])
 		return fail(err, errlen, "cgroup path too long: ", base);
 	if (mkdir(l->dir[i], 0755) != 0) {
 		snprintf(err, errlen, "cannot make cgroup %s: %s", l->dir[i],
@@ -824,7 +963,7 @@ cgroup_lease_create(const struct cgroup_service *s, const char *name,
 	if (s->kind == CGROUP_NONE)
 		return 0;
 	if (s->kind == CGROUP_V2) {
-		if (lease_dir(l, -1, s->dir[0], name, err, errlen) != 0)
+		if (lease_dir(l, -1, s->dir[0], s->tag, name, err, errlen) != 0)
 			return -1;
 		if (m->memory) {
 			if (set_limit(l, 0, "memory.max", m->memory, err,
@@ -857,7 +996,7 @@ cgroup_lease_create(const struct cgroup_service *s, const char *name,
 
 		if (!s->use[c])
 			continue;
-		if (lease_dir(l, c, s->dir[c], name, err, errlen) != 0)
+		if (lease_dir(l, c, s->dir[c], "", name, err, errlen) != 0)
 			goto fail;
 		if (c == CG_MEMORY && m->memory) {
 			if (set_limit(l, i, "memory.limit_in_bytes", m->memory,

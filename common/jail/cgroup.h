@@ -2,19 +2,27 @@
  * limits, the lease's peak memory, OOM kills and CPU time, and killing
  * the whole group. Two back ends:
  *   v1: the memory, pids, cpu and cpuacct hierarchies found in
- *       /proc/self/mountinfo; a service directory airlock-<pidns>-<pid> is made
- *       beneath this process's own cgroup in each (so the container's own
- *       limits still hold above it), and lease-<id> beneath that;
+ *       /proc/self/mountinfo; a service directory
+ *       airlock-svc-<pidns>-<pid> is made beneath this process's own
+ *       cgroup in each (so the container's own limits still hold above
+ *       it), and lease-<id> beneath that;
  *   v2: a delegated directory DIR: the one given by the operator
  *       (--cgroup DIR), or else, on a host where v1 lacks a controller
  *       the limits need, the group this process was started in when it
  *       is delegated to it (its cgroup namespace's root, or systemd's
- *       Delegate=yes). The service enables the controllers in DIR's
- *       subtree and makes DIR/lease-<id>; when this process itself lives
- *       in DIR it first moves into DIR/airlock-<pidns>-<pid> (the "no
- *       internal processes" rule), and at teardown, when its leaf is
- *       the only group left in DIR, turns them off and moves back.
- * Only directories this code made are ever written to or removed. */
+ *       Delegate=yes). The service makes its own group
+ *       DIR/airlock-svc-<pidns>-<pid>, enables the controllers in DIR's
+ *       subtree and makes DIR/lease-<pidns>-<pid>-<id> beside it; when
+ *       this process itself lives in DIR it moves into its group (the
+ *       "no internal processes" rule), and at teardown, when its group
+ *       is the only one left in DIR, turns them off and moves back.
+ * A service holds an exclusive flock on its own group(s) for its whole
+ * life (it and its forks; the kernel drops it when the last of them
+ * dies, whatever killed them): at start-up each service removes the
+ * groups of services that hold no such lock any more, in any pid
+ * namespace or container sharing the parent, and their lease groups.
+ * Only groups of these names are ever written to or removed (not the
+ * airlock-<pidns>-<pid> of an older airlock, which takes no lock). */
 #ifndef AIRLOCK_CGROUP_H
 #define AIRLOCK_CGROUP_H
 
@@ -59,8 +67,12 @@ struct cgroup_service {
 	struct cgroup_limits lim;
 	int use[CG_NCTL];		/* v1: hierarchies in use */
 	char dir[CG_NCTL][PATH_MAX];	/* v1: service dirs; v2: dir[0] */
-	int made_self;			/* v2: we made DIR/airlock-<pidns>-<pid> */
-	char self_dir[PATH_MAX];
+	int made_self;			/* v2: we made self_dir */
+	int moved_self;			/* v2: ... and moved into it */
+	char self_dir[PATH_MAX];	/* v2: DIR/airlock-svc-<pidns>-<pid> */
+	char tag[48];			/* "<pidns>-<pid>": v2 lease names */
+	int locked[CG_NCTL];		/* lock_fd[c] holds our group's flock */
+	int lock_fd[CG_NCTL];		/* v1: per hierarchy; v2: [0] */
 	char enabled[64];		/* v2: controllers we enabled in DIR */
 	int memsw;			/* v1: memory.memsw.* exists */
 	int tcpmem;			/* v1: memory.kmem.tcp.* exists */
@@ -111,7 +123,8 @@ void cgroup_teardown(struct cgroup_service *s);
 int cgroup_limits_usable(const struct cgroup_service *s,
     const struct cgroup_limits *m, char *err, size_t errlen);
 
-/* Make lease-<name> with the limits lim (NULL: the service's). A limit
+/* Make lease-<name> (v1: below the service's group; v2: lease-<tag>-<name>
+ * beside it) with the limits lim (NULL: the service's). A limit
  * whose controller the service lacks is an error naming it. 0, or -1
  * with a message. */
 int cgroup_lease_create(const struct cgroup_service *s, const char *name,
