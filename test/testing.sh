@@ -219,6 +219,8 @@ cgroup_private() {
 cgroup_private_end() {
 	for cp_dir in $CG_HOME; do
 		echo 0 >"$cp_dir/cgroup.procs"
+		# what a failed case left below it is the test's own too
+		find "$cp_dir/$cp_name" -depth -mindepth 1 -type d -exec rmdir {} + 2>/dev/null
 		wait_for "rmdir '$cp_dir/$cp_name'"
 	done
 }
