@@ -20,6 +20,7 @@
 #include "common/jail/spawn.h"
 
 #define TAIL 600
+#define REAP_MS 5000		/* the killed command's processes reaped */
 
 static const char *const launchers[] = { "npm", "node" };
 
@@ -126,6 +127,25 @@ keep_dir(const struct jail_lease *l, const char *keep, const char *dest,
 	return rc;
 }
 
+/* Every child of ours (the caller has none but the command's: the jail's
+ * proxy, its pid 1 and whatever was orphaned to us) reaped, each killed
+ * already: no zombie of the jail's uid outlives the command. Bounded,
+ * should one not die. */
+static void
+reap_all(void)
+{
+	int64_t until = mono_ms() + REAP_MS;
+
+	while (mono_ms() < until) {
+		pid_t w = waitpid(-1, NULL, WNOHANG);
+
+		if (w < 0 && errno != EINTR)
+			return;		/* ECHILD: none left */
+		if (w == 0)
+			(void)poll(NULL, 0, 10);	/* a nap */
+	}
+}
+
 /* What is taken from the work directory when the command succeeded. */
 struct take {
 	const char *fetch;	/* a file, read back */
@@ -225,6 +245,14 @@ run(const struct lock_jail_opts *o, char *const *argv,
 		    "only root can write)", o->state_dir, bad);
 		return -1;
 	}
+	/* the jail's pid 1 outlives its proxy, our child, by a moment:
+	 * orphaned, it would be init's zombie (of the jail's uid) until init
+	 * looked; ours instead, reaped before we return (reap_all) */
+	if (spawn_become_subreaper() != 0) {
+		snprintf(err, errcap, "cannot become the jail's reaper "
+		    "(PR_SET_CHILD_SUBREAPER): %s", strerror(errno));
+		return -1;
+	}
 	if (jail_init(&j, &cfg, err, errcap) != 0)
 		return -1;
 	if (random_id(id) != 0) {
@@ -285,6 +313,7 @@ closefds:
 	close(ch.err);
 	close(ch.pidfd);
 close:
+	reap_all();
 	{
 		char e2[256];
 
