@@ -331,8 +331,15 @@ client_line(struct mcp_tap *t, const uint8_t *p, size_t n)
 	if (!method || method->type != JSON_STRING || !id)
 		return PASS;		/* a notification or a response */
 	kind = request_kind(t, method);
-	if (kind != MK_CALL && kind != 0)
-		return track(t, id, kind, n) ? PASS : untrackable(t);
+	if (kind != MK_CALL && kind != 0) {
+		if ((c = track(t, id, kind, n)) == NULL)
+			return untrackable(t);
+		/* the answer may be in the version asked for */
+		if (kind == MK_INIT)
+			c->version_len = surface_asked_version(&t->doc, params,
+			    t->scratch, c->version);
+		return PASS;
+	}
 	if (kind == 0)
 		return PASS;
 	if (params)
@@ -418,7 +425,8 @@ pin_failed(enum surface_diff how, enum mcp_pin_item item)
  * tools a list leaves out are not compared (the client never gets
  * them). */
 static int
-pinned_answer(struct mcp_tap *t, int kind, const struct json_node *res)
+pinned_answer(struct mcp_tap *t, const struct mcp_pending *c, int kind,
+    const struct json_node *res)
 {
 	enum surface_kind k = kind == MK_LIST_TOOLS ? SK_TOOL :
 	    kind == MK_LIST_PROMPTS ? SK_PROMPT : SK_TEMPLATE;
@@ -431,7 +439,8 @@ pinned_answer(struct mcp_tap *t, int kind, const struct json_node *res)
 
 	if (kind == MK_INIT) {
 		if ((how = surface_check_init(t->pin, &t->doc, res,
-		    t->scratch, why, sizeof why)) == SD_SAME)
+		    c->version, c->version_len, t->scratch, why,
+		    sizeof why)) == SD_SAME)
 			return 0;
 		pin_failed(how, MPI_INITIALIZE);
 		snprintf(t->why, sizeof t->why, "surface pin: %s", why);
@@ -513,7 +522,7 @@ server_line(struct mcp_tap *t, const uint8_t *p, size_t n)
 		t->inflight--;
 		if (!res || kind == MK_OTHER)
 			return PASS;
-		if (t->pin && pinned_answer(t, kind, res) != 0)
+		if (t->pin && pinned_answer(t, c, kind, res) != 0)
 			return FAIL;
 		return kind == MK_LIST_TOOLS && t->tools ?
 		    filtered_list(t, m, res) : PASS;

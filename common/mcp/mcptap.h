@@ -32,6 +32,7 @@
 
 #include "common/mcp/jsonparse.h"
 #include "common/mcp/ndjson.h"
+#include "common/mcp/surface.h"
 
 #define MCP_LINE_MAX (4u << 20)		/* one message, either way */
 #define MCP_PENDING_MAX 128		/* requests in flight, tracked */
@@ -59,8 +60,6 @@ enum mcp_kind {
 	MK_INIT, MK_OTHER
 };
 
-struct surface;
-
 struct mcp_pending {
 	int used;			/* 0, or enum mcp_kind */
 	int64_t t0;			/* when the request was read */
@@ -72,6 +71,8 @@ struct mcp_pending {
 	int tool_cut;
 	int has_args;
 	uint8_t args_sha256[32];
+	size_t version_len;		/* initialize: the version asked */
+	uint8_t version[SURFACE_VERSION_MAX];	/* for, canonical */
 };
 
 /* Bytes one side is to get, in order: p[off..len). */

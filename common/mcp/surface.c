@@ -110,12 +110,14 @@ shape(struct surface *s, char *err, size_t cap)
 	s->protocol = json_get(&s->doc, root, "protocolVersion", 15);
 	s->server_info = json_get(&s->doc, root, "serverInfo", 10);
 	s->instructions = json_get(&s->doc, root, "instructions", 12);
+	s->capabilities = json_get(&s->doc, root, "capabilities", 12);
 	if (!s->protocol || s->protocol->type != JSON_STRING ||
 	    !s->server_info || s->server_info->type != JSON_OBJECT ||
-	    (s->instructions && s->instructions->type != JSON_STRING))
-		return refuse(err, cap, "protocolVersion, serverInfo or "
-		    "instructions");
-	known = 2 + (s->instructions != NULL);
+	    (s->instructions && s->instructions->type != JSON_STRING) ||
+	    (s->capabilities && s->capabilities->type != JSON_OBJECT))
+		return refuse(err, cap, "protocolVersion, serverInfo, "
+		    "capabilities or instructions");
+	known = 2 + (s->instructions != NULL) + (s->capabilities != NULL);
 	for (int k = 0; k < SK_N_; k++) {
 		const char *key = surface_kind_keys[k];
 
@@ -285,18 +287,74 @@ init_member(struct surface *s, const struct json_doc *d,
 	return SD_CHANGED;
 }
 
+/* v's canonical text into out (SURFACE_VERSION_MAX bytes) when v is a
+ * string: its length, or 0. */
+static size_t
+version_text(const struct json_doc *d, const struct json_node *v,
+    uint32_t *scratch, uint8_t *out)
+{
+	struct jcs_buf b = { out, SURFACE_VERSION_MAX, 0 };
+	struct jcs_sink sink = { jcs_buf_put, &b };
+
+	if (!v || v->type != JSON_STRING || jcs_write(d, v, &sink,
+	    scratch) != 0)
+		return 0;
+	return b.len;
+}
+
+size_t
+surface_asked_version(const struct json_doc *d,
+    const struct json_node *params, uint32_t *scratch,
+    uint8_t out[SURFACE_VERSION_MAX])
+{
+	if (!params || params->type != JSON_OBJECT)
+		return 0;
+	return version_text(d, json_get(d, params, "protocolVersion", 15),
+	    scratch, out);
+}
+
+/* The answer's protocolVersion: the pin's, or the client's own. */
+static enum surface_diff
+init_version(struct surface *s, const struct json_doc *d,
+    const struct json_node *result, const uint8_t *asked, size_t asked_len,
+    uint32_t *scratch, char *why, size_t cap)
+{
+	const struct json_node *v = json_get(d, result, "protocolVersion", 15);
+	uint8_t text[SURFACE_VERSION_MAX];
+	size_t n;
+
+	if (!v || v->type != JSON_STRING) {
+		snprintf(why, cap, "initialize: protocolVersion is not a "
+		    "string");
+		return SD_MALFORMED;
+	}
+	if (jcs_equal(d, v, &s->doc, s->protocol, scratch, s->scratch))
+		return SD_SAME;
+	n = version_text(d, v, scratch, text);
+	if (asked_len > 0 && n == asked_len && memcmp(text, asked, n) == 0)
+		return SD_SAME;
+	snprintf(why, cap, "initialize: protocolVersion changed (neither the "
+	    "pin's nor the one the client asked for)");
+	return SD_CHANGED;
+}
+
 enum surface_diff
 surface_check_init(struct surface *s, const struct json_doc *d,
-    const struct json_node *result, uint32_t *scratch, char *why,
-    size_t cap)
+    const struct json_node *result, const uint8_t *asked, size_t asked_len,
+    uint32_t *scratch, char *why, size_t cap)
 {
+	enum surface_diff how;
+
 	if (result->type != JSON_OBJECT) {
 		snprintf(why, cap, "initialize: the result is not an object");
 		return SD_MALFORMED;
 	}
-	if (init_member(s, d, result, "protocolVersion", s->protocol,
-	    scratch, why, cap) || init_member(s, d, result, "serverInfo",
-	    s->server_info, scratch, why, cap) || init_member(s, d, result,
+	if ((how = init_version(s, d, result, asked, asked_len, scratch, why,
+	    cap)) != SD_SAME)
+		return how;
+	if (init_member(s, d, result, "serverInfo", s->server_info, scratch,
+	    why, cap) || init_member(s, d, result, "capabilities",
+	    s->capabilities, scratch, why, cap) || init_member(s, d, result,
 	    "instructions", s->instructions, scratch, why, cap))
 		return SD_CHANGED;
 	return SD_SAME;
@@ -307,8 +365,9 @@ surface_check_init(struct surface *s, const struct json_doc *d,
 int
 surface_builder_init(struct surface_builder *b)
 {
-	struct jcs_buf *all[SK_N_ + 3] = { &b->part[0], &b->part[1],
-		&b->part[2], &b->protocol, &b->server_info, &b->instructions };
+	struct jcs_buf *all[SK_N_ + 4] = { &b->part[0], &b->part[1],
+		&b->part[2], &b->protocol, &b->server_info, &b->instructions,
+		&b->capabilities };
 
 	memset(b, 0, sizeof *b);
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
@@ -327,6 +386,7 @@ surface_builder_free(struct surface_builder *b)
 	free(b->protocol.p);
 	free(b->server_info.p);
 	free(b->instructions.p);
+	free(b->capabilities.p);
 	memset(b, 0, sizeof *b);
 }
 
@@ -348,18 +408,24 @@ surface_add_init(struct surface_builder *b, const struct json_doc *d,
 	const struct json_node *pv = json_get(d, result, "protocolVersion", 15);
 	const struct json_node *si = json_get(d, result, "serverInfo", 10);
 	const struct json_node *in = json_get(d, result, "instructions", 12);
+	const struct json_node *ca = json_get(d, result, "capabilities", 12);
 
 	if (!pv || pv->type != JSON_STRING || !si || si->type != JSON_OBJECT ||
-	    (in && in->type != JSON_STRING)) {
+	    (in && in->type != JSON_STRING) ||
+	    (ca && ca->type != JSON_OBJECT)) {
 		snprintf(why, cap, "initialize: the result lacks a string "
 		    "protocolVersion or a serverInfo object, or its "
-		    "instructions are not a string");
+		    "instructions are not a string or its capabilities not "
+		    "an object");
 		return -1;
 	}
 	b->protocol.len = b->server_info.len = b->instructions.len = 0;
+	b->capabilities.len = 0;
 	b->has_instructions = in != NULL;
+	b->has_capabilities = ca != NULL;
 	if (add(&b->protocol, d, pv, scratch) || add(&b->server_info, d, si,
-	    scratch) || (in && add(&b->instructions, d, in, scratch))) {
+	    scratch) || (in && add(&b->instructions, d, in, scratch)) ||
+	    (ca && add(&b->capabilities, d, ca, scratch))) {
 		snprintf(why, cap, "initialize: the result has no canonical "
 		    "form that fits");
 		return -1;
@@ -394,6 +460,8 @@ surface_finish(struct surface_builder *b, size_t *len, char *why,
 	/* the keys in RFC 8785 order */
 	const struct { const char *key; const struct jcs_buf *v; int list; }
 	    parts[] = {
+		{ "capabilities", b->has_capabilities ? &b->capabilities :
+		    NULL, 0 },
 		{ "instructions", b->has_instructions ? &b->instructions :
 		    NULL, 0 },
 		{ "prompts", &b->part[SK_PROMPT], 1 },

@@ -5,7 +5,9 @@
  *
  * The surface document is one JSON object in RFC 8785 canonical form:
  *
- *	{"instructions":S,		absent when the server sent none
+ *	{"capabilities":O,		initialize's result; absent when
+ *					the server sent none
+ *	 "instructions":S,		absent when the server sent none
  *	 "prompts":[P...],		each prompts/list item, whole
  *	 "protocolVersion":S,		initialize's result
  *	 "resourceTemplates":[R...],	each resources/templates/list item
@@ -28,6 +30,7 @@
 #define SURFACE_TEXT_MAX (4u << 20)	/* the document's bytes */
 #define SURFACE_ITEMS_MAX 1024		/* items of one kind */
 #define SURFACE_NAME_MAX 256		/* an item name, decoded, bytes */
+#define SURFACE_VERSION_MAX 64		/* a protocol version, canonical */
 /* The document's parse, bounded as one MCP message is (mcptap.h's
  * MCP_NODES_MAX, MCP_MEMBERS_MAX; not included: mcptap includes this). */
 #define SURFACE_NODES_MAX (1u << 17)
@@ -45,6 +48,7 @@ extern const char *const surface_kind_keys[SK_N_];
 struct surface {
 	struct json_doc doc;
 	const struct json_node *protocol, *server_info, *instructions;
+	const struct json_node *capabilities;
 	const struct json_node *items[SK_N_];	/* the arrays */
 	uint8_t *text;				/* owned */
 	size_t len;
@@ -84,20 +88,32 @@ enum surface_diff surface_check_item(struct surface *s, enum surface_kind k,
     const struct json_doc *d, const struct json_node *item,
     uint32_t *scratch, char *why, size_t cap);
 
-/* Compare an initialize result with the pin: protocolVersion,
- * serverInfo and instructions (present or absent alike). SD_SAME, or how
- * it differs with why. Other members (capabilities) are not pinned. */
+/* Compare an initialize result with the pin: serverInfo, capabilities
+ * and instructions (present or absent alike) as pinned, whatever version
+ * was negotiated; protocolVersion a string that is the pin's or the one
+ * this client asked for (asked[0..asked_len): its canonical JSON text,
+ * or asked_len 0 when the request had none a check can use): a server
+ * answers the client's version when it speaks it (MCP's negotiation),
+ * and nothing else of the result may depend on it. SD_SAME, or how it
+ * differs with why. Other members (_meta) are not pinned. */
 enum surface_diff surface_check_init(struct surface *s, const struct json_doc *d,
-    const struct json_node *result, uint32_t *scratch, char *why,
-    size_t cap);
+    const struct json_node *result, const uint8_t *asked, size_t asked_len,
+    uint32_t *scratch, char *why, size_t cap);
+
+/* The canonical text of an initialize request's params.protocolVersion
+ * into out (SURFACE_VERSION_MAX bytes): its length, or 0 when params has
+ * none, it is not a string or it is longer. */
+size_t surface_asked_version(const struct json_doc *d,
+    const struct json_node *params, uint32_t *scratch,
+    uint8_t out[SURFACE_VERSION_MAX]);
 
 /* Building a document from the captured answers (review submit
  * --capture): each part in canonical form as it arrives. */
 struct surface_builder {
 	struct jcs_buf part[SK_N_];		/* "item,item,..." */
 	size_t count[SK_N_];
-	struct jcs_buf protocol, server_info, instructions;
-	int has_instructions;
+	struct jcs_buf protocol, server_info, instructions, capabilities;
+	int has_instructions, has_capabilities;
 };
 
 /* Buffers of SURFACE_TEXT_MAX each (malloc'd); 0 or -1. */
@@ -105,7 +121,8 @@ int surface_builder_init(struct surface_builder *b);
 void surface_builder_free(struct surface_builder *b);
 
 /* Take an initialize result; 0, or -1 with why (no protocolVersion
- * string, no serverInfo object, instructions not a string, too big). */
+ * string, no serverInfo object, instructions not a string, capabilities
+ * not an object, too big). */
 int surface_add_init(struct surface_builder *b, const struct json_doc *d,
     const struct json_node *result, uint32_t *scratch, char *why,
     size_t cap);

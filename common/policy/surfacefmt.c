@@ -42,6 +42,10 @@ surface_print(FILE *f, struct surface *s)
 {
 	row(f, s, "protocol", s->protocol);
 	row(f, s, "server", s->server_info);
+	if (s->capabilities)
+		row(f, s, "capabilities", s->capabilities);
+	else
+		fprintf(f, "%-14s(none)\n", "capabilities");
 	if (s->instructions)
 		row(f, s, "instructions", s->instructions);
 	else
@@ -131,6 +135,10 @@ surface_print_json(FILE *f, struct surface *s)
 	json_value(f, s, s->protocol);
 	fputs(",\"serverInfo\":", f);
 	json_value(f, s, s->server_info);
+	if (s->capabilities) {
+		fputs(",\"capabilities\":", f);
+		json_value(f, s, s->capabilities);
+	}
 	if (s->instructions) {
 		fputs(",\"instructions\":", f);
 		json_value(f, s, s->instructions);

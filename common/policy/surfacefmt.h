@@ -15,7 +15,7 @@
 void surface_print(FILE *f, struct surface *s);
 
 /* The surface as one JSON object: {"protocolVersion":..., "serverInfo":
- * ..., "instructions":..., "tools":[{"sha256":HEX,"item":{...}}...],
+ * ..., "capabilities":..., "instructions":..., "tools":[{"sha256":HEX,"item":{...}}...],
  * "prompts":[...], "resourceTemplates":[...]}. */
 void surface_print_json(FILE *f, struct surface *s);
 

@@ -12,6 +12,11 @@
 //   listp           prompts/list: "prompts: N"
 //   big:N           server-everything's echo with an N-byte message:
 //                   "big N: exact" when the reply is "Echo: " + message
+//   ask:VERSION     (before connecting) initialize asks for protocol
+//                   VERSION instead of the SDK's latest, as an SDK whose
+//                   latest it is would; the SDK's own negotiation follows
+//   version         the protocol version the server answered:
+//                   "protocol: VERSION"
 // A failed connect prints "connect: error MESSAGE". Every AIRLOCK_*
 // variable of this process goes into the transport's env (as a host's
 // server config would put it), nothing else. Exits 0 when every step ran.
@@ -45,6 +50,30 @@ const watchdog = setTimeout(() => { console.log("timeout"); process.exit(1); },
 const transport = new StdioClientTransport({ command: cmd[0],
     args: cmd.slice(1), env, stderr: "inherit" });
 const client = new Client({ name: "airlock-mcp-test", version: "1.0.0" });
+// ask:VERSION: the initialize request rewritten on its way out; the
+// answer's version noted on its way in (the SDK keeps it to itself)
+const ask = steps.find((s) => s.startsWith("ask:"))?.slice(4);
+let initId, answered;
+const send = transport.send.bind(transport);
+transport.send = (m, o) => {
+	if (m.method === "initialize") {
+		initId = m.id;
+		if (ask)
+			m = { ...m, params: { ...m.params, protocolVersion: ask } };
+	}
+	return send(m, o);
+};
+let onmessage;
+Object.defineProperty(transport, "onmessage", {
+	get: () => onmessage,
+	set: (fn) => {
+		onmessage = fn && ((m, e) => {
+			if (m.id === initId && m.result)
+				answered = m.result.protocolVersion;
+			fn(m, e);
+		});
+	},
+});
 try {
 	await client.connect(transport);
 } catch (e) {
@@ -54,7 +83,11 @@ try {
 let failed = 0;
 for (const s of steps) {
 	try {
-		if (s === "list") {
+		if (s.startsWith("ask:")) {
+			continue;
+		} else if (s === "version") {
+			console.log(`protocol: ${answered}`);
+		} else if (s === "list") {
 			const r = await client.listTools();
 			console.log("tools: " + r.tools.map((t) => t.name).sort().join(" "));
 		} else if (s === "listp") {

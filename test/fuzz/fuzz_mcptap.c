@@ -1,7 +1,7 @@
 /* fuzz_mcptap.c - the runner's MCP tap under arbitrary traffic both ways,
  * observing and enforcing (the first byte's low bit; the tool list is
  * "echo,x"), with or without a surface pin (its second bit: a pin of
- * tools echo and x, a prompt p and a template t): chunks alternate
+ * tools echo and x, a prompt p, a template t and capabilities): chunks alternate
  * between the client's and the server's side (each chunk's first byte:
  * its side and length), so requests, responses,
  * partial lines and garbage interleave as a hostile pair would write
@@ -16,7 +16,8 @@
 #include "fuzz.h"
 
 static struct mcp_tap tap;
-static const char pin_text[] = "{\"instructions\":\"i\",\"prompts\":"
+static const char pin_text[] = "{\"capabilities\":{\"tools\":{}},"
+    "\"instructions\":\"i\",\"prompts\":"
     "[{\"name\":\"p\"}],\"protocolVersion\":\"2025-11-25\","
     "\"resourceTemplates\":[{\"name\":\"t\",\"uriTemplate\":\"f:///{p}\"}],"
     "\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"},\"tools\":"

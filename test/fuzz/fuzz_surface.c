@@ -35,8 +35,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			i = e->end;
 		}
 	}
-	FUZZ_ASSERT(surface_check_init(&s, &s.doc, &s.doc.nodes[0], scratch,
-	    why, sizeof why) == 0);
+	FUZZ_ASSERT(surface_check_init(&s, &s.doc, &s.doc.nodes[0], NULL, 0,
+	    scratch, why, sizeof why) == 0);
 	surface_free(&s);
 	return 0;
 }
