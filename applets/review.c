@@ -24,6 +24,7 @@
 #include "common/base/json.h"
 #include "common/lock/lockjail.h"
 #include "common/lock/lockread.h"
+#include "common/lock/locktree.h"
 #include "common/mcp/capture.h"
 #include "common/mcp/surface.h"
 #include "common/policy/guard.h"
@@ -613,29 +614,79 @@ lock_summary_json(FILE *f, const char *store, const struct store_rec *rec)
 
 /* ---- the surface (docs/REVIEW.md "Surface pins") --------------------- */
 
+/* A locked command (lockhex, in STORE/locks) as a runner's lease runs
+ * it: the lock's tree installed and sealed by the runner's own code
+ * (locktree.h: npm ci in a uid jail of the review's range and state
+ * directory, into STATE/trees, kept for the next capture of the lock),
+ * its seal and content checked, its bin started with node: argv_out
+ * (pointers into buf and o->cmd); *trees is what the capture's jail must
+ * read. Scripts off: a submit does not know whether approve will allow
+ * them. */
+static void
+locked_command(const struct opts *o, const struct lock_jail_opts *jo,
+    const char *lockhex, char **argv_out, char *buf, size_t bufcap,
+    char trees[PATH_MAX])
+{
+	struct locktree_cfg c;
+	char locks[PATH_MAX], err[1024];
+	uint8_t digest[LOCK_DIGEST_LEN];
+	enum locktree_result r;
+	size_t argc;
+	int installed;
+
+	if ((size_t)snprintf(locks, sizeof locks, "%s/locks", o->store) >=
+	    sizeof locks || (size_t)snprintf(trees, PATH_MAX, "%s/trees",
+	    jo->state_dir) >= PATH_MAX || lock_hex_decode(lockhex, digest) !=
+	    0)
+		die(EXIT_USAGE, "--capture: the store or state path is too "
+		    "long");
+	c = (struct locktree_cfg){ locks, trees, *jo, NULL };	/* PyPI */
+	c.install.mode = JAIL_UID;	/* npm ci's jail, as at a runner */
+	c.install.timeout_ms = RESOLVE_TIMEOUT_MS;
+	r = locktree_ready(&c, digest, NULL, 0, NULL, o->cmd, o->ncmd, 1,
+	    &installed, argv_out, &argc, buf, bufcap, err, sizeof err);
+	if (r != LOCKTREE_OK)
+		die(r == LOCKTREE_INSTALL_FAILED || r == LOCKTREE_SYSTEM ?
+		    EXIT_UNAVAILABLE : EXIT_NOPERM, "--capture: the locked "
+		    "tree: %s: %s", locktree_result_name(r), err);
+	fprintf(stderr, "capture: from the locked tree %s/%s (%s)\n", trees,
+	    lockhex, installed ? "installed now" : "installed before, its "
+	    "seal and content checked");
+}
+
 /* The server of argv run once in the review's jail, no secret, as an MCP
- * client would: its surface kept as STORE/surfaces/HEX.json. */
+ * client would (a locked one from its tree, as leases run it): its
+ * surface kept as STORE/surfaces/HEX.json. */
 static void
 capture_surface(const struct opts *o, char *const *argv,
-    char hex[LOCK_HEX_LEN + 1])
+    const char *lockhex, char hex[LOCK_HEX_LEN + 1])
 {
 	static const char *const launchers[] = { "npm", "node", "npx",
 		"uv", "uvx", "python3" };
+	static char *run[PROTO_ARGC_MAX + 1];
+	static char bin[PATH_MAX];
+	const char *ro[GUARD_LIST_MAX + 1];
 	struct lock_jail_opts jo;
 	struct capture_result cr;
 	struct surface sf;
-	char err[2048], dir[PATH_MAX];
+	char err[2048], dir[PATH_MAX], trees[PATH_MAX];
 	uint64_t ms = 120000;
+	size_t nro = o->guard.nscript_dirs;
 
 	if (o->capture_timeout && (cli_duration_ms(o->capture_timeout, &ms) !=
 	    0 || ms < 1000))
 		die(EXIT_USAGE, "bad --capture-timeout %s (like 120s or 5m)",
 		    o->capture_timeout);
-	struct lock_jail_view view = { launchers, sizeof launchers /
-		sizeof *launchers, o->guard.script_dirs,
-		o->guard.nscript_dirs };
-
+	memcpy(ro, o->guard.script_dirs, nro * sizeof *ro);
 	review_jail(o, ms, &jo);
+	if (lockhex[0]) {
+		locked_command(o, &jo, lockhex, run, bin, sizeof bin, trees);
+		argv = run;
+		ro[nro++] = trees;
+	}
+	struct lock_jail_view view = { launchers, sizeof launchers /
+		sizeof *launchers, ro, nro };
+
 	/* a server that exits early: EPIPE, an error that names it */
 	signal(SIGPIPE, SIG_IGN);
 	if (capture_jailed(&jo, &view, argv, &cr, err, sizeof err) != 0)
@@ -734,10 +785,12 @@ static const char submit_usage[] = "airlock review submit --store DIR "
     "NAME==VERSION COMMAND`) keeps FILE,\nhash-pinned requirements (`uv pip "
     "compile --generate-hashes`: NAME==VERSION\n--hash=sha256:HEX lines "
     "only), as the lock instead.\n--capture runs the server once in the "
-    "same kind of jail "
-    "(no\nsecret; --capture-timeout, default 120s) as an MCP client and "
-    "keeps its\nsurface (tools, prompts, resource templates, instructions) "
-    "in\nSTORE/surfaces; the token then pins it (docs/REVIEW.md, "
+    "same kind of jail (no secret;\n--capture-timeout, default 120s; with "
+    "--lock, from its locked tree,\ninstalled into the state directory's "
+    "trees/ as a runner installs it) as an\nMCP client and keeps its "
+    "surface (tools, prompts, resource templates,\ncapabilities, "
+    "instructions) in STORE/surfaces; the token then pins it\n"
+    "(docs/REVIEW.md, "
     "\"Surface pins\").\n";
 
 static int
@@ -847,7 +900,7 @@ cmd_submit(int argc, char **argv)
 		given_lock(&o, (const char *const *)o.cmd, o.ncmd, lockhex);
 	}
 	if (o.capture)
-		capture_surface(&o, o.cmd, surfhex);
+		capture_surface(&o, o.cmd, lockhex, surfhex);
 	if (store_lock(&s) != 0)
 		die(EXIT_OSERR, "%s", s.err);
 	if (store_next_id(&s, id) != 0)
