@@ -187,6 +187,9 @@ struct jail_host {
 	int proc_ok;			/* uid mode: a lease's own /proc
 					 * (probe_proc; only probed for uid) */
 	char proc_why[160];
+	char apparmor[64];		/* this process's AppArmor confinement
+					 * ("docker-default (enforce)"); ""
+					 * when AppArmor is off */
 	unsigned landlock_abi;		/* the kernel's (after the test cap) */
 	const char *landlock_why;
 	struct cgroup_probe cg;

@@ -280,6 +280,28 @@ explain_proc(int code, char *why, size_t cap)
 	    "AppArmor profile?)" : "");
 }
 
+/* The AppArmor profile confining this process, its newline cut: "" when
+ * AppArmor is off (no such file) or says nothing. */
+static void
+apparmor_label(char *buf, size_t cap)
+{
+	ssize_t n = file_read_small("/proc/self/attr/apparmor/current", buf,
+	    cap);
+
+	if (n < 0)
+		n = 0;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
+		n--;
+	buf[n] = '\0';
+}
+
+/* A confining AppArmor profile (not "unconfined")? */
+static int
+apparmor_confined(const struct jail_host *h)
+{
+	return h->apparmor[0] && strcmp(h->apparmor, "unconfined") != 0;
+}
+
 void
 jail_probe(const struct jail_config *c, struct jail_host *h)
 {
@@ -309,9 +331,17 @@ jail_probe(const struct jail_config *c, struct jail_host *h)
 	probe(c, seccomp_trial, c->seccomp ? NULL : "no filter was compiled",
 	    explain_seccomp, &h->seccomp_ok, h->seccomp_why,
 	    sizeof h->seccomp_why);
+	apparmor_label(h->apparmor, sizeof h->apparmor);
 	probe(c, proc_trial, h->cap_sysadmin ? NULL : "needs CAP_SYS_ADMIN "
 	    "to mount a /proc of the lease's own", explain_proc, &h->proc_ok,
 	    h->proc_why, sizeof h->proc_why);
+	/* name the profile: Docker's docker-default and podman's
+	 * containers-default deny every mount */
+	if (!h->proc_ok && h->cap_sysadmin && apparmor_confined(h) &&
+	    strstr(h->proc_why, strerror(EACCES)))
+		snprintf(h->proc_why, sizeof h->proc_why, "a pid namespace and "
+		    "/proc of the lease's own failed: the AppArmor profile "
+		    "%.64s denies mount", h->apparmor);
 	h->landlock_abi = landlock_abi(&h->landlock_why);
 	if (c->landlock_abi_cap && h->landlock_abi > c->landlock_abi_cap) {
 		h->landlock_abi = c->landlock_abi_cap;
@@ -402,7 +432,9 @@ jail_host_print(FILE *out, const struct jail_config *c,
 		    "\"why\":", h->proc_ok ? "true" : "false",
 		    h->userns_ok ? "true" : "false");
 		json_write_cstr(out, h->proc_why);
-		fprintf(out, "},");
+		fprintf(out, "},\"apparmor\":");
+		json_write_cstr(out, h->apparmor);
+		fputc(',', out);
 		fprintf(out, "\"seccomp\":{\"ok\":%s,\"why\":",
 		    h->seccomp_ok ? "true" : "false");
 		json_write_cstr(out, h->seccomp_why);
@@ -461,6 +493,8 @@ jail_host_print(FILE *out, const struct jail_config *c,
 	    "absent" : h->apparmor_userns ? "1" : "0");
 	fprintf(out, "seccomp: %s%s\n", h->seccomp_ok ? "yes" : "no: ",
 	    h->seccomp_why);
+	fprintf(out, "AppArmor: %s\n", apparmor_confined(h) ? h->apparmor :
+	    h->apparmor[0] ? "unconfined" : "off");
 	fprintf(out, "other leases' /proc/PID: %s%s%s\n", h->proc_ok ?
 	    "hidden in uid and ns modes (a private /proc, hidepid=invisible)"
 	    : h->userns_ok ? "hidden in ns mode only; " : "",

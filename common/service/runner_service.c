@@ -614,6 +614,28 @@ own_network(const struct runner_config *c)
 	return c->jail_cfg.mode != JAIL_NONE && !c->shared_network;
 }
 
+/* uid mode's leases have their own pid, IPC and mount namespaces and
+ * /proc with the same privilege that gives them their own network
+ * (CAP_SYS_ADMIN): a runner that gives the one but cannot give the
+ * other (a mount refused, as by Docker's and podman's default AppArmor
+ * profiles) would let leases see each other's pids and /proc/PID while
+ * the operator believes them apart. Refused; --shared-network is the
+ * opt-out for both. 0, or EXIT_CONFIG with err. */
+static int
+check_own_pids(const struct runner_config *c, const struct jail *j,
+    char *err, size_t errlen)
+{
+	if (j->cfg.mode != JAIL_UID || !own_network(c) || j->proc_private)
+		return 0;
+	return fail(err, errlen, EXIT_CONFIG, "--jail uid: each lease's own "
+	    "pid, IPC and mount namespaces and /proc cannot be made here (%s), "
+	    "so leases would see each other's pids and /proc/PID: run the "
+	    "runner with a profile that allows its mounts (Docker: "
+	    "--security-opt apparmor=unconfined; docs/DEPLOY.md, \"AppArmor\"), "
+	    "or run with --shared-network (leases then share this runner's "
+	    "network and pid namespaces: docs/SECURITY.md)", j->host.proc_why);
+}
+
 void
 runner_service_print_network(const struct runner_config *c,
     enum jail_mode mode, FILE *out)
@@ -945,6 +967,9 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 	if (jail_ok && own_network(&r->cfg) && (rc = step(r,
 	    egress_config_init(&r->egress, r->cfg.egress_allow, &r->jail, err,
 	    errlen) ? EXIT_CONFIG : 0, err)) != 0)
+		return rc;
+	if (jail_ok && (rc = step(r, check_own_pids(&r->cfg, &r->jail, err,
+	    errlen), err)) != 0)
 		return rc;
 	for (size_t i = 0; i < r->cfg.nlisten; i++) {
 		char why[400];
