@@ -12,6 +12,9 @@
 set -eu
 VM=${VM:-build/vm}
 ROOT_PACKAGES="busybox-static python3 nodejs podman runc conmon catatonit docker.io"
+# AppArmor (the engines load their default profiles with apparmor_parser;
+# docker.test, podman.test), PyYAML (compose_run.py reads deploy/compose.yaml)
+ROOT_PACKAGES="$ROOT_PACKAGES apparmor python3-yaml"
 # the root disk's (virtio), the TCP socket diagnostics the services look
 # a local peer's uid up with (a Debian host loads them on demand through
 # modprobe, which this root has no modules tree for), podman's overlay

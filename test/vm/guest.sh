@@ -18,6 +18,9 @@ mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
+# AppArmor's files (the kernel has it on): the engines load their default
+# profiles through them, as on a Debian host
+mount -t securityfs securityfs /sys/kernel/security
 # podman's storage with the runner and sandbox images (build.sh)
 mkdir -p /var/lib/containers/storage
 mount -t ext4 /dev/vdb /var/lib/containers/storage
