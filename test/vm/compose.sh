@@ -56,19 +56,28 @@ vm_wait() {
 	done
 }
 
+# vm_relay PORT TENANT REGISTRATION LAUNCHER SCRIPT ARGS...: a relay to the
+# runner listening on 127.0.0.1:PORT, with the secret of vm_compose_dir
+# $PT, running LAUNCHER /srv/mcp-scripts/SCRIPT ARGS
+vm_relay() {
+	rp=$1 rt=$2 rr=$3 rl=$4 rs=$5
+	shift 5
+	env -i AIRLOCK_SECRET_FILE="$PT/airlock_secret" AIRLOCK_RUNNER="tcp://127.0.0.1:$rp" \
+		AIRLOCK_TENANT="$rt" AIRLOCK_REGISTRATION="$rr" "$AIRLOCK" relay -- "$rl" "/srv/mcp-scripts/$rs" "$@"
+}
+
 # vm_udp_between PORT: two leases of two tenants on the runner at PORT,
-# through the test's `relay PORT TENANT REGISTRATION LAUNCHER SCRIPT
-# ARGS...` with test/helpers/channel.c as python3: the first sends from
+# through vm_relay with test/helpers/channel.c as python3: the first sends from
 # an unconnected UDP socket (the kernel binds it a port) and waits, the
 # second sends "hello" to that port on 127.0.0.1. Prints "sent: ok got:
 # WHAT" (got: nothing when no datagram arrived). Uses $PT.
 vm_udp_between() {
 	rm -f "$PT/udp-in" && mkfifo "$PT/udp-in"
-	relay "$1" t1 udp python3 udp-unconnected <"$PT/udp-in" >"$PT/udp-a" 2>/dev/null &
+	vm_relay "$1" t1 udp python3 udp-unconnected <"$PT/udp-in" >"$PT/udp-a" 2>/dev/null &
 	vu=$!
 	exec 7>"$PT/udp-in"
 	vm_wait "grep -q '^port: ' '$PT/udp-a'"
-	vu_sent=$(relay "$1" t2 udp python3 udp-send "$(sed -n 's/^port: //p' "$PT/udp-a")" hello \
+	vu_sent=$(vm_relay "$1" t2 udp python3 udp-send "$(sed -n 's/^port: //p' "$PT/udp-a")" hello \
 		</dev/null 2>/dev/null)
 	exec 7>&-
 	vm_wait "! kill -0 $vu 2>/dev/null" || kill "$vu" 2>/dev/null
