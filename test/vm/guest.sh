@@ -33,7 +33,7 @@ hostname airlock-vm
 echo "vm: guest started at $(cut -d' ' -f1 /proc/uptime) s; kernel $(uname -r)"
 cd /airlock
 # a case that hangs: show what still runs, and stop
-(sleep 900; echo "vm: watchdog: the cases still run after 900 s:"
+(sleep 2400; echo "vm: watchdog: the cases still run after 2400 s:"
 	ps -o pid,ppid,stat,args | grep -v ' \['; poweroff -f) &
 sh test/check.sh $(ls test/vm-*.test) 2>&1 | while IFS= read -r line; do
 	printf '%s %s\n' "$(cut -d' ' -f1 /proc/uptime)" "$line"
