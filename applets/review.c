@@ -13,6 +13,7 @@
 
 #include "applets/applet.h"
 #include "common/policy/approval.h"
+#include "common/jail/jail_options.h"
 #include "common/policy/audit.h"
 #include "common/policy/audit_verify.h"
 #include "common/base/cli.h"

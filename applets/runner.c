@@ -9,6 +9,7 @@
 #include "common/base/log.h"
 #include "common/base/xwrap.h"
 #include "common/jail/jail.h"
+#include "common/jail/jail_probe.h"
 #include "common/service/metrics_http.h"
 #include "common/service/runner_service.h"
 #include "applets/applet.h"

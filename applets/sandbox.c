@@ -22,6 +22,7 @@
 
 #include "common/base/cli.h"
 #include "common/gateway/gateway.h"
+#include "common/jail/jail_probe.h"
 #include "common/sandbox/javacheck.h"
 #include "common/service/metrics.h"
 #include "common/service/metrics_http.h"

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "common/jail/jail.h"
+#include "common/jail/jail_types.h"
 
 /* a then b into out (len bytes). 0, or -1 (ENAMETOOLONG). */
 int jail_join(char *out, size_t len, const char *a, const char *b);
@@ -49,5 +49,12 @@ void jail_dirs_trim_cache(void *ctx, uint32_t uid);
 /* home/.npm and home/.cache made symlinks into the cache c (a path as the
  * lease sees it). 0, or -1 with errno. */
 int jail_dirs_link_cache(const char *c, const char *home);
+
+/* What the lease's own trees hold on the state volume: its directory
+ * (HOME, TMPDIR, the work dir) into *home, its registration's package
+ * cache into *cache, measured as the lease's uid (diskquota.h). 0, or -1
+ * when some of it could not be measured. ctx: the struct jail_lease (a
+ * disk_measure_fn). */
+int jail_lease_disk_usage(void *ctx, uint64_t *home, uint64_t *cache);
 
 #endif

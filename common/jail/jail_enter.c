@@ -19,6 +19,7 @@
 #include "common/jail/jail_creds.h"
 #include "common/jail/jail_mounts.h"
 #include "common/jail/jail_nsinit.h"
+#include "common/jail/jail_probe.h"
 #include "common/jail/seccomp_policy.h"
 #include "common/jail/spawn.h"
 

@@ -6,6 +6,7 @@
 #include <linux/magic.h>
 #include <linux/mount.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/sendfile.h>

@@ -6,7 +6,7 @@
 #ifndef AIRLOCK_JAIL_MOUNTS_H
 #define AIRLOCK_JAIL_MOUNTS_H
 
-#include "common/jail/jail.h"
+#include "common/jail/jail_types.h"
 
 /* Where a lease's things are inside ns mode's root. */
 #define JAIL_NS_HOME "/home/airlock"

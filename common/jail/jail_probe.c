@@ -19,6 +19,7 @@
 #include "common/base/json.h"
 #include "common/jail/jail_creds.h"
 #include "common/jail/jail_mounts.h"
+#include "common/jail/jail_options.h"
 #include "common/jail/seccomp_policy.h"
 
 static long

@@ -6,6 +6,7 @@
 
 #include "common/base/cli.h"
 #include "common/base/errbuf.h"
+#include "common/jail/jail_options.h"
 #include "common/sandbox/sbx_config.h"
 
 enum {

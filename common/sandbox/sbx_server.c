@@ -16,6 +16,7 @@
 #include "common/base/random_id.h"
 #include "common/base/secmem.h"
 #include "common/base/xwrap.h"
+#include "common/jail/jail_options.h"
 #include "common/sandbox/sbx_config.h"
 #include "common/sandbox/sbx_env.h"
 #include "common/sandbox/sbx_warm.h"

@@ -3,6 +3,7 @@
 
 #include "common/base/bounded_rw.h"
 #include "common/base/clock.h"
+#include "common/jail/jail_dirs.h"
 #include "common/service/metrics.h"
 
 #include <errno.h>

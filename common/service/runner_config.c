@@ -8,6 +8,7 @@
 #include "common/base/cli.h"
 #include "common/base/errbuf.h"
 #include "common/base/xwrap.h"
+#include "common/jail/jail_options.h"
 #include "common/lock/pytree.h"
 #include "common/service/optconfig.h"
 #include "common/service/runner_config.h"

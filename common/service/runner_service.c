@@ -19,6 +19,7 @@
 #include "common/base/xwrap.h"
 #include "common/jail/cgroup.h"
 #include "common/jail/diskquota.h"
+#include "common/jail/jail_options.h"
 #include "common/jail/seccomp_policy.h"
 #include "common/lock/lockprefetch.h"
 #include "common/policy/guardfs.h"

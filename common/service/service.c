@@ -12,6 +12,7 @@
 
 #include "common/base/clock.h"
 #include "common/jail/jail.h"
+#include "common/jail/jail_probe.h"
 #include "common/service/ctlmsg.h"
 #include "common/base/fileio.h"
 #include "common/base/idfile.h"

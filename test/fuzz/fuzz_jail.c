@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/jail/jail.h"
+#include "common/jail/jail_options.h"
 #include "fuzz.h"
 
 #define PORTS_MAX 64

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "common/jail/jail.h"
+#include "common/jail/jail_options.h"
 #include "common/jail/seccomp_policy.h"
 #include "common/jail/spawn.h"
 

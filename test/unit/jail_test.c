@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "common/jail/jail.h"
+#include "common/jail/jail_options.h"
+#include "common/jail/jail_probe.h"
 #include "common/jail/landlock.h"
 #include "tap.h"
 
