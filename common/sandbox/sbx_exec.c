@@ -57,6 +57,9 @@ struct run {
 	size_t in_len[2], in_i, in_off;
 	uint8_t *record;		/* owned */
 	uint64_t cpu_base;		/* usec the slot used before the call */
+	int peak_kept;			/* a warm Java call whose slot's peak
+					 * could not be restarted (v2) */
+	uint64_t peak_base;		/* ... that peak at the call's start */
 	struct jail_file jf[JAIL_FILES_MAX];
 	struct sbx_job slot_job;	/* a warm slot's: no files, no input */
 	struct sbx_result slot_res;	/* what preparing it said */
@@ -433,6 +436,10 @@ finish(struct run *r)
 	if (st.has_memory) {
 		res->peak_memory = st.peak_memory;
 		res->flags |= SBX_F_MEMORY_CGROUP;
+		/* grown: the maximum came during the call, its own; not
+		 * grown: the call stayed below the warm-up's, no more known */
+		if (r->peak_kept && st.peak_memory <= r->peak_base)
+			res->flags |= SBX_F_PEAK_UPPER_BOUND;
 	} else if (getrusage(RUSAGE_CHILDREN, &ru) == 0) {
 		res->peak_memory = (uint64_t)ru.ru_maxrss * 1024;
 	}
@@ -999,9 +1006,13 @@ sbx_exec_warm_run(const struct sbx_job *job, const struct sbx_output *out,
 	jail_lease_stats(&r->lease, &st);
 	r->cpu_base = st.has_cpu ? st.cpu_usec : 0;
 	/* a warm JVM's warm-up (javac's) is no tool's peak: the peak
-	 * counts from the call (v1; v2 keeps the slot's, docs/SANDBOX.md) */
-	if (job->lang == SBX_LANG_JAVA)
-		(void)jail_lease_peak_reset(&r->lease);
+	 * counts from the call (v1); v2's memory.peak cannot be restarted,
+	 * so finish compares it with its value now (docs/SANDBOX.md) */
+	if (job->lang == SBX_LANG_JAVA &&
+	    jail_lease_peak_reset(&r->lease) != 0 && st.has_memory) {
+		r->peak_kept = 1;
+		r->peak_base = st.peak_memory;
+	}
 	r->t_start = mono_ms();
 	memset(&r->slot_job, 0, sizeof r->slot_job);
 	return run_go(r);

@@ -104,8 +104,10 @@ int sbx_exec(const struct sbx_exec_env *env, const struct sbx_job *job,
  * sbx_exec_warm_run takes it for job, which must fit it (sbx_warm_fits)
  * and carry its id: the files and input go to the loader, the clocks start
  * then, and CPU is counted from then (the slot's start is the service's
- * cost, charged to no tenant); then as sbx_exec, the jail destroyed the
- * same way. A job that does not fit gets reason jail_failed; the caller
+ * cost, charged to no tenant); a Java call's peak memory too where it can
+ * be restarted (v1), else the result flags it an upper bound unless the
+ * slot's peak grew during the call (SBX_F_PEAK_UPPER_BOUND); then as
+ * sbx_exec, the jail destroyed the same way. A job that does not fit gets reason jail_failed; the caller
  * asks first. sbx_exec_warm_discard kills and removes an unused slot
  * (sbx_exec does too). sbx_exec_warm_slot: the prepared slot's job, or
  * NULL; sbx_exec_warm_pidfd: its command's pidfd (readable when it died

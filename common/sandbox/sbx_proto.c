@@ -531,6 +531,9 @@ sbx_result_json(char *out, size_t cap, const struct sbx_result *r,
 	jnum(&j, "peak_memory", r->peak_memory);
 	jputs(&j, ",\"memory_source\":");
 	jstr(&j, r->flags & SBX_F_MEMORY_CGROUP ? "cgroup" : "rusage");
+	jputs(&j, r->flags & SBX_F_PEAK_UPPER_BOUND ?
+	    ",\"peak_memory_upper_bound\":true" :
+	    ",\"peak_memory_upper_bound\":false");
 	jnum(&j, "stdout_bytes", r->stdout_bytes);
 	jnum(&j, "stderr_bytes", r->stderr_bytes);
 	jputs(&j, r->flags & SBX_F_STDOUT_TRUNCATED ?

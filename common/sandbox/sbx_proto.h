@@ -155,7 +155,12 @@ enum sbx_flags {
 	SBX_F_CPU_CGROUP = 1u << 2,	/* cpu_ms from the cgroup (else rusage) */
 	SBX_F_MEMORY_CGROUP = 1u << 3,	/* peak from the cgroup (else maxrss) */
 	SBX_F_PIDS_CGROUP = 1u << 4,	/* pids limit by cgroup (else rlimit) */
-	SBX_F_ALL_ = (1u << 5) - 1
+	/* peak_memory bounds the execution's own peak from above, no more:
+	 * a warm Java call on cgroup v2, whose slot's memory.peak cannot be
+	 * restarted (Linux < 6.12) and did not grow during the call, so it
+	 * is the slot's warm-up's (sbx_exec.h) */
+	SBX_F_PEAK_UPPER_BOUND = 1u << 5,
+	SBX_F_ALL_ = (1u << 6) - 1
 };
 
 struct sbx_result {

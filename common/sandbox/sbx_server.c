@@ -449,11 +449,13 @@ log_execution(const struct conn *c, const struct sbx_job *job,
 	    r->kind == SBX_KIND_SIGNAL ? "signal" : "none"),
 	    LF_NUM("status", r->status),
 	    LF_NUM("wall_ms", r->wall_ms), LF_NUM("cpu_ms", r->cpu_ms),
-	    LF_NUM("peak_memory", r->peak_memory), LF_NUM("stdout_bytes",
+	    LF_NUM("peak_memory", r->peak_memory),
+	    LF_NUM("peak_memory_upper_bound", (r->flags &
+	    SBX_F_PEAK_UPPER_BOUND) != 0), LF_NUM("stdout_bytes",
 	    r->stdout_bytes), LF_NUM("stderr_bytes", r->stderr_bytes),
 	    LF_NUM("truncated", r->flags & (SBX_F_STDOUT_TRUNCATED |
 	    SBX_F_STDERR_TRUNCATED)),
-	    LF_STR("detail", detail) }, 21);
+	    LF_STR("detail", detail) }, 22);
 }
 
 /* The handler of one authenticated connection, in its own process:

@@ -159,7 +159,8 @@ test_started_result(void)
 	memset(&r, 0, sizeof r);
 	r.reason = SBX_VERIFY_FAILED;
 	r.kind = SBX_KIND_NONE;
-	r.flags = SBX_F_CPU_CGROUP | SBX_F_STDOUT_TRUNCATED;
+	r.flags = SBX_F_CPU_CGROUP | SBX_F_STDOUT_TRUNCATED |
+	    SBX_F_PEAK_UPPER_BOUND;
 	r.wall_ms = 7;
 	r.cpu_ms = 8;
 	r.peak_memory = 1u << 30;
@@ -222,7 +223,15 @@ test_names_json(void)
 	n = sbx_result_json(json, sizeof json, &r, SBX_LANG_PYTHON, &l);
 	ok(n > 0 && strstr(json, "\"reason\":\"exited\",\"exit_code\":3") &&
 	    strstr(json, "\"detail\":\"say \\\"hi\\\"\\\\\\n\"") &&
-	    strstr(json, "\"language\":\"python\""), "JSON: %s", json);
+	    strstr(json, "\"language\":\"python\"") &&
+	    strstr(json, "\"peak_memory_upper_bound\":false"), "JSON: %s",
+	    json);
+	r.flags = SBX_F_MEMORY_CGROUP | SBX_F_PEAK_UPPER_BOUND;
+	r.peak_memory = 150u << 20;
+	n = sbx_result_json(json, sizeof json, &r, SBX_LANG_JAVA, NULL);
+	ok(n > 0 && strstr(json, "\"peak_memory\":157286400,"
+	    "\"memory_source\":\"cgroup\",\"peak_memory_upper_bound\":true"),
+	    "JSON: an upper bound of the peak says so: %s", json);
 	ok(sbx_result_json(json, 20, &r, 0, NULL) == -1, "a small buffer is "
 	    "refused, not overrun");
 	sbx_detail_set(d, sizeof d, (const uint8_t *)"abc\x01" "defgh", 9);
