@@ -15,6 +15,8 @@ ROOT_PACKAGES="busybox-static python3 nodejs podman runc conmon catatonit docker
 # AppArmor (the engines load their default profiles with apparmor_parser;
 # docker.test, podman.test), PyYAML (compose_run.py reads deploy/compose.yaml)
 ROOT_PACKAGES="$ROOT_PACKAGES apparmor python3-yaml"
+# the JDK (vm/warm2.test: warm Java slots)
+ROOT_PACKAGES="$ROOT_PACKAGES openjdk-17-jdk-headless"
 # the root disk's (virtio), the TCP socket diagnostics the services look
 # a local peer's uid up with (a Debian host loads them on demand through
 # modprobe, which this root has no modules tree for), podman's overlay
@@ -45,10 +47,13 @@ fi
 
 if [ ! -f "$VM/root.img" ] || [ "$(cat "$VM/root.stamp" 2>/dev/null)" != "$ROOT_PACKAGES" ]; then
 	rm -rf "$VM/root" "$VM/root.img"
+	# (the JDK's postinst links its man pages as alternatives: their
+	# directory must exist though no page is installed)
 	mmdebstrap --quiet --variant=essential --include="$(echo $ROOT_PACKAGES | tr ' ' ,)" \
 		--dpkgopt='path-exclude=/usr/share/doc/*' \
 		--dpkgopt='path-exclude=/usr/share/man/*' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
+		--essential-hook='mkdir -p "$1/usr/share/man/man1"' \
 		bookworm "$VM/root" http://deb.debian.org/debian
 	cp "$VM/root/bin/busybox" "$VM/busybox"
 	mke2fs -q -t ext4 -d "$VM/root" "$VM/root.img.new" 1536M
