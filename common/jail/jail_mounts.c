@@ -108,7 +108,9 @@ bind_mount_ro(const char *src, const char *to)
  * sets only the flags named and keeps those a user namespace may not
  * clear by itself (no statvfs per bind), and reaches every mount below
  * (the bind is recursive). ns mode never runs under the runner's
- * seccomp program, which refuses it. */
+ * seccomp program, which refuses it. A kernel before 5.12 (ENOSYS), or
+ * a seccomp profile that does not know the call (EPERM), gets the
+ * remount of bind_mount_ro: read-only too, the top mount only. */
 static int
 bind_mount_view(const char *src, const char *to)
 {
@@ -117,8 +119,13 @@ bind_mount_view(const char *src, const char *to)
 
 	if (mount(src, to, NULL, MS_BIND | MS_REC, NULL) != 0)
 		return -1;
-	return (int)syscall(SYS_mount_setattr, AT_FDCWD, to, AT_RECURSIVE,
-	    &ro, sizeof ro);
+	if (syscall(SYS_mount_setattr, AT_FDCWD, to, AT_RECURSIVE, &ro,
+	    sizeof ro) == 0)
+		return 0;
+	if (errno != ENOSYS && errno != EPERM)
+		return -1;
+	return mount(NULL, to, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
+	    MS_NOSUID | locked_flags(src), NULL);
 }
 
 /* A fresh procfs at `at` that lists only the processes the reader may
