@@ -431,6 +431,51 @@ cgroup_probe(const char *v2_dir, struct cgroup_probe *p)
 	probe_v2(own, p);
 }
 
+/* pid's parent, from /proc/PID/stat (the field after the last ')': a
+ * comm may hold any byte); -1 when it is gone or unreadable. */
+static long
+parent_of(long pid)
+{
+	char path[48], buf[512], *p;
+	ssize_t n;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	if ((n = file_read_small(path, buf, sizeof buf)) <= 0 ||
+	    !(p = strrchr(buf, ')')) || p[1] != ' ' || !p[2] || p[3] != ' ')
+		return -1;
+	return strtol(p + 4, NULL, 10);
+}
+
+/* Our children living in dir go into to with us: the metrics endpoint's
+ * process is forked before the jail is set up (it never holds the
+ * secret), and a group with processes cannot enable controllers for its
+ * children. Others' processes stay: the refusal then names them. */
+static int
+move_children(const char *dir, const char *to)
+{
+	char path[PATH_MAX + 16], buf[4096], *p, *end;
+	long me = (long)getpid();
+
+	if ((size_t)snprintf(path, sizeof path, "%s/cgroup.procs", dir) >=
+	    sizeof path || file_read_small(path, buf, sizeof buf) < 0)
+		return -1;
+	for (p = buf; *p; p = end) {
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (pid > 0 && pid != me && parent_of(pid) == me) {
+			char w[24];
+
+			snprintf(w, sizeof w, "%ld", pid);
+			if (write_at(to, "cgroup.procs", w) != 0 &&
+			    errno != ESRCH)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 /* "msg: arg" into err; -1. */
 static int
 fail(char *err, size_t len, const char *msg, const char *arg)
@@ -684,6 +729,9 @@ setup_v2(struct cgroup_service *s, const struct cgroup_probe *p,
 			return fail(err, errlen, "cannot move the runner into ",
 			    s->self_dir);
 		s->moved_self = 1;
+		if (move_children(real, s->self_dir) != 0)
+			return fail(err, errlen, "cannot move our children "
+			    "(the metrics endpoint) into ", s->self_dir);
 	}
 	if (ctl[0] && write_at(real, "cgroup.subtree_control", ctl) != 0) {
 		snprintf(why, sizeof why, "cannot enable %s in %s/"
