@@ -648,18 +648,12 @@ job_jail(struct run *r)
 	 * must not bind first, or a fork bomb would look like a tool that
 	 * failed to fork (the cgroup's refusals are what names the reason) */
 	jl->nproc = r->jcopy.cg.kind != CGROUP_NONE ? l->pids + 16 : l->pids;
-	jl->cpu_seconds = sbx_exec_cpu_seconds(l);
+	jl->cpu_seconds = sbx_job_cpu_seconds(l);
 	if (r->job->lang == SBX_LANG_JAVA && r->job->nfiles == 0)
 		jl->cpu_seconds += SBX_JWARM_CPU_S;	/* the JVM's warm-up */
 	jl->disk = r->job->disk;
 	r->jcopy.cg.lim.memory = l->memory;
 	r->jcopy.cg.lim.pids = l->pids;
-}
-
-uint64_t
-sbx_exec_cpu_seconds(const struct sbx_limits *lim)
-{
-	return (lim->cpu_ms + 999) / 1000 + 1;
 }
 
 static struct run the_run;	/* one execution per process at a time */

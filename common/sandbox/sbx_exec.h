@@ -27,31 +27,8 @@
 #include <stdint.h>
 
 #include "common/jail/jail.h"
+#include "common/sandbox/sbx_job.h"
 #include "common/sandbox/sbx_proto.h"
-
-struct sbx_file_data {
-	const char *name;	/* sbx_name_valid */
-	const uint8_t *data;
-	size_t len;
-};
-
-struct sbx_job {
-	const char *id;			/* [A-Za-z0-9_-]{1,64}, unique */
-	const char *tenant;
-	unsigned lang;			/* enum sbx_lang */
-	struct sbx_limits lim;		/* final: clamped, no zeros */
-	uint64_t disk;			/* bytes: HOME, TMPDIR, /tmp, /dev/shm
-					 * and the work dir together, on one
-					 * tmpfs charged to the memory limit */
-	const struct sbx_file_data *files;	/* files[0] runs */
-	size_t nfiles;
-	const uint8_t *input;
-	size_t input_len;
-	char *const *exec_argv;		/* SBX_LANG_EXEC: the command */
-	char *const *args;		/* the tool's argv words after its
-					 * name (sbx_args_check), or NULL */
-	size_t nargs;
-};
 
 /* Where the tool's output goes. emit gets every byte within the caps, in
  * order, never more than room() said, and must not wait: the limits'
@@ -122,10 +99,6 @@ int sbx_exec_warm_pidfd(void);
 int sbx_exec_warm_run(const struct sbx_job *job,
     const struct sbx_output *out, struct sbx_result *res);
 void sbx_exec_warm_discard(void);
-
-/* The RLIMIT_CPU backstop of a CPU limit: its seconds rounded up, plus
- * one (the cgroup's reading is what stops a tool first). */
-uint64_t sbx_exec_cpu_seconds(const struct sbx_limits *lim);
 
 /* Java heap (-Xmx) for a memory limit: half of it, at least 16 MiB, at
  * most the limit minus 64 MiB when that is larger than half. */

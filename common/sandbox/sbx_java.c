@@ -16,7 +16,7 @@
 #include "common/sandbox/javacheck.h"
 #include "common/jail/landlock.h"
 #include "common/base/bounded_rw.h"
-#include "common/sandbox/sbx_exec.h"
+#include "common/sandbox/sbx_proto.h"
 #include "common/sandbox/sbx_jar.h"
 #include "common/sandbox/sbx_stage.h"
 

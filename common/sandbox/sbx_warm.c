@@ -107,6 +107,6 @@ sbx_warm_fits(const struct sbx_job *slot, const struct sbx_job *job)
 	return job->lang == slot->lang && job->nargs == 0 &&
 	    job->lim.memory == slot->lim.memory
 	    && job->lim.pids == slot->lim.pids && job->disk == slot->disk &&
-	    sbx_exec_cpu_seconds(&job->lim) ==
-	    sbx_exec_cpu_seconds(&slot->lim);
+	    sbx_job_cpu_seconds(&job->lim) ==
+	    sbx_job_cpu_seconds(&slot->lim);
 }

@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/sandbox/sbx_exec.h"
+#include "common/sandbox/sbx_job.h"
 
 /* The loader's source, NUL-terminated (python3 -E -s -c). */
 extern const char sbx_warm_python_loader[];
