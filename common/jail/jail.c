@@ -5,11 +5,13 @@
 #include "common/jail/jail.h"
 
 #include <errno.h>
+#include <linux/capability.h>
 #include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/jail/diskquota.h"
+#include "common/jail/jail_creds.h"
 #include "common/jail/jail_dirs.h"
 #include "common/jail/jail_mounts.h"
 #include "common/jail/jail_options.h"
@@ -477,6 +480,18 @@ jail_lease_started(struct jail_lease *l, char *err, size_t errlen)
 	}
 	l->disk_fd = fd;
 	return 0;
+}
+
+int
+jail_lease_drop_setup_caps(void)
+{
+	uint64_t keep = JAIL_CAP_BIT(CAP_KILL) | JAIL_CAP_BIT(CAP_SETUID) |
+	    JAIL_CAP_BIT(CAP_SETGID);
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -1;
+	/* only what it holds: capset cannot raise one */
+	return jail_caps_only(jail_caps_effective() & keep);
 }
 
 void

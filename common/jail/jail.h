@@ -116,6 +116,15 @@ int jail_lease_started(struct jail_lease *l, char *err, size_t errlen);
  * process that is to exec returns. */
 int jail_lease_enter(void *ctx, const char **step);
 
+/* Once the lease is spawned, what its handler still needs: CAP_KILL (to
+ * end the lease's processes), CAP_SETUID and CAP_SETGID (setfsuid to
+ * measure and remove its directories, the IPC sweep's child); every
+ * other capability (CAP_SYS_ADMIN, CAP_NET_ADMIN: the namespaces, mounts
+ * and loopback, made before) dropped for good, and no_new_privs, so no
+ * exec as root regains them. Called before the handler reads a byte the
+ * lease wrote. 0, or -1 with errno. */
+int jail_lease_drop_setup_caps(void);
+
 /* Kill everything of the lease: its cgroup (exact: a process cannot leave
  * it), or without one every process of its uid when no other lease holds
  * the uid (uid_kill_all). Reaps the caller's children while it waits;

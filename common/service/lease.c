@@ -1104,6 +1104,14 @@ lease_serve(const struct lease_config *cfg, int conn_fd,
 		goto out;
 	}
 	l.spawned = l.in_open = l.out_open = l.err_open = 1;
+	/* before the first byte of the server's: the handler parses it */
+	if (jail_lease_drop_setup_caps() != 0) {
+		snprintf(err, sizeof err, "jail: dropping the handler's setup "
+		    "capabilities: %s", strerror(errno));
+		teardown(&l);
+		refuse(&l, LERR_JAIL, err);
+		goto out;
+	}
 	l.tap = &tap;
 	mcp_tap_init(&tap, &(struct mcp_who){ l.id, l.req.tenant,
 	    l.req.registration, l.approval_id });
