@@ -92,16 +92,23 @@ locked_flags(const char *path)
 	return f;
 }
 
-/* Bind src at to, read-only, keeping the flags a user namespace may not
- * clear: a remount, as the runner's seccomp program (uid mode's /proc
- * masks) allows mount but not mount_setattr. */
+/* The bind of src at to made read-only, keeping the flags a user
+ * namespace may not clear: a remount, as the runner's seccomp program
+ * (uid mode's /proc masks) allows mount but not mount_setattr. */
+static int
+remount_ro(const char *src, const char *to)
+{
+	return mount(NULL, to, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
+	    MS_NOSUID | locked_flags(src), NULL);
+}
+
+/* Bind src at to, read-only (remount_ro). */
 static int
 bind_mount_ro(const char *src, const char *to)
 {
 	if (mount(src, to, NULL, MS_BIND | MS_REC, NULL) != 0)
 		return -1;
-	return mount(NULL, to, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
-	    MS_NOSUID | locked_flags(src), NULL);
+	return remount_ro(src, to);
 }
 
 /* ns mode's view, many binds: read-only with one mount_setattr, which
@@ -109,8 +116,8 @@ bind_mount_ro(const char *src, const char *to)
  * clear by itself (no statvfs per bind), and reaches every mount below
  * (the bind is recursive). ns mode never runs under the runner's
  * seccomp program, which refuses it. A kernel before 5.12 (ENOSYS), or
- * a seccomp profile that does not know the call (EPERM), gets the
- * remount of bind_mount_ro: read-only too, the top mount only. */
+ * a seccomp profile that does not know the call (EPERM), gets
+ * remount_ro: read-only too, the top mount only. */
 static int
 bind_mount_view(const char *src, const char *to)
 {
@@ -124,8 +131,7 @@ bind_mount_view(const char *src, const char *to)
 		return 0;
 	if (errno != ENOSYS && errno != EPERM)
 		return -1;
-	return mount(NULL, to, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
-	    MS_NOSUID | locked_flags(src), NULL);
+	return remount_ro(src, to);
 }
 
 /* A fresh procfs at `at` that lists only the processes the reader may
