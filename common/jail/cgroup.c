@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/base/fileio.h"
+#include "common/base/random_id.h"
 
 #define CGROUP2_MAGIC 0x63677270
 #define CPU_PERIOD_US 100000
@@ -283,12 +284,17 @@ own_dir(const char *ctl, char *out, size_t len)
 	return (size_t)snprintf(out, len, "%s%s", mnt, rel) < len ? 0 : -1;
 }
 
+/* Can we make a group in dir? The probe's name is random, not our pid:
+ * containers sharing one delegated directory all run as pid 1, and two
+ * starting together would each find the other's probe (EEXIST). */
 static int
 probe_mkdir(const char *dir)
 {
-	char p[PATH_MAX + 64];
+	char p[PATH_MAX + 64], id[17];
 
-	snprintf(p, sizeof p, "%s/airlock-probe-%ld", dir, (long)getpid());
+	if (random_id(id) != 0)
+		return -1;
+	snprintf(p, sizeof p, "%s/airlock-probe-%s", dir, id);
 	if (mkdir(p, 0755) != 0)
 		return -1;
 	rmdir(p);
