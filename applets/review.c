@@ -1511,13 +1511,19 @@ check_revoked(struct store *s, const struct audit_entries *e,
 	struct revocation_sig sig;
 	char path[PATH_MAX];
 	const char *why;
+	uint64_t serial;
 
 	if (store_path(s, "revoked", path, sizeof path) != 0)
 		die(EXIT_IOERR, "%s", s->err);
 	if (file_read(path, REVOCATION_FILE_MAX, &buf, &len) != 0)
 		die_errno(EXIT_IOERR, "cannot read %s", path);
-	if (revocation_parse(buf, len, &ids, &n, &sig, &line, &why) != 0)
+	if (revocation_parse(buf, len, &ids, &n, &sig, &serial, &line,
+	    &why) != 0)
 		die(EXIT_DATAERR, "%s: line %zu: %s", path, line, why);
+	if (sig.present && serial == 0)
+		log_msg(LOG_WARN, "%s: signed without a serial (format 2): "
+		    "runners take it as serial 0; the next keyed change, or "
+		    "review sign-revocations, gives it one", path);
 	bad = audit_check_revoked(e, (const uint8_t (*)[REVOCATION_ID_LEN])ids,
 	    n, path) + audit_check_listed(e,
 	    (const uint8_t (*)[REVOCATION_ID_LEN])ids, n, path);

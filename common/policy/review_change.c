@@ -81,6 +81,7 @@ review_list_check(struct store *s, char *err, size_t errcap)
 	struct audit_summary sum;
 	enum review_fail f = REVIEW_CORRUPT;
 	size_t len, n, line, bad;
+	uint64_t serial;
 	const char *why;
 
 	if (store_path(s, "audit.log", path, sizeof path) != 0 ||
@@ -99,7 +100,7 @@ review_list_check(struct store *s, char *err, size_t errcap)
 		    all.oom ? "out of memory" : why);
 		goto out;
 	}
-	if (revocation_parse(buf, n, &ids, &n, &sig, &line, &why) != 0) {
+	if (revocation_parse(buf, n, &ids, &n, &sig, &serial, &line, &why) != 0) {
 		snprintf(err, errcap, "%s: line %zu: %s", list, line, why);
 		goto out;
 	}

@@ -697,9 +697,15 @@ check_approval(struct lease *l)
 
 	if (!l->cfg->review_key)
 		return 0;
-	if (l->cfg->revoked && revocation_reload(l->cfg->revoked, &why) != 0)
-		log_msg(LOG_WARN, "revocation list unusable, refusing every "
-		    "token: %s", why);
+	if (l->cfg->revoked && revocation_reload(l->cfg->revoked, &why) != 0) {
+		if (l->cfg->revoked->usable)
+			log_msg(LOG_WARN, "revocation list refused, the last "
+			    "good one (serial %llu) stays in force: %s",
+			    (unsigned long long)l->cfg->revoked->serial, why);
+		else
+			log_msg(LOG_WARN, "revocation list unusable, refusing "
+			    "every token: %s", why);
+	}
 	if (l->req.approval_len == 0)
 		return refuse(l, LERR_APPROVAL, "approval_required: this "
 		    "runner only spawns reviewed registrations");

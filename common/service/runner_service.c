@@ -268,6 +268,38 @@ test_versions(uint32_t *mask)
 	}
 }
 
+/* Load the list of s (initialised with its key) the first time: with
+ * the floor remembered for that key in state_dir (floor, PATH_MAX), so
+ * that no list older than one accepted before a restart loads; a
+ * preflight reads the floor but writes none. 0, or -1 with *why. */
+static int
+revocation_open(struct revocation_set *s, const char *state_dir,
+    char *floor, int preflight, const char **why)
+{
+	char kid[ECKEY_ID_TEXT];
+
+	eckey_id_text(s->key->id, kid);
+	if ((size_t)snprintf(floor, PATH_MAX, "%s/revocations-%s.floor",
+	    state_dir, kid) >= PATH_MAX) {
+		*why = "state directory path too long";
+		return -1;
+	}
+	if (revocation_floor_load(s, floor, why) != 0) {
+		snprintf(s->err, sizeof s->err, "%s: %s (it remembers the "
+		    "newest list accepted; remove it only to accept an older "
+		    "list on purpose)", floor, *why);
+		*why = s->err;
+		return -1;
+	}
+	if (preflight)
+		s->floor_path = NULL;
+	if (revocation_reload(s, why) != 0)
+		return -1;
+	if (*why)	/* accepted, but not remembered: refuse to forget */
+		return -1;
+	return 0;
+}
+
 /* Approval enforcement: the key and the revocation list must both load
  * now; a runner told to enforce never starts without them. 0, or the
  * exit code that stops start-up, with err (a preflight notes the
@@ -291,7 +323,8 @@ load_review(struct runner_service *r, char *err, size_t errlen)
 	if (r->cfg.revocations) {
 		revocation_init(&r->revoked, r->cfg.revocations,
 		    &r->review_key);
-		if (revocation_reload(&r->revoked, &why) != 0)
+		if (revocation_open(&r->revoked, r->cfg.state_dir,
+		    r->revoked_floor, r->cfg.preflight, &why) != 0)
 			return problems_note(&r->problems, fail(err, errlen,
 			    EXIT_CONFIG, "--revocations %s: %s",
 			    r->cfg.revocations, why), err);
@@ -667,6 +700,7 @@ struct reload_set {
 	struct guard_policy guard;
 	struct eckey_pub key;
 	struct revocation_set revoked;	/* a new --revocations path's */
+	char revoked_floor[PATH_MAX];	/* and its key's floor */
 	int new_revoked;
 	struct egress_config egress;
 };
@@ -804,7 +838,8 @@ reload_build(struct runner_service *r, struct reload_set *n, char *err,
 	    memcmp(&n->key, &r->review_key, sizeof n->key) != 0)) {
 		revocation_init(&n->revoked, c->revocations, &n->key);
 		n->new_revoked = 1;
-		if (revocation_reload(&n->revoked, &why) != 0) {
+		if (revocation_open(&n->revoked, r->cfg.state_dir,
+		    n->revoked_floor, 0, &why) != 0) {
 			snprintf(err, errlen, "--revocations %s: %s",
 			    c->revocations, why);
 			return -1;
@@ -833,6 +868,9 @@ reload_switch(struct runner_service *r, struct reload_set *n)
 		revocation_free(&r->revoked);
 		r->revoked = n->revoked;
 		r->revoked.key = &r->review_key;
+		memcpy(r->revoked_floor, n->revoked_floor,
+		    sizeof r->revoked_floor);
+		r->revoked.floor_path = r->revoked_floor;
 		n->new_revoked = 0;
 	}
 	if (own_network(&n->cfg))

@@ -44,6 +44,7 @@ struct runner_service {
 	struct guard_policy guard;
 	struct eckey_pub review_key;
 	struct revocation_set revoked;
+	char revoked_floor[PATH_MAX];	/* STATE/revocations-KEYID.floor */
 	size_t revoked_seen;		/* ids when the trees were swept */
 	int sweep_again;		/* a tree was busy at the last sweep */
 	pid_t prefetch_pid;		/* the --prefetch run; 0: none */

@@ -34,6 +34,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *why;
 	struct revocation_set set = { 0 };
 	struct revocation_sig rsig;
+	uint64_t serial;
 
 	if (!have_key) {
 		FUZZ_ASSERT(eckey_priv_parse(test_key_sec1,
@@ -53,8 +54,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		return 0;
 	}
-	if (revocation_parse(data + 1, size - 1, &ids, &n, &rsig, &line,
-	    &why) == 0) {
+	if (revocation_parse(data + 1, size - 1, &ids, &n, &rsig, &serial,
+	    &line, &why) == 0) {
 		set.ids = ids;
 		set.n = n;
 		set.usable = 1;

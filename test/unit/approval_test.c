@@ -12,6 +12,7 @@
 #include "common/base/b64url.h"
 #include "common/policy/eckey.h"
 #include "common/policy/revocation.h"
+#include "common/policy/revfloor.h"
 #include "tap.h"
 #include "test/helpers/test_key.h"
 
@@ -326,9 +327,12 @@ test_revocation(void)
 {
 	char path[] = "/tmp/approval_test.XXXXXX", twin[APPROVAL_TOKEN_MAX + 1];
 	char empty[sizeof path + 8], one[sizeof path + 8];
+	char forged[sizeof path + 8], floor[sizeof path + 8];
+	uint8_t fdigest[REVFLOOR_DIGEST_LEN];
 	struct approval_request req = request();
 	struct revocation_set rev, fresh;
 	struct revocation_sig rsig;
+	uint64_t serial;
 	struct approval a;
 	uint8_t sig[ECKEY_SIG_LEN], (*ids)[REVOCATION_ID_LEN], id[16];
 	const char *why = "", *dot = strchr(token, '.');
@@ -337,9 +341,13 @@ test_revocation(void)
 
 	snprintf(empty, sizeof empty, "%s.empty", path);
 	snprintf(one, sizeof one, "%s.one", path);
+	snprintf(forged, sizeof forged, "%s.forged", path);
+	snprintf(floor, sizeof floor, "%s.floor", path);
 	ok(fd >= 0 && close(fd) == 0 && write_text(path, REVOCATION_HEADER) ==
 	    0, "a new store's list: its header, unsigned");
 	revocation_init(&rev, path, &key.pub);
+	ok(revocation_floor_load(&rev, floor, &why) == 0 && rev.serial == 0,
+	    "no floor file yet: serial 0");
 	ok(check(token, token_len, &req, T0, 0, &rev) == APPROVAL_REVOKED,
 	    "a list never loaded refuses everything");
 	ok(revocation_reload(&rev, &why) == -1 && strstr(why, "not signed"),
@@ -377,47 +385,88 @@ test_revocation(void)
 	    memcmp(id, a.token_id, 16) == 0, "approval_token_id agrees");
 
 	/* The attacks on the file: edit it, roll it back, sign it with
-	 * another key. Each leaves the set refusing every token. */
+	 * another key, forge or replay a serial. Each is refused, and the
+	 * last good list stays in force (the token stays revoked; the set
+	 * stays usable: other tokens are served). */
 	ok(write_text(path, REVOCATION_HEADER) == 0 &&
 	    revocation_reload(&rev, &why) == -1 && strstr(why, "not signed") &&
-	    check(token, token_len, &req, T0, 0, &rev) == APPROVAL_REVOKED &&
-	    check(golden, strlen(golden), &req, T0, 0, &rev) ==
-	    APPROVAL_REVOKED, "cut to its header: refused, every token "
-	    "refused");
+	    rev.usable && rev.n == 1 && rev.serial == 3 &&
+	    check(token, token_len, &req, T0, 0, &rev) == APPROVAL_REVOKED,
+	    "cut to its header: refused, the last good list (serial 3) "
+	    "stays in force");
+	ok(revocation_reload(&rev, &why) == -1 && strstr(why, "not signed"),
+	    "refused again, unread until it changes");
 	ok(copy_file(empty, path) == 0 && revocation_reload(&rev, &why) ==
-	    -1 && strstr(why, "no longer holds revoked token"),
-	    "rolled back to an older signed copy: refused: %s", why);
+	    -1 && strstr(why, "no longer holds revoked token") && rev.usable &&
+	    rev.n == 1, "rolled back to an older signed copy: refused: %s",
+	    why);
 	revocation_init(&fresh, path, &key.pub);
 	ok(revocation_reload(&fresh, &why) == 0 && fresh.n == 0,
-	    "(a set that never saw the newer list takes the older one: the "
-	    "rollback docs/REVIEW.md names)");
+	    "(a set that never saw the newer list and has no floor takes the "
+	    "older one)");
+	revocation_free(&fresh);
+	revocation_init(&fresh, path, &key.pub);
+	ok(revocation_floor_load(&fresh, floor, &why) == 0 &&
+	    fresh.serial == 3 && revocation_reload(&fresh, &why) == -1 &&
+	    strstr(why, "serial 1 is older than serial 3") && !fresh.usable &&
+	    check(token, token_len, &req, T0, 0, &fresh) == APPROVAL_REVOKED,
+	    "a set started from the floor file refuses the older copy (a "
+	    "restart): %s", why);
+	revocation_free(&fresh);
+	/* serial 3 forged: the same ids, another time: other bytes */
+	ok(copy_file(empty, forged) == 0 && revocation_sign(forged, a.token_id,
+	    T0 + 5, "r000001", &key, &why) == 0 && revocation_sign(forged,
+	    NULL, 0, NULL, &key, &why) == 0 && copy_file(forged, path) == 0 &&
+	    revocation_reload(&rev, &why) == -1 &&
+	    strstr(why, "serial 3 again, with other bytes"),
+	    "the same serial with other bytes: refused: %s", why);
+	revocation_init(&fresh, path, &key.pub);
+	ok(revocation_floor_load(&fresh, floor, &why) == 0 &&
+	    revocation_reload(&fresh, &why) == -1 &&
+	    strstr(why, "serial 3 again"), "... after a restart too");
 	revocation_free(&fresh);
 	ok(copy_file(one, path) == 0 && revocation_reload(&rev, &why) == 0 &&
 	    rev.n == 1, "the signed list back: it loads");
+	ok(revocation_sign(path, NULL, 0, NULL, &key, &why) == 0 &&
+	    revocation_reload(&rev, &why) == 0 && why == NULL &&
+	    rev.serial == 4 && revfloor_read(floor, &serial, fdigest, &why) ==
+	    1 && serial == 4 && memcmp(fdigest, rev.digest, 32) == 0,
+	    "signed again: serial 4, accepted and remembered in the floor");
+	copy_file(path, one);
 	ok(revocation_sign(path, NULL, 0, NULL, &other, &why) == -1 &&
 	    strstr(why, "another key"), "another key does not re-sign the "
 	    "reviewer's list: %s", why);
 	ok(write_text(empty, REVOCATION_HEADER) == 0 &&
 	    revocation_sign(empty, NULL, 0, NULL, &other, &why) == 0 &&
 	    copy_file(empty, path) == 0 && revocation_reload(&rev, &why) == -1 &&
-	    strstr(why, "another key"), "a list signed by another key: "
-	    "refused: %s", why);
+	    strstr(why, "another key") && rev.usable && rev.n == 1,
+	    "a list signed by another key: refused: %s", why);
 	ok(copy_file(one, path) == 0 && revocation_reload(&rev, &why) == 0,
 	    "restored");
 	fd = open(path, O_WRONLY | O_APPEND);
 	ok(fd >= 0 && write(fd, "junk\n", 5) == 5 && close(fd) == 0 &&
-	    revocation_reload(&rev, &why) == -1 && strstr(why, "line 3"),
+	    revocation_reload(&rev, &why) == -1 && strstr(why, "line 4"),
 	    "text after the signature fails to reload, naming the line: %s",
 	    why);
-	ok(check(token, token_len, &req, T0, 0, &rev) == APPROVAL_REVOKED,
-	    "and then refuses every token");
+	ok(check(token, token_len, &req, T0, 0, &rev) == APPROVAL_REVOKED &&
+	    rev.usable, "and the last good list stays in force");
 	ok(revocation_sign(path, id, T0, "r000002", &key, &why) == -1,
 	    "nothing is signed over a malformed list");
 	ok(copy_file(one, path) == 0 && (fd = open(path, O_RDWR)) >= 0 &&
-	    pwrite(fd, "B", 1, sizeof REVOCATION_HEADER - 1) == 1 &&
+	    pwrite(fd, "B", 1, revocation_entries_off(4)) == 1 &&
 	    close(fd) == 0 && revocation_reload(&rev, &why) == -1 &&
 	    strstr(why, "does not verify"), "one entry byte changed: "
 	    "refused: %s", why);
+	ok(copy_file(one, path) == 0 && (fd = open(path, O_RDWR)) >= 0 &&
+	    pwrite(fd, "9", 1, revocation_entries_off(4) - 2) == 1 &&
+	    close(fd) == 0 && revocation_reload(&rev, &why) == -1 &&
+	    strstr(why, "does not verify"), "its serial raised by an edit: "
+	    "refused: %s", why);
+	ok(write_text(floor, "airlock-revocation-floor 1\nserial 4\n") == 0 &&
+	    revocation_floor_load(&fresh, floor, &why) == -1,
+	    "a malformed floor file does not load: %s", why);
+	unlink(floor);
+	unlink(forged);
 	unlink(path);
 	unlink(empty);
 	unlink(one);
@@ -440,21 +489,22 @@ test_revocation(void)
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
 		ok(revocation_parse((const uint8_t *)bad[i], strlen(bad[i]),
-		    &ids, &count, &rsig, &line, &why) == -1,
+		    &ids, &count, &rsig, &serial, &line, &why) == -1,
 		    "bad list %zu refused", i);
 	static const char good[] = REVOCATION_HEADER
 	    "AAAAAAAAAAAAAAAAAAAAAA 1 r000001\n";
 	ids = NULL;
 	ok(revocation_parse((const uint8_t *)good, sizeof good - 1, &ids,
-	    &count, &rsig, &line, &why) == 0 && count == 1 && !rsig.present,
-	    "a good unsigned list parses");
+	    &count, &rsig, &serial, &line, &why) == 0 && count == 1 &&
+	    !rsig.present && serial == 0, "a good unsigned list parses");
 	free(ids);
 	static const char v1[] = REVOCATION_HEADER_V1
 	    "AAAAAAAAAAAAAAAAAAAAAA 1 r000001\n";
 	ids = NULL;
 	ok(revocation_parse((const uint8_t *)v1, sizeof v1 - 1, &ids,
-	    &count, &rsig, &line, &why) == 0 && count == 1 && !rsig.present,
-	    "a format 1 list parses (review signs it at its next change)");
+	    &count, &rsig, &serial, &line, &why) == 0 && count == 1 &&
+	    !rsig.present, "a format 1 list parses (review signs it at its "
+	    "next change)");
 	free(ids);
 }
 
