@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -94,6 +95,12 @@ handler_run(struct runner_service *r, int conn, struct noise_transport *t,
 {
 	struct lease_config lc = r->lease;
 
+	/* Not dumpable before its first byte: another root process of the
+	 * container without CAP_SYS_PTRACE (a taken-over one) cannot read
+	 * its memory (the lease's transport keys, the relay's frames), in
+	 * every jail mode, not only after a setfsuid happens to reset it. */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+		_exit(EXIT_OSERR);
 	if ((lc.sigfd = service_handler_signals()) < 0)
 		_exit(EXIT_OSERR);
 	lc.control_fd = ctl;
