@@ -12,4 +12,8 @@
  * most UINT32_MAX. 0 and *v, or -1 (*v untouched). */
 int decnum_parse(const char *buf, size_t len, uint32_t *v);
 
+/* The same, for numbers up to max (a format's own bound: a serial). */
+int decnum_parse_max(const char *buf, size_t len, uint64_t max,
+    uint64_t *v);
+
 #endif

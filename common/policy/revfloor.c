@@ -9,66 +9,47 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "common/base/base64.h"
+#include "common/base/decnum.h"
 #include "common/base/fileio.h"
 
 #define FLOOR_HEADER "airlock-revocation-floor 1\n"
-
-/* A decimal without a leading zero (0 itself aside), at most 19 digits,
- * ending at a newline: its value, and *p moved past the newline. */
-static int
-take_decimal(const uint8_t **p, const uint8_t *end, uint64_t *v)
-{
-	const uint8_t *s = *p;
-	size_t n = 0;
-
-	*v = 0;
-	while (s + n < end && s[n] >= '0' && s[n] <= '9' && n < 20)
-		*v = *v * 10 + (uint64_t)(s[n++] - '0');
-	if (n == 0 || n > 19 || (n > 1 && s[0] == '0') || s + n >= end ||
-	    s[n] != '\n')
-		return -1;
-	*p = s + n + 1;
-	return 0;
-}
-
-static int
-hex_value(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;	/* upper case too: one spelling per digest */
-}
+#define SERIAL_KEY "serial "
+#define DIGEST_KEY "sha256 "
 
 int
 revfloor_parse(const uint8_t *p, size_t n, uint64_t *serial,
     uint8_t digest[REVFLOOR_DIGEST_LEN], const char **why)
 {
-	const size_t hlen = sizeof FLOOR_HEADER - 1;
-	const uint8_t *end = p + n;
+	const size_t hlen = sizeof FLOOR_HEADER - 1, dlen = sizeof DIGEST_KEY -
+	    1 + 2 * REVFLOOR_DIGEST_LEN + 1;
+	const char *s = (const char *)p, *nl;
+	char spelt[2 * REVFLOOR_DIGEST_LEN + 1];
+	size_t at;
 
-	*why = "malformed (expected \"" "airlock-revocation-floor 1\", "
+	*why = "malformed (expected \"airlock-revocation-floor 1\", "
 	    "\"serial N\", \"sha256 HEX\")";
-	if (n < hlen || memcmp(p, FLOOR_HEADER, hlen) != 0)
+	if (n < hlen + sizeof SERIAL_KEY - 1 + dlen ||
+	    memcmp(s, FLOOR_HEADER SERIAL_KEY, hlen + sizeof SERIAL_KEY - 1))
 		return -1;
-	p += hlen;
-	if ((size_t)(end - p) < 7 || memcmp(p, "serial ", 7) != 0)
+	s += hlen + sizeof SERIAL_KEY - 1;
+	n -= hlen + sizeof SERIAL_KEY - 1;
+	/* the serial's line, then exactly the digest's */
+	if (!(nl = memchr(s, '\n', n)) ||
+	    decnum_parse_max(s, (size_t)(nl - s), UINT64_MAX, serial) != 0 ||
+	    n - (size_t)(nl + 1 - s) != dlen)
 		return -1;
-	p += 7;
-	if (take_decimal(&p, end, serial) != 0)
+	s = nl + 1;
+	if (memcmp(s, DIGEST_KEY, sizeof DIGEST_KEY - 1) != 0 ||
+	    s[dlen - 1] != '\n')
 		return -1;
-	if ((size_t)(end - p) != 7 + 2 * REVFLOOR_DIGEST_LEN + 1 ||
-	    memcmp(p, "sha256 ", 7) != 0 || end[-1] != '\n')
+	s += sizeof DIGEST_KEY - 1;
+	/* one spelling per digest: lower case, as hex_encode writes */
+	if (hex_decode(s, 2 * REVFLOOR_DIGEST_LEN, digest, REVFLOOR_DIGEST_LEN,
+	    &at) != REVFLOOR_DIGEST_LEN ||
+	    hex_encode(digest, REVFLOOR_DIGEST_LEN, spelt, sizeof spelt) < 0 ||
+	    memcmp(spelt, s, 2 * REVFLOOR_DIGEST_LEN) != 0)
 		return -1;
-	p += 7;
-	for (size_t i = 0; i < REVFLOOR_DIGEST_LEN; i++) {
-		int hi = hex_value(p[2 * i]), lo = hex_value(p[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -1;
-		digest[i] = (uint8_t)(hi << 4 | lo);
-	}
 	return 0;
 }
 
@@ -136,11 +117,10 @@ revfloor_write(const char *path, uint64_t serial,
 			goto out;
 		}
 	}
-	n = snprintf(text, sizeof text, FLOOR_HEADER "serial %llu\nsha256 ",
-	    (unsigned long long)serial);
-	for (size_t i = 0; i < REVFLOOR_DIGEST_LEN; i++)
-		n += snprintf(text + n, sizeof text - (size_t)n, "%02x",
-		    digest[i]);
+	n = snprintf(text, sizeof text, FLOOR_HEADER SERIAL_KEY "%llu\n"
+	    DIGEST_KEY, (unsigned long long)serial);
+	n += (int)hex_encode(digest, REVFLOOR_DIGEST_LEN, text + n,
+	    sizeof text - (size_t)n);
 	text[n++] = '\n';
 	rc = file_replace(path, text, (size_t)n, 0600);
 out:

@@ -3,7 +3,7 @@
  * signed copy back in (revocation.h):
  *
  *	airlock-revocation-floor 1\n
- *	serial N\n		(the list's serial: 0 for format 2, else 1..)
+ *	serial N\n		(the list's serial, from 1)
  *	sha256 HEX\n		(64 lower-case hex digits: the list's bytes)
  *
  * Written atomically (fileio.h) by the runner alone; parsed strictly all
@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define REVFLOOR_DIGEST_LEN 32
-#define REVFLOOR_FILE_MAX 128	/* 27 + 27 + 72 bytes at most */
+#define REVFLOOR_FILE_MAX 128	/* 27 + 28 + 72 bytes at most */
 
 /* Parse a floor file's bytes: 0, or -1 with *why. */
 int revfloor_parse(const uint8_t *p, size_t n, uint64_t *serial,

@@ -9,6 +9,7 @@
 #include <bearssl_hash.h>
 
 #include "common/base/b64url.h"
+#include "common/base/decnum.h"
 #include "common/base/fileio.h"
 #include "common/wire/proto.h"
 #include "common/base/bounded_rw.h"
@@ -82,12 +83,9 @@ parse_serial(struct rd *r, uint64_t *serial, const char **why)
 
 	*why = "bad serial line (\"serial N\", N a decimal from 1)";
 	if (take_until(r, ' ', &s, &n) || n != 6 || memcmp(s, "serial", 6) ||
-	    take_until(r, '\n', &s, &n) || n == 0 || n > 19 || s[0] == '0' ||
-	    !all_digits(s, n))
+	    take_until(r, '\n', &s, &n) || decnum_parse_max((const char *)s, n,
+	    REVOCATION_SERIAL_MAX, serial) != 0 || *serial == 0)
 		return -1;
-	*serial = 0;
-	for (size_t i = 0; i < n; i++)
-		*serial = *serial * 10 + (uint64_t)(s[i] - '0');
 	return 0;
 }
 
@@ -265,13 +263,21 @@ revocation_floor_load(struct revocation_set *s, const char *path,
 	return revfloor_read(path, &s->serial, s->digest, why) < 0 ? -1 : 0;
 }
 
-static int
-same_file(const struct stat *st, dev_t dev, ino_t ino, off_t size,
-    const struct timespec *mtime)
+static struct revocation_file_id
+file_id_of(const struct stat *st)
 {
-	return st->st_dev == dev && st->st_ino == ino && st->st_size == size &&
-	    st->st_mtim.tv_sec == mtime->tv_sec &&
-	    st->st_mtim.tv_nsec == mtime->tv_nsec;
+	return (struct revocation_file_id){ st->st_dev, st->st_ino,
+	    st->st_size, st->st_mtim };
+}
+
+static int
+same_file(const struct stat *st, const struct revocation_file_id *id)
+{
+	struct revocation_file_id now = file_id_of(st);
+
+	return now.dev == id->dev && now.ino == id->ino &&
+	    now.size == id->size && now.mtime.tv_sec == id->mtime.tv_sec &&
+	    now.mtime.tv_nsec == id->mtime.tv_nsec;
 }
 
 /* Is the list (serial, digest) older than the newest accepted? A serial
@@ -315,10 +321,9 @@ revocation_reload(struct revocation_set *s, const char **why)
 		*why = "cannot stat the revocation list";
 		goto fail;
 	}
-	if (s->usable && same_file(&st, s->dev, s->ino, s->size, &s->mtime))
+	if (s->usable && same_file(&st, &s->loaded))
 		return 0;
-	if (s->refused && same_file(&st, s->bad_dev, s->bad_ino, s->bad_size,
-	    &s->bad_mtime)) {
+	if (s->refused && same_file(&st, &s->bad)) {
 		*why = s->err;	/* refused already: not read again */
 		return -1;
 	}
@@ -366,10 +371,7 @@ revocation_reload(struct revocation_set *s, const char **why)
 	s->n = count;
 	/* The identity seen before reading: a change during the read makes
 	 * the next call read again. */
-	s->dev = st.st_dev;
-	s->ino = st.st_ino;
-	s->size = st.st_size;
-	s->mtime = st.st_mtim;
+	s->loaded = file_id_of(&st);
 	s->usable = 1;
 	s->refused = 0;
 	if (serial > s->serial && s->floor_path &&
@@ -391,10 +393,7 @@ refuse:
 		*why = s->err;
 	}
 	s->refused = 1;
-	s->bad_dev = st.st_dev;
-	s->bad_ino = st.st_ino;
-	s->bad_size = st.st_size;
-	s->bad_mtime = st.st_mtim;
+	s->bad = file_id_of(&st);
 fail:
 	/* A good list loaded before stays in force (a bad file must not
 	 * lift revocations, nor stop every lease); with none, the set stays

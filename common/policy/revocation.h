@@ -44,6 +44,14 @@ struct revocation_sig {
 	uint8_t sig[ECKEY_SIG_LEN];
 };
 
+/* A file's identity as stat(2) gives it. */
+struct revocation_file_id {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+};
+
 struct revocation_set {
 	const char *path;	/* kept by reference */
 	const struct eckey_pub *key;	/* the signer required; by reference */
@@ -56,17 +64,11 @@ struct revocation_set {
 	 * bytes, was rolled back or forged */
 	uint64_t serial;
 	uint8_t digest[32];	/* SHA-256 of its bytes; zero if none yet */
-	/* identity of the file as last loaded: a change in any reloads */
-	dev_t dev;
-	ino_t ino;
-	off_t size;
-	struct timespec mtime;
-	/* identity of the last file refused: not re-read until it changes */
+	/* the file as last loaded: a change in any field reloads */
+	struct revocation_file_id loaded;
+	/* the last file refused: not re-read until it changes */
 	int refused;
-	dev_t bad_dev;
-	ino_t bad_ino;
-	off_t bad_size;
-	struct timespec bad_mtime;
+	struct revocation_file_id bad;
 	char err[256];		/* the last reload error, for *why */
 };
 
