@@ -671,10 +671,13 @@ check_own_pids(const struct runner_config *c, const struct jail *j,
 	return fail(err, errlen, EXIT_CONFIG, "--jail uid: each lease's own "
 	    "pid, IPC and mount namespaces and /proc cannot be made here (%s), "
 	    "so leases would see each other's pids and /proc/PID: run the "
-	    "runner with a profile that allows its mounts (Docker: "
-	    "--security-opt apparmor=unconfined; docs/DEPLOY.md, \"AppArmor\"), "
-	    "or run with --shared-network (leases then share this runner's "
-	    "network and pid namespaces: docs/SECURITY.md)", j->host.proc_why);
+	    "runner under airlock's AppArmor profile, which allows exactly "
+	    "its mounts (deploy/apparmor/airlock-runner, loaded with "
+	    "apparmor_parser -r; Docker, podman: --security-opt "
+	    "apparmor=airlock-runner), or unconfined (apparmor=unconfined; "
+	    "docs/DEPLOY.md, \"AppArmor\"), or run with --shared-network "
+	    "(leases then share this runner's network and pid namespaces: "
+	    "docs/SECURITY.md)", j->host.proc_why);
 }
 
 void
