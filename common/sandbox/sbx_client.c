@@ -203,6 +203,49 @@ read_answer(struct channel *ch, const struct sbx_call *c,
 	}
 }
 
+/* Connect to na and run the handshake, the prologue naming the tool's
+ * language when it is one with warm slots (docs/PROTOCOL.md, "Languages
+ * in the prologue"), so a warm slot of that language takes the call. A
+ * service that knows no such word (an older one) answers with its
+ * versions hint, listing this version: then once more, plain; a wrong
+ * secret fails both. SBX_CALL_DONE with ch open, or the failure. */
+static enum sbx_call_status
+handshake(struct channel *ch, const struct netaddr *na,
+    const uint8_t psk[SECRET_PSK_LEN], const struct sbx_call *c, char *err,
+    size_t errlen)
+{
+	const char *word = c->lang == SBX_LANG_PYTHON ||
+	    c->lang == SBX_LANG_JAVA ? sbx_lang_name(c->lang) : NULL;
+	char cause[512];
+	int fd;
+
+	switch (version_word_hook(&word)) {
+	case 1:
+		log_msg(LOG_WARN, "test hook %s: the prologue says %s (unset "
+		    "it in production)", VERSION_WORD_HOOK, word ? word :
+		    "no language");
+		break;
+	case -1:
+		snprintf(err, errlen, "%s is neither none nor a word of "
+		    "lower-case letters", VERSION_WORD_HOOK);
+		return SBX_CALL_BAD_REQUEST;
+	}
+	for (;;) {
+		if ((fd = netaddr_connect(na, cause, sizeof cause)) < 0) {
+			snprintf(err, errlen, "sandbox unreachable: %s", cause);
+			return SBX_CALL_UNREACHABLE;
+		}
+		if (channel_handshake_as(ch, fd, CHANNEL_INITIATOR, psk,
+		    VERSION_CURRENT, word, "client", "sandbox service",
+		    (int)c->connect_ms, err, errlen) == 0)
+			return SBX_CALL_DONE;
+		close(fd);
+		if (!word || !(ch->peer_versions & (1u << VERSION_CURRENT)))
+			return SBX_CALL_AUTH;
+		word = NULL;
+	}
+}
+
 enum sbx_call_status
 sbx_call(const struct sbx_call *c, struct sbx_answer *a, char *err,
     size_t errlen)
@@ -212,10 +255,8 @@ sbx_call(const struct sbx_call *c, struct sbx_answer *a, char *err,
 	static struct channel ch;
 	struct netaddr na;
 	uint8_t psk[SECRET_PSK_LEN];
-	char cause[512];
 	enum sbx_call_status st;
 	long n;
-	int fd;
 
 	memset(a, 0, sizeof *a);
 	memset(&req, 0, sizeof req);
@@ -253,19 +294,10 @@ sbx_call(const struct sbx_call *c, struct sbx_answer *a, char *err,
 		secure_wipe(psk, sizeof psk);
 		return SBX_CALL_BAD_REQUEST;
 	}
-	if ((fd = netaddr_connect(&na, cause, sizeof cause)) < 0) {
-		secure_wipe(psk, sizeof psk);
-		snprintf(err, errlen, "sandbox unreachable: %s", cause);
-		return SBX_CALL_UNREACHABLE;
-	}
-	if (channel_handshake_as(&ch, fd, CHANNEL_INITIATOR, psk,
-	    VERSION_CURRENT, "client", "sandbox service", (int)c->connect_ms,
-	    err, errlen) != 0) {
-		secure_wipe(psk, sizeof psk);
-		close(fd);
-		return SBX_CALL_AUTH;
-	}
+	st = handshake(&ch, &na, psk, c, err, errlen);
 	secure_wipe(psk, sizeof psk);
+	if (st != SBX_CALL_DONE)
+		return st;
 	netaddr_keepalive(ch.fd, 15, 5, 3);
 	st = send_request(&ch, c, a, spawn, (size_t)n, err, errlen);
 	if (st == SBX_CALL_DONE)

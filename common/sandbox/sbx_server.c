@@ -24,6 +24,7 @@
 #include "common/service/service.h"
 #include "common/wire/channel.h"
 #include "common/wire/netaddr.h"
+#include "common/wire/version.h"
 
 /* Supervisor <-> handler: ADMIT (tenant, CPU asked), VERDICT (0: run now,
  * else the refusal code), DONE (CPU used): common/service/service.h. */
@@ -708,19 +709,48 @@ warm_fill(struct sbx_server *s)
 	}
 }
 
-/* Hand conn to a keeper whose slot is ready: 0, or -1 when none took
- * it. The keeper's slot fits the request or is destroyed unused there:
- * the request is only read by its handler. */
+/* The words a client's prologue may name its tool's language with
+ * (docs/PROTOCOL.md, "Languages in the prologue"): word k is
+ * lang_words[k - 1]. Only the pre-auth process's tag checks tell which. */
+static const char *const lang_words[] = { "python", "java", NULL };
+
+/* The language a connection's prologue word names, or 0 (none). */
+static unsigned
+word_lang(unsigned word)
+{
+	return word >= 1 && word < sizeof lang_words / sizeof *lang_words ?
+	    sbx_lang_parse(lang_words[word - 1]) : 0;
+}
+
+/* The words the pre-auth process accepts: lang_words, or none under the
+ * test hook's "none" (a service as an older build, for the
+ * compatibility tests). */
+static const char *const *
+accepted_words(void)
+{
+	const char *word = NULL;
+
+	if (version_word_hook(&word) != 1 || word)
+		return lang_words;
+	log_msg(LOG_WARN, "test hook %s=none: no language in the prologue is "
+	    "accepted (unset it in production)", VERSION_WORD_HOOK);
+	return NULL;
+}
+
+/* Hand conn to a keeper whose slot is ready, of lang's slots when the
+ * client named one (0: any): 0, or -1 when none took it. The keeper's
+ * slot fits the request or is destroyed unused there (a client whose
+ * word lied): the request is only read by its handler. */
 static int
 warm_give(struct sbx_server *s, int conn, const struct noise_transport *t,
-    unsigned key, unsigned version)
+    unsigned key, unsigned version, unsigned lang)
 {
 	for (size_t i = 0; i < s->sv.nh; i++) {
 		struct sbx_server_handler *h = supervisor_handler(&s->sv, i);
 		struct ctlmsg m;
 		enum ctlmsg_status st;
 
-		if (h->warm != 2)
+		if (h->warm != 2 || (lang && h->warm_lang != lang))
 			continue;
 		memset(&m, 0, sizeof m);
 		m.type = CTLMSG_CONN;
@@ -762,7 +792,7 @@ warm_stop(struct sbx_server *s)
  * closed. */
 static void
 take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
-    unsigned version)
+    unsigned version, unsigned word)
 {
 	struct sbx_server *s = ctx;
 	char peer[96];
@@ -773,7 +803,7 @@ take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
 	    s->cfg.budget.total_queue + s->warm_keepers, conn, peer,
 	    sizeof peer) != 0)
 		return;
-	if (warm_give(s, conn, t, key, version) == 0)
+	if (warm_give(s, conn, t, key, version, word_lang(word)) == 0)
 		return;
 	/* the handler is a per-request child: exiting is its cleanup */
 	if (supervisor_fork(&s->sv, conn, &ctl) == 0)
@@ -954,7 +984,7 @@ sbx_server_run(struct sbx_server *s, const struct sbx_exec_env *env,
 		return SBX_SERVER_BAD_OPTIONS;
 	}
 	/* handshakes run in the pre-auth process, as its own uid */
-	if (service_start_preauth(sv, &s->ring, 0,
+	if (service_start_preauth(sv, &s->ring, 0, accepted_words(),
 	    (uint32_t)s->cfg.handshake_ms, s->cfg.max_per_peer,
 	    s->cfg.preauth_uid, 0, &s->env->jail->cfg, err, errlen) != 0)
 		return SBX_SERVER_BAD_SETUP;

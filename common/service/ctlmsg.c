@@ -62,10 +62,12 @@ ctlmsg_encode(uint8_t *out, size_t cap, const struct ctlmsg *m)
 	case CTLMSG_CONN:
 		put_cipher(&w, &m->u.conn.tx);
 		put_cipher(&w, &m->u.conn.rx);
-		if (m->conn_version < 1 || m->conn_version > VERSION_MAX)
+		if (m->conn_version < 1 || m->conn_version > VERSION_MAX ||
+		    m->conn_word > VERSION_WORDS_MAX)
 			return -1;
 		wr_u8(&w, m->conn_key);
 		wr_u8(&w, m->conn_version);
+		wr_u8(&w, m->conn_word);
 		break;
 	case CTLMSG_ADMIT:
 		tl = strnlen(m->u.admit.tenant, sizeof m->u.admit.tenant);
@@ -119,7 +121,8 @@ decode_payload(struct ctlmsg *m, struct rd *r)
 		    get_cipher(r, &m->u.conn.rx) || rd_u8(r, &m->conn_key) ||
 		    m->conn_key >= SECRET_RING_MAX ||
 		    rd_u8(r, &m->conn_version) || m->conn_version < 1 ||
-		    m->conn_version > VERSION_MAX)
+		    m->conn_version > VERSION_MAX ||
+		    rd_u8(r, &m->conn_word) || m->conn_word > VERSION_WORDS_MAX)
 			return CTLMSG_BAD_FIELD;
 		m->u.conn.ready = 1;
 		return CTLMSG_OK;

@@ -10,6 +10,8 @@
  *            key:u8 (which of the service's secrets it used, below
  *            SECRET_RING_MAX) version:u8 (the protocol version msg1
  *            authenticated under, 1..VERSION_MAX: common/wire/version.h)
+ *            word:u8 (its prologue's word: 0 none, else the service's
+ *            word of that number, up to VERSION_WORDS_MAX)
  *   ADMIT    handler -> supervisor    admit my request:
  *            cpu_ms:u64 tenant_len:u8 tenant[64] (zero padded)
  *   VERDICT  supervisor -> handler    code:u16 (0: go ahead, else the
@@ -41,7 +43,7 @@ enum ctlmsg_type {
 };
 
 #define CTLMSG_HEADER_LEN 4
-#define CTLMSG_CONN_LEN (2 * (NOISE_KEY_LEN + 8) + 2)
+#define CTLMSG_CONN_LEN (2 * (NOISE_KEY_LEN + 8) + 3)
 #define CTLMSG_ADMIT_LEN (8 + 1 + PROTO_ID_MAX)
 #define CTLMSG_VERDICT_LEN 2
 #define CTLMSG_DONE_LEN 8
@@ -51,6 +53,7 @@ struct ctlmsg {
 	enum ctlmsg_type type;
 	uint8_t conn_key;			/* CONN: the secret's index */
 	uint8_t conn_version;			/* CONN: the protocol version */
+	uint8_t conn_word;			/* CONN: the prologue's word */
 	union {
 		struct noise_transport conn;	/* ready = 1 when decoded */
 		struct {

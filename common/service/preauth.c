@@ -140,6 +140,8 @@ struct slot {
 	int replying;			/* msg1 read, msg2 being written */
 	size_t key;			/* which secret of the ring matched */
 	unsigned version;		/* under which protocol version */
+	unsigned word;			/* and prologue word (0: none, else
+					 * cfg->words[word - 1]) */
 	size_t have;			/* bytes of msg read or written */
 	uint8_t msg[FRAME_HEADER_LEN + NOISE_MSG1_LEN];
 	struct noise_handshake hs;
@@ -186,6 +188,7 @@ hand_off(struct loop *l, struct slot *s)
 	m.type = CTLMSG_CONN;
 	m.conn_key = (uint8_t)s->key;
 	m.conn_version = (uint8_t)s->version;
+	m.conn_word = (uint8_t)s->word;
 	if (noise_split(&s->hs, &m.u.conn) != NOISE_OK) {
 		l->t.auth_failed++;
 		slot_free(l, s);
@@ -226,10 +229,11 @@ reply(struct loop *l, struct slot *s)
 	return s->have == sizeof s->msg ? hand_off(l, s) : 0;
 }
 
-/* msg1 under each accepted (version, secret) pair in turn, until one
- * authenticates: a failed pair costs a hash and a tag check, never a DH
- * (msg1 is "psk, e" with an empty payload). Leaves s->version, s->key
- * and s->hs set to the pair that matched. */
+/* msg1 under each accepted (version, word, secret) in turn, until one
+ * authenticates: a failed try costs a hash and a tag check, never a DH
+ * (msg1 is "psk, e" with an empty payload). The word is learnt only so:
+ * no byte of the peer's is parsed for it. Leaves s->version, s->word,
+ * s->key and s->hs set to what matched. */
 static enum noise_status
 try_each(struct loop *l, struct slot *s, size_t *plen)
 {
@@ -239,22 +243,29 @@ try_each(struct loop *l, struct slot *s, size_t *plen)
 	enum noise_status st = NOISE_ERR_AUTH;
 
 	for (unsigned v = 1; v <= VERSION_MAX; v++) {
-		size_t pn = version_prologue(v, prologue, sizeof prologue);
-
-		if (!(versions & (1u << v)) || pn == 0)
+		if (!(versions & (1u << v)))
 			continue;
-		for (s->key = 0; s->key < l->cfg->ring->n; s->key++) {
-			st = noise_handshake_init(&s->hs, NOISE_RESPONDER,
-			    l->cfg->ring->psk[s->key], prologue, pn);
-			if (st == NOISE_OK)
-				st = noise_read_message(&s->hs, s->msg +
-				    FRAME_HEADER_LEN, NOISE_MSG1_LEN, NULL, 0,
-				    plen);
-			if (st == NOISE_OK) {
-				s->version = v;
-				return st;
+		for (s->word = 0; s->word <= l->cfg->nwords; s->word++) {
+			size_t pn = version_prologue(v, s->word ?
+			    l->cfg->words[s->word - 1] : NULL, prologue,
+			    sizeof prologue);
+
+			if (pn == 0)
+				continue;
+			for (s->key = 0; s->key < l->cfg->ring->n; s->key++) {
+				st = noise_handshake_init(&s->hs,
+				    NOISE_RESPONDER, l->cfg->ring->psk[s->key],
+				    prologue, pn);
+				if (st == NOISE_OK)
+					st = noise_read_message(&s->hs, s->msg +
+					    FRAME_HEADER_LEN, NOISE_MSG1_LEN,
+					    NULL, 0, plen);
+				if (st == NOISE_OK) {
+					s->version = v;
+					return st;
+				}
+				noise_handshake_destroy(&s->hs);
 			}
-			noise_handshake_destroy(&s->hs);
 		}
 	}
 	return st;

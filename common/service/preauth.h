@@ -37,6 +37,9 @@ struct preauth_config {
 	uint32_t versions;		/* protocol versions accepted, a
 					 * mask (common/wire/version.h); 0: the
 					 * build's VERSION_ACCEPTED */
+	const char *const *words;	/* prologue words accepted besides
+					 * none (a sandbox's languages) */
+	size_t nwords;			/* at most VERSION_WORDS_MAX */
 	const int *listeners;		/* non-blocking listening sockets */
 	size_t nlisteners;
 	int ctl;			/* SEQPACKET to the supervisor */

@@ -119,7 +119,7 @@ static void prefetch_start(struct runner_service *r);
  * the linger of service_refuse. */
 static void
 take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
-    unsigned version)
+    unsigned version, unsigned word)
 {
 	struct runner_service *r = ctx;
 	char peer[96], id[17];
@@ -129,6 +129,7 @@ take_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
 	int ctl;
 	pid_t pid;
 
+	(void)word;	/* the runner's pre-auth takes no prologue word: 0 */
 	if (service_take(&r->sv, r->cfg.max_leases + (r->prefetch_pid > 0),
 	    conn, peer, sizeof peer) != 0)
 		return;
@@ -1049,7 +1050,7 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 		return problems_status(&r->problems);
 	/* handshakes run in the pre-auth process, as its own uid */
 	if ((rc = step(r, service_start_preauth(&r->sv, &r->ring, versions,
-	    (uint32_t)r->cfg.handshake_ms, (uint32_t)r->cfg.max_per_peer,
+	    NULL, (uint32_t)r->cfg.handshake_ms, (uint32_t)r->cfg.max_per_peer,
 	    (uint32_t)r->cfg.preauth_uid, r->cfg.jail_cfg.check_only,
 	    &r->cfg.jail_cfg, err, errlen) ? EXIT_CONFIG : 0, err)) != 0)
 		return rc;

@@ -21,6 +21,7 @@
 #include "common/jail/spawn.h"
 #include "common/service/metrics.h"
 #include "common/wire/netaddr.h"
+#include "common/wire/version.h"
 #include "common/wire/proto.h"
 #include "common/jail/uidpool.h"
 
@@ -95,12 +96,14 @@ uid_is_free(uint32_t uid, int preflight, char *err, size_t errlen)
 
 int
 service_start_preauth(struct supervisor *sv, const struct secret_ring *ring,
-    uint32_t versions, uint32_t handshake_ms, uint32_t per_peer, uint32_t uid, int preflight,
+    uint32_t versions, const char *const *words, uint32_t handshake_ms,
+    uint32_t per_peer, uint32_t uid, int preflight,
     const struct jail_config *jail, char *err, size_t errlen)
 {
 	struct preauth_config pc = {
 		.ring = ring,
 		.versions = versions,
+		.words = words,
 		.handshake_ms = handshake_ms,
 		.max_pending = PREAUTH_PENDING_DEFAULT,
 		.max_per_source = per_peer,
@@ -108,6 +111,8 @@ service_start_preauth(struct supervisor *sv, const struct secret_ring *ring,
 	};
 	struct preauth_identity id;
 
+	while (words && words[pc.nwords] && pc.nwords < VERSION_WORDS_MAX)
+		pc.nwords++;
 	/* the jailed children's uids: refused at the door */
 	jail_child_uids(jail, &pc.lease_first, &pc.lease_last);
 	service_preauth_identity(uid, &id);

@@ -38,7 +38,9 @@ struct jail_config;
 void service_preauth_identity(uint32_t uid, struct preauth_identity *id);
 
 /* Start sv's pre-auth process (supervisor_start_preauth) on the listeners
- * given so far: handshakes keyed by any secret of ring (which must
+ * given so far: handshakes under the versions' prologues, plain or with
+ * one of words (NULL-terminated, NULL: none; common/wire/version.h)
+ * keyed by any secret of ring (which must
  * outlive sv, or be replaced by supervisor_restart_preauth) within
  * handshake_ms, PREAUTH_PENDING_DEFAULT pending, per_peer of one source
  * (--max-conns-per-peer), as uid (service_preauth_identity), which must
@@ -49,8 +51,9 @@ void service_preauth_identity(uint32_t uid, struct preauth_identity *id);
  * err set. */
 int service_start_preauth(struct supervisor *sv,
     const struct secret_ring *ring, uint32_t versions,
-    uint32_t handshake_ms, uint32_t per_peer, uint32_t uid, int preflight,
-    const struct jail_config *jail, char *err, size_t errlen);
+    const char *const *words, uint32_t handshake_ms, uint32_t per_peer,
+    uint32_t uid, int preflight, const struct jail_config *jail, char *err,
+    size_t errlen);
 
 /* An authenticated connection from the pre-auth process, before a handler
  * is forked for it: when the handlers fill the serving cap and every
@@ -104,7 +107,7 @@ void service_verdict(int ctl, unsigned code);
 struct service_loop {
 	void (*on_ctl)(void *ctx, void *handler);	/* supervisor_poll's */
 	void (*on_conn)(void *ctx, int fd, struct noise_transport *t,
-	    unsigned key, unsigned version);		/* supervisor_poll's */
+	    unsigned key, unsigned version, unsigned word);		/* supervisor_poll's */
 	void (*reload)(void *ctx);			/* SIGHUP */
 	/* after each pass: reap, publish the gauges; returns the next
 	 * poll's timeout (-1: until something happens) */

@@ -260,7 +260,7 @@ supervisor_kill_all(struct supervisor *sv, int sig)
 static void
 from_preauth(struct supervisor *sv,
     void (*on_conn)(void *ctx, int fd, struct noise_transport *t,
-    unsigned key, unsigned version), void *ctx)
+    unsigned key, unsigned version, unsigned word), void *ctx)
 {
 	struct ctlmsg m;
 	int fd;
@@ -268,7 +268,8 @@ from_preauth(struct supervisor *sv,
 	    MSG_DONTWAIT);
 
 	if (st == CTLMSG_OK && m.type == CTLMSG_CONN && on_conn)
-		on_conn(ctx, fd, &m.u.conn, m.conn_key, m.conn_version);
+		on_conn(ctx, fd, &m.u.conn, m.conn_key, m.conn_version,
+		    m.conn_word);
 	else if (fd >= 0)
 		close(fd);
 	if (st == CTLMSG_OK && m.type == CTLMSG_READY)
@@ -285,7 +286,7 @@ int
 supervisor_poll(struct supervisor *sv, int timeout_ms,
     void (*on_ctl)(void *ctx, void *handler),
     void (*on_conn)(void *ctx, int fd, struct noise_transport *t,
-    unsigned key, unsigned version),
+    unsigned key, unsigned version, unsigned word),
     void *ctx)
 {
 	size_t n = 0, nh = sv->nh, need = 2 + nh;

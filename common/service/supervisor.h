@@ -97,9 +97,10 @@ void supervisor_kill_all(struct supervisor *sv, int sig);
 /* Poll the signalfd, the pre-auth process and every handler's control
  * socket (timeout_ms as for poll), then call on_ctl(ctx, handler) for
  * each readable control socket and on_conn(ctx, fd, transport, key,
- * version) for each authenticated connection the pre-auth process handed
- * over (key: the index of the secret it used in the ring; version: the
- * protocol version its msg1 authenticated under; fd and the
+ * version, word) for each authenticated connection the pre-auth process
+ * handed over (key: the index of the secret it used in the ring; version:
+ * the protocol version its msg1 authenticated under; word: its prologue's
+ * word, 0 none, else the number of the pre-auth's word; fd and the
  * transport state are on_conn's; the supervisor wipes its copy of the
  * state after the call), in that order. Returns 1 when signals are
  * pending (see supervisor_signals), 0 when not, -1 with errno when poll
@@ -107,7 +108,7 @@ void supervisor_kill_all(struct supervisor *sv, int sig);
 int supervisor_poll(struct supervisor *sv, int timeout_ms,
     void (*on_ctl)(void *ctx, void *handler),
     void (*on_conn)(void *ctx, int fd, struct noise_transport *t,
-    unsigned key, unsigned version), void *ctx);
+    unsigned key, unsigned version, unsigned word), void *ctx);
 
 /* Read every pending signal: of SIGINT, SIGTERM and SIGHUP the first
  * in that order that is among them, or 0 (SIGCHLD alone). */

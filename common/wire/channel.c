@@ -116,22 +116,23 @@ int
 channel_handshake(struct channel *c, int fd, enum channel_role role,
     const uint8_t psk[32], int timeout_ms, char *err, size_t errlen)
 {
-	return channel_handshake_as(c, fd, role, psk, VERSION_CURRENT, "relay",
-	    "runner", timeout_ms, err, errlen);
+	return channel_handshake_as(c, fd, role, psk, VERSION_CURRENT, NULL,
+	    "relay", "runner", timeout_ms, err, errlen);
 }
 
 /* A versions hint instead of msg2: say which cause it is, naming both
  * sides as the caller does (self: "relay", peer: "runner"). 0 when the
  * record is no hint. */
 static int
-say_hint(const uint8_t *p, size_t n, unsigned version, const char *self,
+say_hint(struct channel *c, size_t n, unsigned version, const char *self,
     const char *peer, char *err, size_t errlen)
 {
 	char theirs[VERSION_HINT_MAX];
 	uint32_t mask;
 
-	if (version_hint_parse(p, n, &mask) != 0)
+	if (version_hint_parse(c->body, n, &mask) != 0)
 		return 0;
+	c->peer_versions = mask;
 	version_list_text(mask, theirs, sizeof theirs);
 	if (mask & (1u << version))
 		SAY("handshake failed: wrong secret (the %s speaks "
@@ -146,13 +147,15 @@ say_hint(const uint8_t *p, size_t n, unsigned version, const char *self,
 
 int
 channel_handshake_as(struct channel *c, int fd, enum channel_role role,
-    const uint8_t psk[32], unsigned version, const char *self,
-    const char *peer, int timeout_ms, char *err, size_t errlen)
+    const uint8_t psk[32], unsigned version, const char *word,
+    const char *self, const char *peer, int timeout_ms, char *err,
+    size_t errlen)
 {
 	struct noise_handshake hs;
 	uint8_t msg[NOISE_MSG1_LEN];
 	char prologue[VERSION_PROLOGUE_MAX];
-	size_t plen_pro = version_prologue(version, prologue, sizeof prologue);
+	size_t plen_pro = version_prologue(version, word, prologue,
+	    sizeof prologue);
 	int64_t deadline = mono_ms() + timeout_ms;
 	const char *why = "";
 	enum noise_status st;
@@ -191,8 +194,7 @@ channel_handshake_as(struct channel *c, int fd, enum channel_role role,
 			goto out;
 		}
 		if (n != NOISE_MSG2_LEN &&
-		    say_hint(c->body, (size_t)n, version, self, peer, err,
-		    errlen))
+		    say_hint(c, (size_t)n, version, self, peer, err, errlen))
 			goto out;
 		st = noise_read_message(&hs, c->body, (size_t)n, NULL, 0, &plen);
 		if (st != NOISE_OK) {

@@ -33,6 +33,9 @@ struct channel {
 					 * ended by the peer's close or reset
 					 * before any byte of its answer: the
 					 * caller may try again */
+	uint32_t peer_versions;		/* an initiator's failed handshake
+					 * answered by a versions hint: the
+					 * versions it names (else 0) */
 };
 
 enum channel_role { CHANNEL_INITIATOR, CHANNEL_RESPONDER };
@@ -43,15 +46,18 @@ enum channel_role { CHANNEL_INITIATOR, CHANNEL_RESPONDER };
 int channel_handshake(struct channel *c, int fd, enum channel_role role,
     const uint8_t psk[32], int timeout_ms, char *err, size_t errlen);
 
-/* The same, speaking protocol version (common/wire/version.h); an initiator
- * that gets a service's versions hint instead of msg2 says which of the
- * two causes it is: a wrong secret (the service speaks this version too)
- * or a version mismatch (naming both sides' versions). Its messages name
- * the sides as self and peer ("relay" and "runner", "client" and
- * "sandbox service"); channel_handshake is a relay's. */
+/* The same, speaking protocol version with word in its prologue (NULL:
+ * none; common/wire/version.h); an initiator that gets a service's
+ * versions hint instead of msg2 says which of the two causes it is: a
+ * wrong secret (the service speaks this version too; or, with a word,
+ * a service that knows no such word) or a version mismatch (naming both
+ * sides' versions), and keeps the hint's versions in peer_versions. Its
+ * messages name the sides as self and peer ("relay" and "runner",
+ * "client" and "sandbox service"); channel_handshake is a relay's. */
 int channel_handshake_as(struct channel *c, int fd, enum channel_role role,
-    const uint8_t psk[32], unsigned version, const char *self,
-    const char *peer, int timeout_ms, char *err, size_t errlen);
+    const uint8_t psk[32], unsigned version, const char *word,
+    const char *self, const char *peer, int timeout_ms, char *err,
+    size_t errlen);
 
 /* Take over a connection whose handshake another process ran (the
  * pre-auth process): the channel owns fd (made non-blocking) and a copy of

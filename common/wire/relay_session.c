@@ -51,7 +51,7 @@ relay_session_handshake(struct relay_session *r, int fd,
 	r->ping_ms = 10000;	/* until STARTED says otherwise */
 	r->liveness_ms = 60000;
 	return channel_handshake_as(&r->ch, fd, CHANNEL_INITIATOR, psk,
-	    version, "relay", "runner", (int)timeout_ms, err, errlen);
+	    version, NULL, "relay", "runner", (int)timeout_ms, err, errlen);
 }
 
 int

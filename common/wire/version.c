@@ -5,15 +5,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* 1..VERSION_WORD_MAX lower-case letters: no space or other byte that
+ * could make two (version, word) pairs spell one prologue. */
+static int
+is_word(const char *w)
+{
+	size_t n = 0;
+
+	for (; w[n]; n++)
+		if (n == VERSION_WORD_MAX || w[n] < 'a' || w[n] > 'z')
+			return 0;
+	return n > 0;
+}
+
 size_t
-version_prologue(unsigned v, char *buf, size_t cap)
+version_prologue(unsigned v, const char *word, char *buf, size_t cap)
 {
 	int n;
 
-	if (v < 1 || v > VERSION_MAX)
+	if (v < 1 || v > VERSION_MAX || (word && !is_word(word)))
 		return 0;
-	n = snprintf(buf, cap, "airlock/%u Noise_NNpsk0_25519_ChaChaPoly_SHA256",
-	    v);
+	n = snprintf(buf, cap, "airlock/%u%s%s Noise_NNpsk0_25519_ChaChaPoly_"
+	    "SHA256", v, word ? " " : "", word ? word : "");
 	return n > 0 && (size_t)n < cap ? (size_t)n : 0;
 }
 
@@ -107,4 +120,21 @@ version_test_hook(uint32_t *mask)
 	if (!v || !*v)
 		return 0;
 	return version_list_parse(v, mask) == 0 ? 1 : -1;
+}
+
+int
+version_word_hook(const char **word)
+{
+	const char *v = getenv(VERSION_WORD_HOOK);
+
+	if (!v || !*v)
+		return 0;
+	if (strcmp(v, "none") == 0) {
+		*word = NULL;
+		return 1;
+	}
+	if (!is_word(v))
+		return -1;
+	*word = v;
+	return 1;
 }

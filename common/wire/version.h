@@ -25,11 +25,21 @@
 #define VERSION_MAX 31
 #define VERSION_HINT_PREFIX "airlock/versions:"
 #define VERSION_HINT_MAX 96
-#define VERSION_PROLOGUE_MAX 64
+#define VERSION_PROLOGUE_MAX 80
 
-/* The prologue of version v (1..VERSION_MAX) into buf: its length (no
- * NUL counted), or 0 when v is out of range or cap too small. */
-size_t version_prologue(unsigned v, char *buf, size_t cap);
+/* A prologue may carry one word after the version ("airlock/2 python
+ * Noise_NNpsk0_25519_ChaChaPoly_SHA256"): a sandbox client names its
+ * tool's language, and the service's pre-auth process learns it from
+ * which prologue authenticated msg1, reading no byte of the client's. A
+ * service accepts the plain prologue too, and at most VERSION_WORDS_MAX
+ * words; a word is 1..VERSION_WORD_MAX lower-case letters. */
+#define VERSION_WORDS_MAX 4
+#define VERSION_WORD_MAX 16
+
+/* The prologue of version v (1..VERSION_MAX), with word (NULL: none),
+ * into buf: its length (no NUL counted), or 0 when v is out of range,
+ * word is not a word or cap too small. */
+size_t version_prologue(unsigned v, const char *word, char *buf, size_t cap);
 
 /* The hint for the versions of mask (bit v set: version v) into buf: its
  * length, or 0 when mask is empty or cap too small. */
@@ -52,5 +62,14 @@ int version_list_parse(const char *s, uint32_t *mask);
  * for the version tests; callers announce it loudly. */
 #define VERSION_TEST_HOOK "AIRLOCK_TEST_PROTOCOL_VERSIONS"
 int version_test_hook(uint32_t *mask);
+
+/* The test hook AIRLOCK_TEST_PROLOGUE_WORD=WORD|none: a sandbox client
+ * says WORD (or none) whatever its tool's language, and a service given
+ * "none" accepts no word, as an older build: 1 and *word (NULL for none)
+ * when set, 0 when unset, -1 when it is neither "none" nor a word. It
+ * only changes which warm slot a call reaches, never what runs; callers
+ * announce it loudly. */
+#define VERSION_WORD_HOOK "AIRLOCK_TEST_PROLOGUE_WORD"
+int version_word_hook(const char **word);
 
 #endif

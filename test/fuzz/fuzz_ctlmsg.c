@@ -1,9 +1,11 @@
 /* fuzz_ctlmsg.c - the control-message decoder under hostile bytes: what
  * decodes re-encodes to the same bytes (one spelling per message), a
- * tenant is always a valid id, and a CONN is a ready transport. */
+ * tenant is always a valid id, and a CONN is a ready transport with a
+ * prologue word in range. */
 #include <string.h>
 
 #include "common/service/ctlmsg.h"
+#include "common/wire/version.h"
 #include "fuzz.h"
 
 int
@@ -22,7 +24,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    m.u.admit.tenant, strlen(m.u.admit.tenant)));
 		if (m.type == CTLMSG_CONN)
 			FUZZ_ASSERT(m.u.conn.ready && m.u.conn.tx.has_key &&
-			    m.u.conn.rx.has_key);
+			    m.u.conn.rx.has_key &&
+			    m.conn_word <= VERSION_WORDS_MAX);
 		n = ctlmsg_encode(again, sizeof again, &m);
 		FUZZ_ASSERT(n == (long)size && memcmp(again, data, size) == 0);
 	}

@@ -85,7 +85,7 @@ main(int argc, char **argv)
 	    netaddr_parse(&na, argv[1], err, sizeof err) != 0 ||
 	    (fd = netaddr_connect(&na, err, sizeof err)) < 0 ||
 	    channel_handshake_as(&ch, fd, CHANNEL_INITIATOR, psk,
-	    VERSION_CURRENT, "client", "sandbox service", 5000, err,
+	    VERSION_CURRENT, NULL, "client", "sandbox service", 5000, err,
 	    sizeof err) != 0) {
 		fprintf(stderr, "sbx_stray: %s\n", err);
 		return 1;

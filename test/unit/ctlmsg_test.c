@@ -55,27 +55,43 @@ main(void)
 	m.u.conn.rx.n = 7;
 	m.conn_key = 3;
 	m.conn_version = 2;
+	m.conn_word = 2;
 	check_lengths(&m, "CONN");
 	n = enc(buf, sizeof buf, &m);
 	ok(n == CTLMSG_HEADER_LEN + CTLMSG_CONN_LEN && buf[0] == 0 &&
-	    buf[1] == CTLMSG_CONN && buf[2] == 0 && buf[3] == CTLMSG_CONN_LEN,
-	    "CONN is type 1, length 82, big-endian");
+	    buf[1] == CTLMSG_CONN && buf[2] == 0 && buf[3] == CTLMSG_CONN_LEN &&
+	    CTLMSG_CONN_LEN == 83, "CONN is type 1, length 83, big-endian");
 	ok(ctlmsg_decode(&out, buf, (size_t)n, 1) == CTLMSG_OK &&
 	    out.u.conn.ready && out.u.conn.tx.has_key &&
 	    out.u.conn.rx.n == 7 && out.u.conn.tx.k[31] == 0x11 &&
-	    out.conn_key == 3 && out.conn_version == 2,
-	    "CONN decodes into a ready transport, its secret's index and its "
-	    "protocol version");
-	buf[n - 2] = SECRET_RING_MAX;
+	    out.conn_key == 3 && out.conn_version == 2 && out.conn_word == 2,
+	    "CONN decodes into a ready transport, its secret's index, its "
+	    "protocol version and its prologue word");
+	buf[n - 3] = SECRET_RING_MAX;
 	ok(ctlmsg_decode(&out, buf, (size_t)n, 1) == CTLMSG_BAD_FIELD,
 	    "a secret index past the ring is refused");
 	n = enc(buf, sizeof buf, &m);
-	buf[n - 1] = 0;
+	buf[n - 2] = 0;
 	ok(ctlmsg_decode(&out, buf, (size_t)n, 1) == CTLMSG_BAD_FIELD,
 	    "protocol version 0 is refused");
-	buf[n - 1] = VERSION_MAX + 1;
+	buf[n - 2] = VERSION_MAX + 1;
 	ok(ctlmsg_decode(&out, buf, (size_t)n, 1) == CTLMSG_BAD_FIELD,
 	    "a protocol version past %d is refused", VERSION_MAX);
+	n = enc(buf, sizeof buf, &m);
+	buf[n - 1] = 0;
+	ok(ctlmsg_decode(&out, buf, (size_t)n, 1) == CTLMSG_OK &&
+	    out.conn_word == 0, "word 0 (a plain prologue) decodes");
+	buf[n - 1] = VERSION_WORDS_MAX;
+	ok(ctlmsg_decode(&out, buf, (size_t)n, 1) == CTLMSG_OK &&
+	    out.conn_word == VERSION_WORDS_MAX, "word %d decodes",
+	    VERSION_WORDS_MAX);
+	buf[n - 1] = VERSION_WORDS_MAX + 1;
+	ok(ctlmsg_decode(&out, buf, (size_t)n, 1) == CTLMSG_BAD_FIELD,
+	    "a word past %d is refused", VERSION_WORDS_MAX);
+	m.conn_word = VERSION_WORDS_MAX + 1;
+	ok(ctlmsg_encode(buf, sizeof buf, &m) == -1,
+	    "the encoder refuses it too");
+	m.conn_word = 2;
 	m.conn_version = 0;
 	ok(ctlmsg_encode(buf, sizeof buf, &m) == -1,
 	    "the encoder refuses version 0 too");

@@ -32,7 +32,7 @@ static const uint8_t psk[32] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 static const uint8_t other_psk[32] = { 9 };
 static const uint8_t next_psk[32] = { 7, 7 };	/* a rotation's new one */
 static struct secret_ring ring;
-static unsigned last_key = 99, last_version;
+static unsigned last_key = 99, last_version, last_word = 99;
 
 static int
 connect_unix(void)
@@ -52,7 +52,7 @@ connect_unix(void)
  * control socket, then waits there until it is killed. */
 static void
 on_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
-    unsigned version)
+    unsigned version, unsigned word)
 {
 	struct channel ch;
 	char b;
@@ -62,6 +62,7 @@ on_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
 	(void)ctx;
 	last_key = key;
 	last_version = version;
+	last_word = word;
 	pid = supervisor_fork(&sv, conn, &ctl);
 	if (pid == 0) {
 		channel_adopt(&ch, conn, t);
@@ -72,22 +73,31 @@ on_conn(void *ctx, int conn, struct noise_transport *t, unsigned key,
 	accepted += pid > 0;
 }
 
-/* Connect and run the relay's side of the handshake with key; the
- * socket, or -1 when the handshake failed. */
+/* Connect and run the client's side of the handshake with key and a
+ * prologue word (NULL: none); the socket, or -1 when the handshake
+ * failed. */
 static int
-handshake(const uint8_t *key)
+handshake_word(const uint8_t *key, const char *word)
 {
 	struct channel ch;
 	char err[256];
 	int fd = connect_unix();
 
-	if (fd < 0 || channel_handshake(&ch, fd, CHANNEL_INITIATOR, key, 5000,
-	    err, sizeof err) != 0) {
+	if (fd < 0 || channel_handshake_as(&ch, fd, CHANNEL_INITIATOR, key,
+	    VERSION_CURRENT, word, "client", "service", 5000, err,
+	    sizeof err) != 0) {
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
 	return fd;
+}
+
+/* The relay's side: no word. */
+static int
+handshake(const uint8_t *key)
+{
+	return handshake_word(key, NULL);
 }
 
 static void
@@ -147,6 +157,11 @@ test_fork_and_reap(void)
 	for (int i = 0; i < 20; i++)
 		(void)supervisor_poll(&sv, 10, on_ctl, on_conn, NULL);
 	ok(sv.nh == 0 && accepted == 0, "... nothing reached the supervisor");
+	ok(handshake_word(psk, "ruby") < 0,
+	    "a prologue word the service does not take fails the handshake");
+	for (int i = 0; i < 20; i++)
+		(void)supervisor_poll(&sv, 10, on_ctl, on_conn, NULL);
+	ok(sv.nh == 0 && accepted == 0, "... nothing reached the supervisor");
 	c = handshake(psk);
 	ok(c >= 0 && settle(1) == 0 && accepted == 1,
 	    "an authenticated peer gets a handler that is heard on its "
@@ -166,9 +181,11 @@ test_fork_and_reap(void)
 	ok(last_key == 0, "the first secret of the ring was the one used");
 	ok(last_version == VERSION_CURRENT, "... under this build's protocol "
 	    "version (%u), which CONN carries", last_version);
-	c = handshake(next_psk);
-	ok(c >= 0 && settle(1) == 0 && accepted == 2 && last_key == 1,
-	    "a peer with the ring's second secret is served, its index said");
+	ok(last_word == 0, "... and a plain prologue: word 0");
+	c = handshake_word(next_psk, "java");
+	ok(c >= 0 && settle(1) == 0 && accepted == 2 && last_key == 1 &&
+	    last_word == 2, "a peer with the ring's second secret and the "
+	    "word java is served, the secret's index and word 2 said");
 	supervisor_kill_all(&sv, SIGKILL);
 	for (int i = 0; i < 200 && sv.nh; i++) {
 		if ((h = supervisor_reaped(&sv)) != NULL)
@@ -228,9 +245,11 @@ main(void)
 {
 	static const int sigs[] = { SIGCHLD, SIGTERM, SIGINT };
 	char dir[] = "/tmp/supervisor_test.XXXXXX", addr[128], err[256];
+	static const char *const words[] = { "python", "java", NULL };
 	struct preauth_config pc = { .ring = &ring, .handshake_ms = 5000,
 		.max_pending = 16, .max_per_source = 16,
-		.per_source_flag = "--max-conns-per-peer" };
+		.per_source_flag = "--max-conns-per-peer", .words = words,
+		.nwords = 2 };
 	struct preauth_identity id;
 	struct stat st;
 	pid_t old;

@@ -24,18 +24,33 @@ main(void)
 	uint32_t mask;
 	size_t n;
 
-	n = version_prologue(1, buf, sizeof buf);
+	n = version_prologue(1, NULL, buf, sizeof buf);
 	ok(n == NOISE_PROLOGUE_LEN && memcmp(buf, NOISE_PROLOGUE, n) == 0,
 	    "version 1's prologue is the one the Noise vectors use");
-	n = version_prologue(VERSION_CURRENT, buf, sizeof buf);
+	n = version_prologue(VERSION_CURRENT, NULL, buf, sizeof buf);
 	ok(VERSION_CURRENT == 2 && n == NOISE_PROLOGUE_LEN &&
 	    memcmp(buf, "airlock/2 Noise_NNpsk0_25519_ChaChaPoly_SHA256", n) ==
 	    0, "this build speaks version 2: its prologue differs only in V");
 	ok(VERSION_ACCEPTED == ((1u << 1) | (1u << 2)),
 	    "a runner of this build accepts its version and the one before");
-	ok(version_prologue(0, buf, sizeof buf) == 0 &&
-	    version_prologue(32, buf, sizeof buf) == 0 &&
-	    version_prologue(1, buf, 10) == 0, "no prologue out of range");
+	ok(version_prologue(0, NULL, buf, sizeof buf) == 0 &&
+	    version_prologue(32, NULL, buf, sizeof buf) == 0 &&
+	    version_prologue(1, NULL, buf, 10) == 0, "no prologue out of range");
+	n = version_prologue(2, "python", buf, sizeof buf);
+	ok(n == 53 && memcmp(buf, "airlock/2 python Noise_NNpsk0_25519_"
+	    "ChaChaPoly_SHA256", n) == 0, "a word follows the version");
+	ok(version_prologue(2, "java", buf, sizeof buf) == 51 &&
+	    version_prologue(2, "abcdefghijklmnop", buf, sizeof buf) == 63,
+	    "words of 4 and of VERSION_WORD_MAX letters");
+	ok(version_prologue(2, "", buf, sizeof buf) == 0 &&
+	    version_prologue(2, "abcdefghijklmnopq", buf, sizeof buf) == 0 &&
+	    version_prologue(2, "py thon", buf, sizeof buf) == 0 &&
+	    version_prologue(2, "Python", buf, sizeof buf) == 0 &&
+	    version_prologue(2, "2", buf, sizeof buf) == 0 &&
+	    version_prologue(2, "java Noise", buf, sizeof buf) == 0,
+	    "no empty, long, spaced, upper-case or digit word");
+	ok(version_prologue(31, "abcdefghijklmnop", buf, sizeof buf) == 64,
+	    "the longest prologue fits VERSION_PROLOGUE_MAX");
 	n = version_hint_encode((1u << 1) | (1u << 2) | (1u << 31), hint,
 	    sizeof hint);
 	ok(n == 23 && memcmp(hint, "airlock/versions:1,2,31", n) == 0,
