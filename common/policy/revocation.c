@@ -290,10 +290,11 @@ older_than_accepted(const struct revocation_set *s, uint64_t serial,
 {
 	if (serial < s->serial)
 		snprintf(msg, cap, "serial %llu is older than serial %llu, "
-		    "accepted before%s: rolled back", (unsigned long long)
+		    "accepted before%s%s%s: rolled back", (unsigned long long)
 		    serial, (unsigned long long)s->serial,
-		    s->floor_path ? " (remembered in the state directory)" :
-		    "");
+		    s->floor_path ? " (remembered in " : "",
+		    s->floor_path ? s->floor_path : "",
+		    s->floor_path ? ")" : "");
 	else if (serial == s->serial && serial > 0 &&
 	    memcmp(digest, s->digest, 32) != 0)
 		snprintf(msg, cap, "serial %llu again, with other bytes than "

@@ -22,7 +22,7 @@ enum {
 	O_DRAIN,
 	O_HOME_SIZE, O_CACHE_SIZE, O_DISK_RESERVE, O_MAX_LEASE, O_LOCK_STORE,
 	O_LOCK_UIDS, O_REQUIRE_LOCK, O_PREFETCH, O_PREFETCH_JOBS,
-	O_SURFACE_STORE, O_PY_INDEX, O_COUNT
+	O_SURFACE_STORE, O_PY_INDEX, O_FLOOR_DIR, O_COUNT
 };
 
 /* In the order of the enum above. */
@@ -75,6 +75,7 @@ const struct optconfig_option runner_options[] = {
 	{ "prefetch-jobs", 1, 0, OPTCONFIG_RELOAD },
 	{ "surface-store", 1, 0, OPTCONFIG_FIXED },
 	{ "py-index", 1, 0, OPTCONFIG_FIXED },
+	{ "floor-dir", 1, 0, OPTCONFIG_FIXED },
 };
 const size_t runner_noptions = sizeof runner_options / sizeof *runner_options;
 
@@ -231,6 +232,7 @@ set_value(void *cfg, size_t o, const char *v, char *err, size_t errlen)
 	case O_STATE: c->state_dir = v; return 0;
 	case O_PUBKEY: c->review_pubkey = v; return 0;
 	case O_REVOKED: c->revocations = v; return 0;
+	case O_FLOOR_DIR: c->floor_dir = v; return 0;
 	case O_LOCK_STORE: c->lock_store = v; return 0;
 	case O_SURFACE_STORE: c->surface_store = v; return 0;
 	case O_PY_INDEX:

@@ -42,6 +42,7 @@ struct runner_config {
 	const char *state_dir;
 	const char *review_pubkey;	/* NULL: approvals not enforced */
 	const char *revocations;
+	const char *floor_dir;		/* --floor-dir, or NULL: state_dir */
 	const char *lock_store;		/* --lock-store DIR, or NULL */
 	const char *surface_store;	/* --surface-store DIR, or NULL */
 	uint32_t lock_uid_first, lock_uid_last;	/* --lock-uid-range */

@@ -276,20 +276,52 @@ test_versions(uint32_t *mask)
 	}
 }
 
-/* Load the list of s (initialised with its key) the first time: with
- * the floor remembered for that key in state_dir (floor, PATH_MAX), so
- * that no list older than one accepted before a restart loads; a
- * preflight reads the floor but writes none. 0, or -1 with *why. */
+/* Where the floors are kept: --floor-dir, or the state directory. */
+static const char *
+floor_dir(const struct runner_config *c)
+{
+	return c->floor_dir ? c->floor_dir : c->state_dir;
+}
+
+/* --floor-dir made, or taken when it is ours and only we may write it:
+ * whoever can write it can remove a floor and roll the list back. The
+ * state directory (the default) is checked where it is made. 0, or
+ * EXIT_CONFIG with err. */
 static int
-revocation_open(struct revocation_set *s, const char *state_dir,
-    char *floor, int preflight, const char **why)
+floor_dir_ready(const struct runner_config *c, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (!c->floor_dir)
+		return 0;
+	if (fs_mkdir_private(c->floor_dir, 0700) != 0 ||
+	    stat(c->floor_dir, &st) != 0)
+		return fail(err, errlen, EXIT_CONFIG, "--floor-dir %s: %s (a "
+		    "directory of the runner's own)", c->floor_dir,
+		    strerror(errno));
+	if (st.st_mode & 022)
+		return fail(err, errlen, EXIT_CONFIG, "--floor-dir %s: "
+		    "writable by group or others (mode %04o): whoever can "
+		    "write it can remove the floor and put an older list "
+		    "back; chmod go-w", c->floor_dir,
+		    (unsigned)(st.st_mode & 07777));
+	return 0;
+}
+
+/* Load the list of s (initialised with its key) the first time: with
+ * the floor remembered for that key in dir (floor, PATH_MAX), so that
+ * no list older than one accepted before a restart loads; a preflight
+ * reads the floor but writes none. 0, or -1 with *why. */
+static int
+revocation_open(struct revocation_set *s, const char *dir, char *floor,
+    int preflight, const char **why)
 {
 	char kid[ECKEY_ID_TEXT];
 
 	eckey_id_text(s->key->id, kid);
 	if ((size_t)snprintf(floor, PATH_MAX, "%s/revocations-%s.floor",
-	    state_dir, kid) >= PATH_MAX) {
-		*why = "state directory path too long";
+	    dir, kid) >= PATH_MAX) {
+		*why = "floor directory path too long";
 		return -1;
 	}
 	if (revocation_floor_load(s, floor, why) != 0) {
@@ -316,6 +348,7 @@ static int
 load_review(struct runner_service *r, char *err, size_t errlen)
 {
 	const char *why;
+	int rc;
 
 	if (!r->cfg.review_pubkey) {
 		log_msg(LOG_WARN, "approvals are NOT enforced (no "
@@ -329,9 +362,11 @@ load_review(struct runner_service *r, char *err, size_t errlen)
 		    why), err);
 	}
 	if (r->cfg.revocations) {
+		if ((rc = floor_dir_ready(&r->cfg, err, errlen)) != 0)
+			return problems_note(&r->problems, rc, err);
 		revocation_init(&r->revoked, r->cfg.revocations,
 		    &r->review_key);
-		if (revocation_open(&r->revoked, r->cfg.state_dir,
+		if (revocation_open(&r->revoked, floor_dir(&r->cfg),
 		    r->revoked_floor, r->cfg.preflight, &why) != 0)
 			return problems_note(&r->problems, fail(err, errlen,
 			    EXIT_CONFIG, "--revocations %s: %s",
@@ -849,7 +884,7 @@ reload_build(struct runner_service *r, struct reload_set *n, char *err,
 	    memcmp(&n->key, &r->review_key, sizeof n->key) != 0)) {
 		revocation_init(&n->revoked, c->revocations, &n->key);
 		n->new_revoked = 1;
-		if (revocation_open(&n->revoked, r->cfg.state_dir,
+		if (revocation_open(&n->revoked, floor_dir(&r->cfg),
 		    n->revoked_floor, 0, &why) != 0) {
 			snprintf(err, errlen, "--revocations %s: %s",
 			    c->revocations, why);

@@ -113,8 +113,9 @@ def main():
         out += ["--pids-limit", str(svc["pids_limit"])]
     for v in svc.get("volumes", []):
         src, rest = v.split(":", 1)
-        if src in named:
+        if src in named:	# made as an engine makes a volume: root's, 0755
             src = os.path.join(tdir, "volumes", src)
+            os.makedirs(src, mode=0o755, exist_ok=True)
         elif src.startswith("./"):
             src = local(src)
         elif src in hostmap:

@@ -51,8 +51,10 @@ def compose(path):
         tmpfs = svc.get("tmpfs", [])
         need(tmpfs and all("size=" in t for t in tmpfs), where + ": a size on every tmpfs")
         vols = svc.get("volumes", [])
-        need(all(v.endswith(":ro") or v.startswith("/sys/fs/cgroup/") for v in vols),
-             where + ": no writable volume but the delegated cgroups")
+        floor = floor_volume(doc, svc)
+        need(all(v.endswith(":ro") or v.startswith("/sys/fs/cgroup/") or v == floor
+                 for v in vols),
+             where + ": no writable volume but the delegated cgroups and --floor-dir's")
         for key in ("mem_limit", "mem_reservation", "cpus", "pids_limit"):
             need(key in svc, where + ": " + key)
         need(svc.get("cap_drop") == ["ALL"], where + ": cap_drop ALL")
@@ -64,7 +66,24 @@ def compose(path):
                  where + ": SYS_ADMIN only under airlock's seccomp profile")
     need("--shared-network" not in doc["services"]["airlock-runner"]["command"],
          "compose airlock-runner: a network namespace per lease (no --shared-network)")
-    need(not doc.get("volumes"), "compose: no named volume (no size can be given)")
+    floors = [floor_volume(doc, doc["services"][n]) for n in ("airlock-runner", "airlock-sandbox")]
+    need(set(doc.get("volumes") or {}) <= {f.split(":")[0] for f in floors if f},
+         "compose: no named volume (no size can be given) but --floor-dir's")
+
+
+def floor_volume(doc, svc):
+    """The one unsized volume allowed: the named volume mounted at the
+    runner's --floor-dir, where only the runner writes (one small file a
+    reviewer key; no lease can reach it). "NAME:DIR", or None."""
+    cmd = svc.get("command", [])
+    if "--floor-dir" not in cmd:
+        return None
+    want = cmd[cmd.index("--floor-dir") + 1]
+    for v in svc.get("volumes", []):
+        src, _, dst = v.partition(":")
+        if dst == want and src in (doc.get("volumes") or {}):
+            return v
+    return None
 
 
 # uid mode's three, and what a network namespace per lease adds (with the
