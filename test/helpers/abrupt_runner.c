@@ -7,7 +7,9 @@
  * the ERROR that came before the reset, not report a lost connection;
  * so must `sandbox call` mid-upload (to which code 4 is budget_queue).
  *
- *   abrupt_runner ADDR SECRET_FILE COUNT
+ *   abrupt_runner ADDR SECRET_FILE COUNT [WORD]
+ * WORD: the prologue word its peers say (a sandbox client's language,
+ * docs/PROTOCOL.md), as `sandbox serve` takes it; none without.
  * Prints "ready" once listening; exits 0 after COUNT connections. */
 #include <poll.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include "common/wire/channel.h"
 #include "common/wire/proto.h"
 #include "common/wire/secret.h"
+#include "common/wire/version.h"
 #include "test/helpers/runner_listen.h"
 
 int
@@ -29,8 +32,9 @@ main(int argc, char **argv)
 	int lfd, count;
 	long n;
 
-	if (argc != 4 || (count = atoi(argv[3])) < 1) {
-		fprintf(stderr, "usage: abrupt_runner ADDR SECRET_FILE COUNT\n");
+	if ((argc != 4 && argc != 5) || (count = atoi(argv[3])) < 1) {
+		fprintf(stderr, "usage: abrupt_runner ADDR SECRET_FILE COUNT "
+		    "[WORD]\n");
 		return 2;
 	}
 	lfd = runner_listen("abrupt_runner", argv[1], argv[2], psk);
@@ -49,8 +53,9 @@ main(int argc, char **argv)
 		if (poll(&pf, 1, 30000) != 1 ||
 		    (fd = accept(lfd, NULL, NULL)) < 0)
 			return 1;
-		if (channel_handshake(&ch, fd, CHANNEL_RESPONDER, psk, 5000, err,
-		    sizeof err) != 0) {
+		if (channel_handshake_as(&ch, fd, CHANNEL_RESPONDER, psk,
+		    VERSION_CURRENT, argc == 5 ? argv[4] : NULL, "runner",
+		    "relay", 5000, err, sizeof err) != 0) {
 			close(fd);
 			continue;
 		}
