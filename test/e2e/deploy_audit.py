@@ -64,6 +64,8 @@ def compose(path):
         if "SYS_ADMIN" in caps:
             need(any(o.startswith("seccomp=./") for o in svc.get("security_opt", [])),
                  where + ": SYS_ADMIN only under airlock's seccomp profile")
+        need(not any(o.endswith("=unconfined") for o in svc.get("security_opt", [])),
+             where + ": no confinement lifted (seccomp, /proc's masks, AppArmor)")
     need("--shared-network" not in doc["services"]["airlock-runner"]["command"],
          "compose airlock-runner: a network namespace per lease (no --shared-network)")
     floors = [floor_volume(doc, doc["services"][n]) for n in ("airlock-runner", "airlock-sandbox")]
