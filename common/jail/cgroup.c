@@ -1212,18 +1212,22 @@ cgroup_lease_stats(const struct cgroup_lease *l, struct cgroup_stats *st)
 			}
 			continue;
 		}
-		/* v1 file names differ per controller, and co-mounted
-		 * controllers (cpu,cpuacct) share one directory */
-		if (read_u64(d, "memory.max_usage_in_bytes",
-		    &st->peak_memory) == 0)
+		/* v1: a counter is in one hierarchy's directory (co-mounted
+		 * controllers, cpu,cpuacct, share one); once read it is not
+		 * looked for in the next (counters are read at every tick) */
+		if (!st->has_memory && read_u64(d, "memory.max_usage_in_bytes",
+		    &st->peak_memory) == 0) {
 			st->has_memory = 1;
-		if (read_key(d, "memory.oom_control", "oom_kill", &v) == 0)
-			st->oom_kills = v;
-		if (read_key(d, "pids.events", "max", &v) == 0) {
+			if (read_key(d, "memory.oom_control", "oom_kill",
+			    &v) == 0)
+				st->oom_kills = v;
+		}
+		if (!st->has_pids && read_key(d, "pids.events", "max",
+		    &v) == 0) {
 			st->pids_max_hits = v;
 			st->has_pids = 1;
 		}
-		if (read_u64(d, "cpuacct.usage", &v) == 0) {
+		if (!st->has_cpu && read_u64(d, "cpuacct.usage", &v) == 0) {
 			st->cpu_usec = v / 1000;
 			st->has_cpu = 1;
 		}

@@ -315,6 +315,7 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 		}
 	}
 	memcpy(l->id, rq->id, strlen(rq->id) + 1);
+	l->self = rq->self && j->cfg.self_exe;
 	l->limits = rq->limits ? *rq->limits : j->cfg.limits;
 	fsize_within_caps(&l->limits);
 	l->files = rq->files;

@@ -220,7 +220,7 @@ jail_mounts_landlock(struct jail_lease *l)
 	s->ro[s->nro++] = "/proc";
 	if (j->cfg.mode == JAIL_NS)
 		s->ro[s->nro++] = "/etc";	/* the generated passwd/group */
-	if (j->cfg.mode == JAIL_NS && j->cfg.self_exe)
+	if (j->cfg.mode == JAIL_NS && l->self)
 		s->ro[s->nro++] = JAIL_NS_SELF_DIR;
 	for (size_t i = 0; i < sizeof dev_files / sizeof *dev_files; i++)
 		s->rw[s->nrw++] = dev_files[i];
@@ -528,7 +528,7 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 		JAIL_STEP("mount-bind", bind_into_st(root, j->view.ro[i], &st,
 		    j->view.ro[i], 0, made));
 	}
-	if (j->cfg.self_exe)
+	if (l->self)	/* a 1 MiB copy: only for what runs it */
 		JAIL_STEP("mount-self", copy_into(root, "/proc/self/exe",
 		    JAIL_NS_SELF));
 	JAIL_STEP("mount-proc", jail_join(to, sizeof to, root, "/proc") ||

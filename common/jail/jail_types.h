@@ -190,6 +190,11 @@ struct jail_request {
 					 * it, the uid and cache are that
 					 * approval's, never a revoked or
 					 * superseded one's */
+	int self;			/* ns: the service's binary in the view
+					 * (JAIL_NS_SELF, copied: cfg.self_exe)
+					 * for what runs it there (the Java
+					 * stage); uid mode: Landlock's list
+					 * has it whatever this says */
 	int work;			/* make a work dir, start the child in
 					 * it: ns /work (tmpfs, limits.tmpfs),
 					 * uid <lease>/work (RLIMIT_FSIZE only) */
@@ -218,6 +223,7 @@ struct jail_lease {
 	const struct jail_file *files;
 	size_t nfiles;
 	int dirs_made, cg_made;
+	int self;			/* the request's self, with cfg.self_exe */
 	int disk_sock[2];		/* limits.disk: the child sends its
 					 * tmpfs on [1]; -1 otherwise */
 	int disk_fd;			/* that tmpfs's root (O_PATH), -1 */

@@ -467,14 +467,18 @@ uidpool_evict_lru(const struct uidpool *p, const char *keep,
 
 /* A one-shot service's claim scanned /proc a moment ago. An entry that
  * reads "free" was written after its last lease's processes were all
- * gone, and no process of the uid starts without holding the entry (as
- * the caller does now): unless that scan saw a process of uid (one the
- * table did not start), it has none. 1 when that settles it; 0: scan. */
+ * gone; an empty one (len 0) was never written, and an entry, once
+ * written, is never shorter (write_entry overwrites in place), so no
+ * lease ever ran as its uid. No process of the uid starts without
+ * holding the entry (as the caller does now): unless that scan saw a
+ * process of uid (one the table did not start), it has none. 1 when
+ * that settles it; 0: scan. */
 static int
 claimed_idle(const struct uidpool *p, const struct uidpool_entry *e,
-    uint32_t uid)
+    size_t len, uint32_t uid)
 {
-	if (!p->one_shot || !p->busy_known || e->kind != UIDPOOL_ENTRY_FREE)
+	if (!p->one_shot || !p->busy_known ||
+	    (e->kind != UIDPOOL_ENTRY_FREE && len != 0))
 		return 0;
 	for (size_t i = 0; i < p->nbusy; i++)
 		if (p->busy[i] == uid)
@@ -498,6 +502,7 @@ allocate(const struct uidpool *p, const char *kind, const char *name,
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t uid = p->first + (next - p->first + i) % n;
 		char buf[256];
+		size_t len;
 		struct uidpool_entry entry;
 		struct proc_owner o = { .pid = -1 };
 		int fd = open_entry(p, uid);
@@ -510,8 +515,8 @@ allocate(const struct uidpool *p, const char *kind, const char *name,
 			close(fd);	/* a live lease holds it */
 			continue;
 		}
-		uidpool_entry_parse(buf, read_entry(fd, buf, sizeof buf),
-		    &entry);
+		len = read_entry(fd, buf, sizeof buf);
+		uidpool_entry_parse(buf, len, &entry);
 		if (entry.kind == UIDPOOL_ENTRY_REG) {
 			close(fd);	/* a registration's for good */
 			continue;
@@ -519,7 +524,7 @@ allocate(const struct uidpool *p, const char *kind, const char *name,
 		/* handed out only with no process left: a dead lease's
 		 * leftovers are ours to sweep; any other holder is not ours,
 		 * and the uid is skipped (said, never killed) */
-		if (!claimed_idle(p, &entry, uid) &&
+		if (!claimed_idle(p, &entry, len, uid) &&
 		    uid_first_process(uid, -1, &o) != 0) {
 			if (entry.kind != UIDPOOL_ENTRY_LEASE) {
 				say_foreign(uid, &o);

@@ -486,6 +486,68 @@ gone(pid_t pid)
 	return kill(pid, 0) != 0 && errno == ESRCH;
 }
 
+/* take_after_claim: a claim that sees no process of uid, then a
+ * process of uid started after it (one the table does not know of),
+ * then a take from uid on: the uid handed out, and the process, which
+ * the caller ends */
+static uint32_t
+take_after_claim(struct uidpool *p, uint32_t uid, pid_t *pid)
+{
+	char err[256], rec[UIDPOOL_ENTRY_SIZE], num[16];
+	struct uid_hold h;
+	uint32_t got = 0;
+
+	snprintf(num, sizeof num, "%u", uid);
+	uidpool_entry_format(rec, num, NULL);
+	if (uidpool_claim(p, 0, err, sizeof err) != 0)
+		return 0;
+	*pid = run_as(uid);
+	put_file("uids/next", rec, sizeof rec);
+	if (uidpool_take(p, "u", &h, err, sizeof err) == 0) {
+		got = h.uid;
+		uidpool_release(p, &h, UID_SWEPT, -1, NULL, NULL);
+	}
+	return got;
+}
+
+static void
+end_process(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+/* An entry never written (empty: an entry is never shortened) is taken
+ * on the claim's word like a "free" one; a torn one (bytes that are no
+ * record) is scanned again. Each shown by a process of the uid started
+ * after the claim: seen only by a scan. */
+static void
+test_one_shot_unwritten(struct uidpool *p)
+{
+	char name[64];
+	uint32_t got;
+	pid_t pid = -1;
+
+	snprintf(name, sizeof name, "uids/%u", FIRST + 2);
+	put_file(name, "", 0);
+	got = take_after_claim(p, FIRST + 2, &pid);
+	ok(got == FIRST + 2 && pid > 0 && !gone(pid), "one-shot: a "
+	    "never-written entry is handed out on the claim's word, no "
+	    "second scan (got %u; the process started after the claim is "
+	    "not seen)", got);
+	end_process(pid);
+	snprintf(name, sizeof name, "uids/%u", FIRST + 3);
+	put_file(name, "lea", 3);
+	pid = -1;
+	got = take_after_claim(p, FIRST + 3, &pid);
+	ok(got != FIRST + 3 && pid > 0 && !gone(pid), "one-shot: a torn "
+	    "entry is scanned: its uid, with a process not the table's, is "
+	    "not handed out (got %u)", got);
+	end_process(pid);
+}
+
 static void
 test_one_shot(void)
 {
@@ -545,6 +607,7 @@ test_one_shot(void)
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 	}
+	test_one_shot_unwritten(&p);
 	remove_uids();
 	rmdir(state);
 }
