@@ -126,6 +126,11 @@ def kubernetes(path):
              "k8s: SYS_ADMIN only under airlock's seccomp profile")
     need("--shared-network" not in " ".join(c.get("args", [])),
          "k8s: a network namespace per lease (no --shared-network)")
+    args = " ".join(c.get("args", [])).split()
+    floor = args[args.index("--floor-dir") + 1] if "--floor-dir" in args else None
+    claims = {t["metadata"]["name"] for t in docs["StatefulSet"]["spec"].get("volumeClaimTemplates", [])}
+    need(any(m["mountPath"] == floor and m["name"] in claims for m in c.get("volumeMounts", [])),
+         "k8s: --floor-dir on a volumeClaimTemplate (the floor outlives the pod)")
     pdb = docs.get("PodDisruptionBudget")
     need(pdb is not None and pdb["spec"]["selector"] == docs["StatefulSet"]["spec"]["selector"],
          "k8s: a PodDisruptionBudget for the runners")
