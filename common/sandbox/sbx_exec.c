@@ -41,7 +41,7 @@ struct run {
 	const struct sbx_job *job;
 	const struct sbx_output *out;
 	struct sbx_result *res;
-	struct jail jcopy;		/* the service jail, this job's limits */
+	struct jail_limits lim;		/* this job's (job_limits) */
 	struct jail_lease lease;
 	int lease_open;
 	struct spawn_child ch;
@@ -491,7 +491,7 @@ static int
 none_prepare(struct run *r, char *err, size_t errlen)
 {
 	r->saved_cwd = -1;
-	if (r->jcopy.cfg.mode != JAIL_NONE)
+	if (r->env->jail->cfg.mode != JAIL_NONE)
 		return 0;
 	for (size_t i = 0; i < r->lease.nfiles; i++) {
 		const struct jail_file *f = &r->lease.files[i];
@@ -631,30 +631,30 @@ build_cmd(struct run *r, struct cmd *c)
 	return 0;
 }
 
-/* This job's limits on a copy of the service jail: the cgroup (memory,
- * pids) and the rlimit backstops (CPU seconds, processes of its uid). */
+/* This job's limits, the service jail's with its budget's: the cgroup
+ * (memory, pids), the rlimit backstops (CPU seconds, processes of its
+ * uid) and the disk. The lease takes them as its own (rq.limits), so the
+ * jail itself (75 KB) is not copied for each call. */
 static void
-job_jail(struct run *r)
+job_limits(struct run *r)
 {
 	const struct sbx_limits *l = &r->job->lim;
-	struct jail_limits *jl;
+	struct jail_limits *jl = &r->lim;
 
-	r->jcopy = *r->env->jail;
+	*jl = r->env->jail->cfg.limits;
 	if (!r->env->use_cgroup_limits)
 		return;
-	jl = &r->jcopy.cfg.limits;
 	jl->memory = l->memory;
 	jl->pids = l->pids;
 	/* RLIMIT_NPROC is the backstop without a pids cgroup; with one it
 	 * must not bind first, or a fork bomb would look like a tool that
 	 * failed to fork (the cgroup's refusals are what names the reason) */
-	jl->nproc = r->jcopy.cg.kind != CGROUP_NONE ? l->pids + 16 : l->pids;
+	jl->nproc = r->env->jail->cg.kind != CGROUP_NONE ? l->pids + 16 :
+	    l->pids;
 	jl->cpu_seconds = sbx_job_cpu_seconds(l);
 	if (r->job->lang == SBX_LANG_JAVA && r->job->nfiles == 0)
 		jl->cpu_seconds += SBX_JWARM_CPU_S;	/* the JVM's warm-up */
 	jl->disk = r->job->disk;
-	r->jcopy.cg.lim.memory = l->memory;
-	r->jcopy.cg.lim.pids = l->pids;
 }
 
 static struct run the_run;	/* one execution per process at a time */
@@ -705,11 +705,12 @@ prepare(struct run *r)
 	if (job->lang == SBX_LANG_JAVA && env->deny_text)
 		r->jf[nf++] = (struct jail_file){ ".airlock-java-deny",
 		    env->deny_text, env->deny_len, 0444 };
-	job_jail(r);
+	job_limits(r);
 	rq = (struct jail_request){ .id = job->id, .tenant = job->tenant,
 	    .registration = NULL, .work = 1, .files = r->jf, .nfiles = nf,
-	    .self = job->lang == SBX_LANG_JAVA };
-	if (jail_lease_open(&r->jcopy, &rq, &r->lease, err, sizeof err) != 0) {
+	    .limits = &r->lim, .self = job->lang == SBX_LANG_JAVA };
+	if (jail_lease_open(r->env->jail, &rq, &r->lease, err,
+	    sizeof err) != 0) {
 		set_detail(r, err);
 		return -1;
 	}
