@@ -42,4 +42,10 @@ ssize_t file_read_small(const char *path, char *buf, size_t len);
  * takes such values: 0, or -1 with errno (EIO for a short write). */
 int file_write_str(const char *path, const char *s);
 
+/* Read a kernel file whose size says 0 (/proc/self/mountinfo,
+ * /proc/sysvipc/shm) to its end into a new buffer the caller frees, a NUL
+ * appended but not counted in *len: 0, or -1 with errno (EFBIG: more than
+ * cap bytes). Allocates: not between fork and exec. */
+int file_read_kernel(const char *path, size_t cap, char **buf, size_t *len);
+
 #endif

@@ -11,21 +11,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/base/dirents.h"
+
 /* Empty the directory dirfd (owned by the caller, closed here). A
  * directory a lease made unwritable is made writable first (this works for
  * its owner, so jail code calls it with its fs uid set to the lease's). */
 static int
 empty_dir(int dirfd, int depth)
 {
-	DIR *d = fdopendir(dirfd);
+	struct dirents d;
 	struct dirent *e;
 	int first_err = 0;
 
-	if (!d) {
-		close(dirfd);
-		return -1;
-	}
-	while ((e = readdir(d))) {
+	dirents_on(&d, dirfd);
+	while ((e = dirents_next(&d))) {
 		int sub;
 
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
@@ -50,7 +49,7 @@ empty_dir(int dirfd, int depth)
 		    unlinkat(dirfd, e->d_name, AT_REMOVEDIR) != 0)
 			first_err = first_err ? first_err : errno;
 	}
-	closedir(d);
+	close(dirfd);
 	if (first_err) {
 		errno = first_err;
 		return -1;
@@ -61,7 +60,8 @@ empty_dir(int dirfd, int depth)
 int
 fs_remove_tree(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
 
 	if (fd < 0)
 		return errno == ENOENT ? 0 : (unlink(path) == 0 ? 0 : -1);

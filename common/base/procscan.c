@@ -2,10 +2,13 @@
 #include "common/base/procscan.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "common/base/dirents.h"
 
 /* The value of "key\t..." in buf: the bytes after the tab up to the end of
  * its line. 0 and *v, *vlen, or -1 when no line starts with key. */
@@ -78,13 +81,13 @@ int
 procscan(pid_t except, int (*fn)(void *ctx, const struct proc_owner *o),
     void *ctx)
 {
-	DIR *d = opendir("/proc");
+	struct dirents d;
 	struct dirent *e;
 	int rc = 0;
 
-	if (!d)
+	if (dirents_open(&d, AT_FDCWD, "/proc") != 0)
 		return -1;
-	while (rc == 0 && (e = readdir(d))) {
+	while (rc == 0 && (e = dirents_next(&d))) {
 		struct proc_owner o;
 		char path[64], buf[4096];
 		long pid = 0;
@@ -100,11 +103,17 @@ procscan(pid_t except, int (*fn)(void *ctx, const struct proc_owner *o),
 		}
 		if (pid <= 0 || pid == except)
 			continue;
+		/* a task with no memory of its own (a kernel thread, or one
+		 * past exit_mm: a zombie to be) runs as no user's: its exe
+		 * link is ENOENT, one lookup where status is a formatted
+		 * page (a host's /proc is mostly kernel threads) */
+		snprintf(path, sizeof path, "%ld/exe", pid);
+		if (readlinkat(d.fd, path, buf, 1) < 0 && errno == ENOENT)
+			continue;
 		/* relative to /proc (a shorter walk), and openat: musl's
-		 * open() adds an fcntl for O_CLOEXEC; a scan opens one file
-		 * per process of the host */
+		 * open() adds an fcntl for O_CLOEXEC */
 		snprintf(path, sizeof path, "%ld/status", pid);
-		if ((fd = openat(dirfd(d), path, O_RDONLY | O_CLOEXEC)) < 0)
+		if ((fd = openat(d.fd, path, O_RDONLY | O_CLOEXEC)) < 0)
 			continue;	/* gone meanwhile */
 		n = read(fd, buf, sizeof buf);
 		close(fd);
@@ -113,7 +122,7 @@ procscan(pid_t except, int (*fn)(void *ctx, const struct proc_owner *o),
 		o.pid = (pid_t)pid;
 		rc = fn(ctx, &o);
 	}
-	closedir(d);
+	dirents_close(&d);
 	return rc;
 }
 

@@ -16,10 +16,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/base/dirents.h"
 #include "common/base/fileio.h"
 #include "common/base/random_id.h"
+#include "common/jail/cgroup_where.h"
 
 #define CGROUP2_MAGIC 0x63677270
+/* "/lease-<tag>-<id>" of a lease's group below the service's */
+#define LEASE_SUFFIX_MAX 160
 #define CPU_PERIOD_US 100000
 
 static const char *const ctl_names[CG_NCTL] = {
@@ -173,117 +177,6 @@ read_u64(const char *dir, const char *file, uint64_t *v)
 	return 0;
 }
 
-/* Does the comma-separated list contain word? */
-static int
-has_word(const char *list, const char *word)
-{
-	size_t w = strlen(word);
-
-	for (const char *p = list; *p; ) {
-		const char *end = strchr(p, ',');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-
-		if (n == w && strncmp(p, word, w) == 0)
-			return 1;
-		p += n + (end != NULL);
-	}
-	return 0;
-}
-
-/* This process's path in the hierarchy whose /proc/self/cgroup entry
- * names ctl (v1), or the v2 entry ("0::") when ctl is NULL. */
-static int
-own_path(const char *ctl, char *out, size_t len)
-{
-	char buf[8192];
-
-	if (file_read_small("/proc/self/cgroup", buf, sizeof buf) < 0)
-		return -1;
-	for (char *line = buf; line && *line; ) {
-		char *nl = strchr(line, '\n'), *c1, *c2;
-
-		if (nl)
-			*nl = '\0';
-		c1 = strchr(line, ':');
-		c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-		if (c2) {
-			*c2 = '\0';
-			if (ctl ? has_word(c1 + 1, ctl) : c1[1] == '\0') {
-				snprintf(out, len, "%s", c2 + 1);
-				return 0;
-			}
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	return -1;
-}
-
-/* Mount point and root of the v1 hierarchy carrying ctl, or of the v2
- * hierarchy when ctl is NULL. */
-static int
-find_mount(const char *ctl, char *mnt, size_t mlen, char *root, size_t rlen)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096];
-	int found = -1;
-
-	if (!f)
-		return -1;
-	while (found && fgets(line, sizeof line, f)) {
-		char *f4, *f5, *dash, *type, *src, *opts, *save = NULL;
-
-		dash = strstr(line, " - ");
-		if (!dash)
-			continue;
-		*dash = '\0';
-		type = strtok_r(dash + 3, " ", &save);
-		src = strtok_r(NULL, " ", &save);
-		opts = strtok_r(NULL, " \n", &save);
-		if (!type || !src || !opts)
-			continue;
-		if (ctl ? strcmp(type, "cgroup") != 0 || !has_word(opts, ctl) :
-		    strcmp(type, "cgroup2") != 0)
-			continue;
-		save = NULL;
-		strtok_r(line, " ", &save);		/* id */
-		strtok_r(NULL, " ", &save);		/* parent */
-		strtok_r(NULL, " ", &save);		/* major:minor */
-		f4 = strtok_r(NULL, " ", &save);	/* root */
-		f5 = strtok_r(NULL, " ", &save);	/* mount point */
-		if (!f4 || !f5)
-			continue;
-		snprintf(mnt, mlen, "%s", f5);
-		snprintf(root, rlen, "%s", f4);
-		found = 0;
-	}
-	fclose(f);
-	return found;
-}
-
-/* Our own group's directory in a hierarchy: mount + (path - root). */
-static int
-own_dir(const char *ctl, char *out, size_t len)
-{
-	char mnt[PATH_MAX], root[PATH_MAX], path[PATH_MAX];
-	const char *rel;
-	size_t rl;
-
-	if (find_mount(ctl, mnt, sizeof mnt, root, sizeof root) != 0 ||
-	    own_path(ctl, path, sizeof path) != 0)
-		return -1;
-	rl = strlen(root);
-	rel = path;
-	if (strcmp(root, "/") != 0) {
-		if (strncmp(path, root, rl) != 0 ||
-		    (path[rl] != '/' && path[rl] != '\0'))
-			return -1;	/* our group is outside the mount */
-		rel = path + rl;
-	}
-	if (strcmp(rel, "/") == 0)
-		rel = "";
-	return (size_t)snprintf(out, len, "%s%s", mnt, rel) < len ? 0 : -1;
-}
-
 /* Can we make a group in dir? The probe's name is random, not our pid:
  * containers sharing one delegated directory all run as pid 1, and two
  * starting together would each find the other's probe (EEXIST). */
@@ -321,56 +214,23 @@ delegated(const char *dir, const char *own_path)
 	return n == 1 && v[0] == '1';
 }
 
-/* Does dir lie on a cgroup2 mount whose root is outside our cgroup
- * namespace? mountinfo shows such a root as "/.." (a bind mount of a
- * parent of the namespace's root); the kernel may refuse (nsdelegate,
- * systemd's default) to move a process of the namespace into a group
- * there, which would fail every lease, so it is refused at start. */
-static int
-outside_cgroup_ns(const char *dir)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096], real[PATH_MAX], root[PATH_MAX] = "";
-	size_t best = 0;
-
-	if (!f || !realpath(dir, real)) {
-		if (f)
-			fclose(f);
-		return 0;
-	}
-	while (fgets(line, sizeof line, f)) {
-		char *dash = strstr(line, " - "), *save = NULL, *r, *mp;
-		size_t n;
-
-		if (!dash || strncmp(dash + 3, "cgroup2 ", 8) != 0)
-			continue;
-		*dash = '\0';
-		strtok_r(line, " ", &save);		/* id */
-		strtok_r(NULL, " ", &save);		/* parent */
-		strtok_r(NULL, " ", &save);		/* major:minor */
-		r = strtok_r(NULL, " ", &save);		/* root */
-		mp = strtok_r(NULL, " ", &save);	/* mount point */
-		if (!r || !mp)
-			continue;
-		n = strlen(mp);
-		if (strncmp(real, mp, n) != 0 || (real[n] != '/' &&
-		    real[n] != '\0' && strcmp(mp, "/") != 0) || n < best)
-			continue;
-		best = n;	/* the last of equal ones covers the others */
-		snprintf(root, sizeof root, "%s", r);
-	}
-	fclose(f);
-	return strncmp(root, "/..", 3) == 0 && (root[3] == '/' || !root[3]);
-}
-
-/* Fill p's v2 fields for dir (the --cgroup DIR, or our own group). */
+/* Fill p's v2 fields for dir (the --cgroup DIR, or our own group). A
+ * cgroup2 mount whose root is outside our cgroup namespace (mountinfo
+ * shows "/.."): the kernel may refuse (nsdelegate, systemd's default)
+ * to move a process of the namespace into a group there, which would
+ * fail every lease, so it is refused at start. */
 static void
-probe_v2(const char *dir, struct cgroup_probe *p)
+probe_v2(const char *dir, const struct cg_where *w, struct cgroup_probe *p)
 {
-	char buf[512];
+	char buf[512], real[PATH_MAX];
 	struct statfs sf;
 
-	snprintf(p->v2_dir, sizeof p->v2_dir, "%s", dir);
+	if ((size_t)snprintf(p->v2_dir, sizeof p->v2_dir, "%s", dir) >=
+	    sizeof p->v2_dir) {
+		snprintf(p->v2_why, sizeof p->v2_why, "%.200s...: longer than "
+		    "%d bytes", dir, CGROUP_PATH_MAX - 1);
+		return;
+	}
 	if (statfs(dir, &sf) != 0) {
 		snprintf(p->v2_why, sizeof p->v2_why, "%s: %s", dir,
 		    strerror(errno));
@@ -381,7 +241,8 @@ probe_v2(const char *dir, struct cgroup_probe *p)
 		    "file system", dir);
 		return;
 	}
-	if (outside_cgroup_ns(dir)) {
+	if (realpath(dir, real) &&
+	    cg_where_outside_ns(w->mountinfo, w->mountinfo_len, real)) {
 		snprintf(p->v2_why, sizeof p->v2_why, "%s is outside this "
 		    "process's cgroup namespace, where the kernel refuses to "
 		    "move leases (nsdelegate); mount it in the host's cgroup "
@@ -397,44 +258,54 @@ probe_v2(const char *dir, struct cgroup_probe *p)
 	p->v2_ok = 1;
 	snprintf(buf, sizeof buf, "%s/cgroup.controllers", dir);
 	if (file_read_small(buf, buf, sizeof buf) >= 0) {
-		for (char *w = strtok(buf, " \n"); w; w = strtok(NULL, " \n"))
+		for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n"))
 			for (int c = 0; c < CG_NCTL; c++)
-				if (strcmp(w, ctl_names[c]) == 0)
+				if (strcmp(t, ctl_names[c]) == 0)
 					p->v2_has[c] = 1;
 	}
 	p->v2_has[CG_CPUACCT] = 1;	/* v2: cpu.stat is always there */
 }
 
 void
-cgroup_probe(const char *v2_dir, struct cgroup_probe *p)
+cgroup_probe(const char *v2_dir, int trial, struct cgroup_probe *p)
 {
-	char own[PATH_MAX], path[PATH_MAX];
+	char own[CGROUP_PATH_MAX], path[PATH_MAX];
+	struct cg_where w;
 
 	memset(p, 0, sizeof *p);
+	if (cg_where_read(&w) != 0) {
+		snprintf(p->v2_why, sizeof p->v2_why, "cannot read "
+		    "/proc/self/mountinfo or /proc/self/cgroup: %s",
+		    strerror(errno));
+		return;
+	}
 	for (int c = 0; c < CG_NCTL; c++) {
-		if (own_dir(ctl_names[c], p->v1_dir[c], sizeof p->v1_dir[c]))
+		if (cg_where_own_dir(&w, ctl_names[c], p->v1_dir[c],
+		    sizeof p->v1_dir[c]))
 			continue;
 		p->v1_mounted[c] = 1;
-		p->v1_writable[c] = probe_mkdir(p->v1_dir[c]) == 0;
+		p->v1_writable[c] = trial ? probe_mkdir(p->v1_dir[c]) == 0 :
+		    access(p->v1_dir[c], W_OK) == 0;
 	}
+	if (cg_where_own_dir(&w, NULL, own, sizeof own) == 0)
+		snprintf(p->v2_self, sizeof p->v2_self, "%s", own);
 	if (v2_dir) {
 		p->v2_given = 1;
-		probe_v2(v2_dir, p);
-		return;
+		probe_v2(v2_dir, &w, p);
+	} else if (p->v2_self[0] && cg_where_group(w.cgroup, w.cgroup_len,
+	    NULL, path, sizeof path) == 0) {
+		/* no --cgroup: the group we were started in, on a v2 host */
+		p->v2_own = 1;
+		if (delegated(own, path))
+			probe_v2(own, &w, p);
+		else {
+			snprintf(p->v2_dir, sizeof p->v2_dir, "%s", own);
+			snprintf(p->v2_why, sizeof p->v2_why, "%s is not "
+			    "delegated to this process (not its cgroup "
+			    "namespace's root, no trusted.delegate=1)", own);
+		}
 	}
-	/* no --cgroup: the group we were started in, on a host with v2 */
-	if (own_dir(NULL, own, sizeof own) != 0 ||
-	    own_path(NULL, path, sizeof path) != 0)
-		return;
-	p->v2_own = 1;
-	if (!delegated(own, path)) {
-		snprintf(p->v2_dir, sizeof p->v2_dir, "%s", own);
-		snprintf(p->v2_why, sizeof p->v2_why, "%s is not delegated "
-		    "to this process (not its cgroup namespace's root, no "
-		    "trusted.delegate=1)", own);
-		return;
-	}
-	probe_v2(own, p);
+	cg_where_free(&w);
 }
 
 /* pid's parent, from /proc/PID/stat (the field after the last ')': a
@@ -513,8 +384,9 @@ service_dir(char *out, size_t cap, const char *parent, char *tag,
 	if ((size_t)snprintf(tag, tagcap, "%llu-%ld", (unsigned long long)
 	    st.st_ino, (long)getpid()) >= tagcap)
 		return -1;
+	/* with room for every lease's group below it (or beside, v2) */
 	return (size_t)snprintf(out, cap, "%s/" SERVICE_PREFIX "%s", parent,
-	    tag) >= cap ? -1 : 0;
+	    tag) >= cap - LEASE_SUFFIX_MAX ? -1 : 0;
 }
 
 /* Is name a service group's, "airlock-svc-NS-PID" (digits each)? Its
@@ -559,18 +431,19 @@ rmdir_settled(const char *dir, struct settle *w)
 static void
 remove_prefixed(const char *dir, const char *prefix, struct settle *w)
 {
-	DIR *d = opendir(dir);
+	struct dirents d;
 	struct dirent *e;
 	size_t n = strlen(prefix);
 	char sub[PATH_MAX + 320];
 
-	while (d && (e = readdir(d)))
+	if (dirents_open(&d, AT_FDCWD, dir) != 0)
+		return;
+	while ((e = dirents_next(&d)))
 		if (strncmp(e->d_name, prefix, n) == 0 &&
 		    (size_t)snprintf(sub, sizeof sub, "%s/%s", dir,
 		    e->d_name) < sizeof sub)
 			rmdir_settled(sub, w);
-	if (d)
-		closedir(d);
+	dirents_close(&d);
 }
 
 /* Make the service's group dir (or take over a dead service's of the
@@ -604,7 +477,8 @@ own_group(const char *dir, const char *lease_parent, const char *lease_prefix,
 
 		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
 			return -1;
-		if ((f = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		if ((f = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY |
+		    O_CLOEXEC)) < 0) {
 			if (errno == ENOENT)
 				continue;	/* swept just now */
 			return -1;
@@ -679,7 +553,7 @@ setup_v2(struct cgroup_service *s, const struct cgroup_probe *p,
 	const int need[CG_NCTL] = { s->lim.memory > 0, s->lim.pids > 0,
 		s->lim.cpu_millicpus > 0, 0 };
 	const char *dir = p->v2_dir;
-	char own[PATH_MAX], real[PATH_MAX], why[PATH_MAX + 256];
+	char real[PATH_MAX], why[PATH_MAX + 256];
 	char ctl[64] = "", wanted[64] = "", missing[64] = "", flags[64] = "";
 	char prefix[sizeof s->tag + 8];
 
@@ -711,7 +585,9 @@ setup_v2(struct cgroup_service *s, const struct cgroup_probe *p,
 	if (!realpath(dir, real))
 		return fail(err, errlen, "cgroup v2: cannot resolve ", dir);
 	s->kind = CGROUP_V2;
-	snprintf(s->dir[0], sizeof s->dir[0], "%s", real);
+	if ((size_t)snprintf(s->dir[0], sizeof s->dir[0], "%s", real) >=
+	    sizeof s->dir[0])
+		return fail(err, errlen, "cgroup v2: path too long: ", real);
 	if (service_dir(s->self_dir, sizeof s->self_dir, real, s->tag,
 	    sizeof s->tag))
 		return fail(err, errlen, "cannot name our group (path "
@@ -726,8 +602,7 @@ setup_v2(struct cgroup_service *s, const struct cgroup_probe *p,
 	s->made_self = s->locked[0] = 1;
 	/* a group with processes cannot enable controllers for children: if
 	 * we live in DIR ourselves, step into our group first */
-	if (ctl[0] && own_dir(NULL, own, sizeof own) == 0 &&
-	    strcmp(own, real) == 0) {
+	if (ctl[0] && strcmp(p->v2_self, real) == 0) {
 		char pid[24];
 
 		snprintf(pid, sizeof pid, "%ld", (long)getpid());
@@ -759,13 +634,13 @@ setup_v2(struct cgroup_service *s, const struct cgroup_probe *p,
 static void
 remove_stale(const char *parent, int v2)
 {
-	DIR *d = opendir(parent);
+	struct dirents d;
 	struct dirent *e;
 	struct settle w = { 0, 0 };	/* one budget for the whole sweep */
 
-	if (!d)
+	if (dirents_open(&d, AT_FDCWD, parent) != 0)
 		return;
-	while ((e = readdir(d))) {
+	while ((e = dirents_next(&d))) {
 		char svc[PATH_MAX], prefix[64];
 		int fd;
 
@@ -774,7 +649,8 @@ remove_stale(const char *parent, int v2)
 		    (size_t)snprintf(prefix, sizeof prefix, "lease-%s-",
 		    e->d_name + SERVICE_PREFIX_LEN) >= sizeof prefix)
 			continue;
-		if ((fd = open(svc, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		if ((fd = openat(AT_FDCWD, svc, O_RDONLY | O_DIRECTORY |
+		    O_CLOEXEC)) < 0)
 			continue;
 		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
 			if (v2)
@@ -785,7 +661,7 @@ remove_stale(const char *parent, int v2)
 		}
 		close(fd);
 	}
-	closedir(d);
+	dirents_close(&d);
 }
 
 /* Is hierarchy c mounted with an earlier one (cpu,cpuacct)? */
@@ -844,6 +720,12 @@ setup_v1(struct cgroup_service *s, const struct cgroup_probe *p, int lean,
 			    p->v1_dir[c]);
 		if (own_group(s->dir[c], s->dir[c], "lease-",
 		    &s->lock_fd[c]) != 0) {
+			/* writable by its mode, not by the kernel's word (a
+			 * probe without a trial): a hierarchy only measured
+			 * is done without, as the trial would have */
+			if (!need[c] && !(c == CG_CPUACCT && need[CG_CPU]) &&
+			    errno != EBUSY)
+				continue;
 			snprintf(err, errlen, "cannot make and lock %s: %s",
 			    s->dir[c], strerror(errno));
 			return -1;
@@ -889,16 +771,17 @@ static int
 sole_child(const char *dir, const char *leaf)
 {
 	const char *name = strrchr(leaf, '/') + 1;
-	DIR *d = opendir(dir);
+	struct dirents d;
 	struct dirent *e;
-	int sole = d != NULL;
+	int sole = 1;
 
-	while (d && (e = readdir(d)))
+	if (dirents_open(&d, AT_FDCWD, dir) != 0)
+		return 0;
+	while ((e = dirents_next(&d)))
 		if (e->d_type == DT_DIR && strcmp(e->d_name, ".") != 0 &&
 		    strcmp(e->d_name, "..") != 0 && strcmp(e->d_name, name) != 0)
 			sole = 0;
-	if (d)
-		closedir(d);
+	dirents_close(&d);
 	return sole;
 }
 
@@ -1042,7 +925,8 @@ cgroup_lease_create(const struct cgroup_service *s, const char *name,
 			}
 		}
 		/* without it the child is moved in, as on v1 */
-		l->v2_fd = open(l->dir[0], O_PATH | O_DIRECTORY | O_CLOEXEC);
+		l->v2_fd = openat(AT_FDCWD, l->dir[0], O_PATH | O_DIRECTORY |
+		    O_CLOEXEC);
 		return 0;
 	}
 	for (int c = 0; c < CG_NCTL; c++) {

@@ -42,19 +42,28 @@ struct cgroup_limits {
 	uint64_t cpu_millicpus;	/* 1000 = one CPU; 0 = none */
 };
 
+/* A group's directory (its hierarchy's mount point and the path below
+ * it) in the structures below: shorter than PATH_MAX, as each of them is
+ * zeroed and copied into every lease's process (a page of 4 KiB each
+ * otherwise, and a page first touched costs about 15 us on a VM).
+ * Kubernetes' deepest are about 250 bytes; a longer one is refused (a v1
+ * hierarchy under it counts as absent). */
+#define CGROUP_PATH_MAX 1024
+
 /* What the host offers, for the start-up report. */
 struct cgroup_probe {
 	int v1_mounted[CG_NCTL];	/* a v1 hierarchy has the controller */
 	int v1_writable[CG_NCTL];	/* ... and we may make groups in it */
-	char v1_dir[CG_NCTL][PATH_MAX];	/* our own group in it */
+	char v1_dir[CG_NCTL][CGROUP_PATH_MAX];	/* our own group in it */
 	int v2_given;			/* a --cgroup DIR was given */
 	int v2_own;			/* none given: v2 is mounted, and the
 					 * group we were started in is DIR */
-	char v2_dir[PATH_MAX];		/* DIR, when v2_given or v2_own */
+	char v2_dir[CGROUP_PATH_MAX];		/* DIR, when v2_given or v2_own */
 	int v2_ok;			/* DIR is a writable cgroup2 group
 					 * (v2_own: and delegated to us) */
 	int v2_has[CG_NCTL];		/* controllers DIR can enable */
-	char v2_why[PATH_MAX + 160];	/* why not, when !v2_ok */
+	char v2_why[CGROUP_PATH_MAX + 512];	/* why not, when !v2_ok */
+	char v2_self[CGROUP_PATH_MAX];		/* the v2 group we live in, or "" */
 };
 
 /* v1: TCP and UDP buffers get memory / this, on their own counter (v1
@@ -66,10 +75,10 @@ struct cgroup_service {
 	enum cgroup_kind kind;
 	struct cgroup_limits lim;
 	int use[CG_NCTL];		/* v1: hierarchies in use */
-	char dir[CG_NCTL][PATH_MAX];	/* v1: service dirs; v2: dir[0] */
+	char dir[CG_NCTL][CGROUP_PATH_MAX];	/* v1: service dirs; v2: dir[0] */
 	int made_self;			/* v2: we made self_dir */
 	int moved_self;			/* v2: ... and moved into it */
-	char self_dir[PATH_MAX];	/* v2: DIR/airlock-svc-<pidns>-<pid> */
+	char self_dir[CGROUP_PATH_MAX];	/* v2: DIR/airlock-svc-<pidns>-<pid> */
 	char tag[48];			/* "<pidns>-<pid>": v2 lease names */
 	int locked[CG_NCTL];		/* lock_fd[c] holds our group's flock */
 	int lock_fd[CG_NCTL];		/* v1: per hierarchy; v2: [0] */
@@ -81,11 +90,11 @@ struct cgroup_service {
 struct cgroup_lease {
 	enum cgroup_kind kind;
 	int n;				/* directories made */
-	char dir[CG_NCTL][PATH_MAX];	/* v1: per hierarchy; v2: dir[0] */
+	char dir[CG_NCTL][CGROUP_PATH_MAX];	/* v1: per hierarchy; v2: dir[0] */
 	int ctl[CG_NCTL];		/* which controller each dir is */
 	/* "DIR/cgroup.procs" of each, prepared for the child (no
 	 * formatting after fork) */
-	char procs[CG_NCTL][PATH_MAX + 16];
+	char procs[CG_NCTL][CGROUP_PATH_MAX + 16];
 	int v2_fd;			/* v2: the group, opened for clone3's
 					 * CLONE_INTO_CGROUP; else -1 */
 };
@@ -98,8 +107,13 @@ struct cgroup_stats {
 	uint64_t pids_max_hits;	/* forks refused by pids.max */
 };
 
-/* Look at the host: v1 hierarchies, and v2_dir (NULL: none given). */
-void cgroup_probe(const char *v2_dir, struct cgroup_probe *p);
+/* Look at the host: v1 hierarchies, and v2_dir (NULL: none given). With
+ * trial, a v1 hierarchy is writable when a group can be made in it (and
+ * removed: two cgroup directory operations each); without, when its mode
+ * lets this process write (a one-off run, whose own group's mkdir is the
+ * trial: cgroup_setup goes on without a hierarchy only measured that
+ * refuses it). */
+void cgroup_probe(const char *v2_dir, int trial, struct cgroup_probe *p);
 
 /* Choose the back end (v2 when v2_dir is given; else v1 when it has
  * every controller the limits need; else our own v2 group when v2 is

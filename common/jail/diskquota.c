@@ -2,6 +2,7 @@
  * watch that ends a lease past its share (diskquota.h). */
 #include "common/jail/diskquota.h"
 
+#include "common/base/dirents.h"
 #include "common/base/log.h"
 #include "common/base/procscan.h"
 
@@ -32,15 +33,12 @@ entry_bytes(const struct stat *st)
 static int
 walk_dir(struct walk *w, int dirfd, int depth)
 {
-	DIR *d = fdopendir(dirfd);
+	struct dirents d;
 	struct dirent *e;
 	int rc = 0;
 
-	if (!d) {
-		close(dirfd);
-		return -1;
-	}
-	while (rc == 0 && (e = readdir(d))) {
+	dirents_on(&d, dirfd);
+	while (rc == 0 && (e = dirents_next(&d))) {
 		struct stat st;
 		int sub;
 
@@ -77,7 +75,7 @@ walk_dir(struct walk *w, int dirfd, int depth)
 		}
 		rc = walk_dir(w, sub, depth + 1);
 	}
-	closedir(d);
+	close(dirfd);
 	return rc;
 }
 
@@ -86,7 +84,8 @@ disk_tree_bytes(const char *path, uint64_t *bytes)
 {
 	struct walk w = { 0, 0, 0 };
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
 
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
@@ -113,16 +112,16 @@ add_unlinked(void *ctx, const struct proc_owner *o)
 {
 	struct unlinked *u = ctx;
 	char dir[64], fd[96];
+	struct dirents d;
 	struct dirent *e;
 	uint32_t who;
-	DIR *d;
 
 	if (!proc_owner_in_range(o, u->uid, u->uid, &who))
 		return 0;
 	snprintf(dir, sizeof dir, "/proc/%d/fd", (int)o->pid);
-	if (!(d = opendir(dir)))
+	if (dirents_open(&d, AT_FDCWD, dir) != 0)
 		return 0;	/* gone meanwhile */
-	while ((e = readdir(d))) {
+	while ((e = dirents_next(&d))) {
 		struct stat st;
 
 		if (e->d_name[0] == '.' || (size_t)snprintf(fd, sizeof fd,
@@ -132,7 +131,7 @@ add_unlinked(void *ctx, const struct proc_owner *o)
 		    st.st_nlink == 0 && st.st_dev == u->dev)
 			u->bytes += (uint64_t)st.st_blocks * 512u;
 	}
-	closedir(d);
+	dirents_close(&d);
 	return 0;
 }
 
@@ -187,8 +186,8 @@ reserve_open(const char *state, int create, uint64_t *held)
 	if ((size_t)snprintf(path, sizeof path, "%s/reserve", state) >=
 	    sizeof path)
 		return -1;
-	fd = open(path, O_RDWR | (create ? O_CREAT : 0) | O_CLOEXEC |
-	    O_NOFOLLOW, 0600);
+	fd = openat(AT_FDCWD, path, O_RDWR | (create ? O_CREAT : 0) |
+	    O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -1;
 	if (flock(fd, LOCK_EX) != 0 || fstat(fd, &st) != 0) {

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "common/base/decnum.h"
+#include "common/base/dirents.h"
+#include "common/base/fileio.h"
 
 #define MQUEUE_MAGIC 0x19800202
 #define TABLE_MAX (4u << 20)
@@ -90,49 +92,6 @@ ipcsweep_parse(const char *buf, size_t len, enum ipc_table t, uint32_t uid,
 	return 0;
 }
 
-/* A /proc file to its end (its size says 0): a new buffer the caller
- * frees, at most TABLE_MAX bytes. 0, or -1 with errno. */
-static int
-read_proc(const char *path, char **out, size_t *len)
-{
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap), *more;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t r;
-
-	if (fd < 0 || !buf)
-		goto fail;
-	while ((r = read(fd, buf + n, cap - n)) != 0) {
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
-		}
-		n += (size_t)r;
-		if (n == cap) {
-			if (cap == TABLE_MAX || !(more = realloc(buf, 2 * cap))) {
-				errno = EFBIG;
-				goto fail;
-			}
-			buf = more;
-			cap *= 2;
-		}
-	}
-	close(fd);
-	*out = buf;
-	*len = n;
-	return 0;
-fail:
-	if (fd >= 0) {
-		int e = errno;
-
-		close(fd);
-		errno = e;
-	}
-	free(buf);
-	return -1;
-}
-
 static int
 remove_id(enum ipc_table t, int id)
 {
@@ -155,7 +114,7 @@ sweep_table(const char *path, enum ipc_table t, uint32_t uid)
 		size_t len, n;
 		int rc;
 
-		if (read_proc(path, &buf, &len) != 0)
+		if (file_read_kernel(path, TABLE_MAX, &buf, &len) != 0)
 			return errno == ENOENT ? 0 : -1;
 		rc = ipcsweep_parse(buf, len, t, uid, ids, IPCSWEEP_IDS_MAX,
 		    &n);
@@ -177,19 +136,19 @@ static int
 mqueues(uint32_t uid, int remove)
 {
 	struct statfs fs;
+	struct dirents d;
 	struct dirent *e;
-	DIR *d;
 	int n = 0, rc = 0;
 
 	if (statfs("/dev/mqueue", &fs) != 0 || fs.f_type != MQUEUE_MAGIC)
 		return 0;	/* not mounted: queues exist, unlisted */
-	if (!(d = opendir("/dev/mqueue")))
+	if (dirents_open(&d, AT_FDCWD, "/dev/mqueue") != 0)
 		return -1;
-	while ((e = readdir(d))) {
+	while ((e = dirents_next(&d))) {
 		char name[NAME_MAX + 2];
 		struct stat st;
 
-		if (e->d_name[0] == '.' || fstatat(dirfd(d), e->d_name, &st,
+		if (e->d_name[0] == '.' || fstatat(d.fd, e->d_name, &st,
 		    AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != uid)
 			continue;
 		n++;
@@ -197,7 +156,7 @@ mqueues(uint32_t uid, int remove)
 		if (remove && mq_unlink(name) != 0 && errno != ENOENT)
 			rc = -1;
 	}
-	closedir(d);
+	dirents_close(&d);
 	return rc == 0 ? n : -1;
 }
 
@@ -210,7 +169,7 @@ table_has(const char *path, enum ipc_table t, uint32_t uid)
 	size_t len, n;
 	int rc;
 
-	if (read_proc(path, &buf, &len) != 0)
+	if (file_read_kernel(path, TABLE_MAX, &buf, &len) != 0)
 		return errno == ENOENT ? 0 : -1;
 	rc = ipcsweep_parse(buf, len, t, uid, &id, 1, &n);
 	free(buf);

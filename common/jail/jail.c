@@ -74,6 +74,11 @@ jail_init(struct jail *j, const struct jail_config *cfg, char *err,
 		snprintf(err, errlen, "no state directory");
 		return -1;
 	}
+	if (strlen(cfg->state_dir) > JAIL_STATE_DIR_MAX) {
+		snprintf(err, errlen, "state directory %.200s...: longer than "
+		    "%d bytes", cfg->state_dir, JAIL_STATE_DIR_MAX);
+		return -1;
+	}
 	jail_probe(cfg, &j->host);
 	if (!h->mode_ok[cfg->mode]) {
 		/* the sandbox names no other mode: none has network and an
@@ -238,6 +243,22 @@ fsize_within_caps(struct jail_limits *lim)
 		lim->fsize = cap;
 }
 
+/* uid mode: HOME, TMPDIR and the work dir in the lease directory, made
+ * as the lease while it is root:gid 0730, then 0710: the lease can use
+ * them but not add anything beside them. 0, or -1 with errno. */
+static int
+lease_home(struct jail_lease *l, int work)
+{
+	int rc;
+
+	if (jail_fs_as(l->uid, l->gid) != 0)
+		return -1;
+	rc = mkdir(l->host_home, 0700) || mkdir(l->host_tmp, 0700) ||
+	    (work && mkdir(l->host_work, 0700));
+	jail_fs_back();
+	return rc || chmod(l->dir, 0710) ? -1 : 0;
+}
+
 static int
 open_fail(struct jail_lease *l, char *err, size_t errlen, const char *what)
 {
@@ -324,7 +345,7 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 	    j->cfg.state_dir, l->id) >= sizeof l->dir ||
 	    jail_join(l->host_home, sizeof l->host_home, l->dir, "/home") ||
 	    jail_join(l->host_tmp, sizeof l->host_tmp, l->dir, "/tmp") ||
-	    jail_join(l->host_root, sizeof l->host_root, l->dir, "/root")) {
+	    jail_join(l->host_root, sizeof l->host_root, l->dir, "")) {
 		snprintf(err, errlen, "state directory path too long");
 		return -1;
 	}
@@ -380,26 +401,17 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 			return -1;
 		}
 		l->uid = l->gid = l->hold.uid;
-		/* root:gid 0730 while the lease's own dirs are made in it
-		 * as the lease, then 0710: the lease can use them but not
-		 * add anything beside them */
-		if (jail_dirs_container(l->dir, l->gid, 0730) != 0)
+		/* ns mode's HOME, /tmp and work dir are tmpfs (or the capped
+		 * disk's) in its own root, mounted on the lease directory:
+		 * nothing is made in it on the volume (where a directory made
+		 * and removed costs a block freed: a discard on some) */
+		if (jail_dirs_container(l->dir, l->gid, ns ? 0710 : 0730) != 0)
 			return open_fail(l, err, errlen, "cannot create the "
 			    "lease directory");
 		l->dirs_made = 1;
-		if (jail_fs_as(l->uid, l->gid) != 0)
-			return open_fail(l, err, errlen, "setfsuid");
-		if ((!ns && mkdir(l->host_home, 0700) != 0) ||
-		    mkdir(l->host_tmp, 0700) != 0 ||
-		    (rq->work && mkdir(l->host_work, 0700) != 0) ||
-		    (ns && mkdir(l->host_root, 0700) != 0)) {
-			jail_fs_back();
+		if (!ns && lease_home(l, rq->work) != 0)
 			return open_fail(l, err, errlen, "cannot create the "
 			    "lease home");
-		}
-		jail_fs_back();
-		if (chmod(l->dir, 0710) != 0)
-			return open_fail(l, err, errlen, "chmod");
 		if (unit_reg && jail_dirs_cache(l, key) != 0)
 			return open_fail(l, err, errlen, "cannot prepare the "
 			    "package cache");

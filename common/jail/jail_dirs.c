@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/base/dirents.h"
 #include "common/base/fsutil.h"
 #include "common/base/log.h"
 #include "common/jail/diskquota.h"
@@ -104,7 +106,7 @@ jail_dirs_container(const char *path, gid_t gid, mode_t mode)
 void
 jail_dirs_remove(const char *dir, uid_t uid, gid_t gid, int as_uid)
 {
-	DIR *d;
+	struct dirents d;
 	struct dirent *e;
 
 	if (!as_uid) {
@@ -113,9 +115,9 @@ jail_dirs_remove(const char *dir, uid_t uid, gid_t gid, int as_uid)
 	}
 	/* the lease's own directories, as the lease: the service may lack
 	 * CAP_DAC_OVERRIDE; then the root-owned container as ourselves */
-	if (!(d = opendir(dir)))
+	if (dirents_open(&d, AT_FDCWD, dir) != 0)
 		return;
-	while ((e = readdir(d))) {
+	while ((e = dirents_next(&d))) {
 		char p[PATH_MAX];
 
 		if (e->d_name[0] == '.' && (e->d_name[1] == '\0' ||
@@ -130,7 +132,7 @@ jail_dirs_remove(const char *dir, uid_t uid, gid_t gid, int as_uid)
 		}
 		(void)rmdir(p);		/* left empty by the lease */
 	}
-	closedir(d);
+	dirents_close(&d);
 	(void)rmdir(dir);
 }
 
@@ -144,9 +146,9 @@ jail_dirs_purge_registration(const char *state, uint32_t uid,
     const char *key)
 {
 	char box[PATH_MAX];
+	struct dirents d;
 	struct dirent *e;
 	struct stat st;
-	DIR *d;
 	int rc = 0;
 
 	if ((size_t)snprintf(box, sizeof box, "%s/cache/%s", state, key) >=
@@ -155,9 +157,9 @@ jail_dirs_purge_registration(const char *state, uint32_t uid,
 	jail_dirs_remove(box, uid, uid, 1);
 	if (lstat(box, &st) == 0 || errno != ENOENT)
 		rc = -1;
-	if (!(d = opendir(state)))
+	if (dirents_open(&d, AT_FDCWD, state) != 0)
 		return -1;
-	while ((e = readdir(d))) {
+	while ((e = dirents_next(&d))) {
 		char p[PATH_MAX];
 
 		if (strncmp(e->d_name, "lease-", 6) != 0 ||
@@ -169,7 +171,7 @@ jail_dirs_purge_registration(const char *state, uint32_t uid,
 		if (lstat(p, &st) == 0 || errno != ENOENT)
 			rc = -1;
 	}
-	closedir(d);
+	dirents_close(&d);
 	return rc;
 }
 
@@ -177,12 +179,12 @@ jail_dirs_purge_registration(const char *state, uint32_t uid,
 void
 jail_dirs_remove_stale(const struct jail *j)
 {
-	DIR *d = opendir(j->cfg.state_dir);
+	struct dirents d;
 	struct dirent *e;
 
-	if (!d)
+	if (dirents_open(&d, AT_FDCWD, j->cfg.state_dir) != 0)
 		return;
-	while ((e = readdir(d))) {
+	while ((e = dirents_next(&d))) {
 		char p[PATH_MAX];
 		struct stat st;
 
@@ -198,7 +200,7 @@ jail_dirs_remove_stale(const struct jail *j)
 		    uidpool_idle(&j->uids, st.st_gid))
 			jail_dirs_remove(p, st.st_gid, st.st_gid, 1);
 	}
-	closedir(d);
+	dirents_close(&d);
 }
 
 int

@@ -66,8 +66,8 @@ write_files(const struct jail_lease *l)
 			errno = ENAMETOOLONG;
 			return -1;
 		}
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-		    O_CLOEXEC, f->mode & 0777);
+		fd = openat(AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, f->mode & 0777);
 		if (fd < 0)
 			return -1;
 		while (left > 0) {

@@ -348,7 +348,7 @@ jail_probe(const struct jail_config *c, struct jail_host *h)
 		h->landlock_abi = c->landlock_abi_cap;
 		h->landlock_why = "capped by the test hook";
 	}
-	cgroup_probe(c->cgroup_dir, &h->cg);
+	cgroup_probe(c->cgroup_dir, !c->one_shot || c->check_only, &h->cg);
 	h->mode_ok[JAIL_NONE] = 1;
 	why = h->mode_why[JAIL_UID];
 	if (!h->cap_setuid || !h->cap_setgid || !h->cap_kill)

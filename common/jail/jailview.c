@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/base/dirents.h"
+
 /* The merged-/usr links at the top (/bin -> usr/bin): made again when
  * they are symlinks; nothing is bound for them. */
 static const char *const top_links[] = {
@@ -322,14 +324,14 @@ add_named(struct jail_view *v, const char *prefix, const char *base)
 		return 0;
 	for (size_t i = 0; i < sizeof sub / sizeof *sub; i++) {
 		char dir[PATH_MAX], p[PATH_MAX], real[PATH_MAX];
+		struct dirents d;
 		struct dirent *e;
 		mode_t mode;
-		DIR *d;
 
 		if ((size_t)snprintf(dir, sizeof dir, "%s/%s", prefix, sub[i]) >=
-		    sizeof dir || !(d = opendir(dir)))
+		    sizeof dir || dirents_open(&d, AT_FDCWD, dir) != 0)
 			continue;
-		while ((e = readdir(d))) {
+		while ((e = dirents_next(&d))) {
 			int rc;
 
 			if (strncmp(e->d_name, base, stem) != 0 ||
@@ -338,11 +340,11 @@ add_named(struct jail_view *v, const char *prefix, const char *base)
 				continue;
 			if ((rc = resolve(v, p, real, &mode)) < 0 ||
 			    (rc == 0 && add_real(v, real) != 0)) {
-				closedir(d);
+				dirents_close(&d);
 				return -1;
 			}
 		}
-		closedir(d);
+		dirents_close(&d);
 	}
 	return 0;
 }
@@ -412,15 +414,15 @@ static int
 add_extra(struct jail_view *v, const char *path)
 {
 	char p[PATH_MAX], real[PATH_MAX];
+	struct dirents d;
 	struct dirent *e;
 	struct stat st;
 	int only_links = 1, links = 0;
-	DIR *d;
 
 	if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) ||
-	    !(d = opendir(path)))
+	    dirents_open(&d, AT_FDCWD, path) != 0)
 		return add_program(v, path, real, 0) < 0 ? -1 : 0;
-	while (only_links && (e = readdir(d))) {
+	while (only_links && (e = dirents_next(&d))) {
 		int dots = e->d_name[0] == '.' && (!e->d_name[1] ||
 		    (e->d_name[1] == '.' && !e->d_name[2]));
 
@@ -435,20 +437,23 @@ add_extra(struct jail_view *v, const char *path)
 	/* an empty directory is added whole: what is put in it later (a
 	 * runner's installed trees) must be in the view too */
 	if (!only_links || links == 0) {
-		closedir(d);
+		dirents_close(&d);
 		return add_program(v, path, real, 0) < 0 ? -1 : 0;
 	}
-	rewinddir(d);
-	while ((e = readdir(d))) {
+	if (dirents_rewind(&d) != 0) {
+		dirents_close(&d);
+		return -1;
+	}
+	while ((e = dirents_next(&d))) {
 		if (e->d_name[0] == '.' || (size_t)snprintf(p, sizeof p,
 		    "%s/%s", path, e->d_name) >= sizeof p)
 			continue;
 		if (add_program(v, p, real, 0) < 0) {
-			closedir(d);
+			dirents_close(&d);
 			return -1;
 		}
 	}
-	closedir(d);
+	dirents_close(&d);
 	return 0;
 }
 

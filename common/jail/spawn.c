@@ -247,7 +247,8 @@ spawn_signal_tree(pid_t pgid, int sig)
 	if (pgid > 0 && kill(-pgid, sig) == 0)
 		count++;
 	/* our children, including orphans reparented to us as subreaper */
-	fd = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
+	fd = openat(AT_FDCWD, "/proc/thread-self/children", O_RDONLY |
+	    O_CLOEXEC);
 	if (fd < 0)
 		return count;
 	n = read(fd, buf, sizeof buf - 1);

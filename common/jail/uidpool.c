@@ -2,6 +2,7 @@
 #include "common/jail/uidpool.h"
 
 #include "common/base/decnum.h"
+#include "common/base/dirents.h"
 #include "common/base/fileio.h"
 #include "common/base/idfile.h"
 #include "common/jail/ipcsweep.h"
@@ -298,7 +299,8 @@ open_entry(const struct uidpool *p, uint32_t uid)
 	char path[PATH_MAX + 16];
 
 	snprintf(path, sizeof path, "%s/%u", p->dir, uid);
-	return open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	return openat(AT_FDCWD, path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+	    0600);
 }
 
 /* The round-robin cursor, locked: serialises allocations. */
@@ -309,7 +311,8 @@ lock_cursor(const struct uidpool *p, uint32_t *next)
 	int fd;
 
 	snprintf(path, sizeof path, "%s/next", p->dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = openat(AT_FDCWD, path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+	    0600);
 	if (fd < 0)
 		return -1;
 	if (flock(fd, LOCK_EX) != 0) {
@@ -586,7 +589,7 @@ lookup_key(const struct uidpool *p, const char *key, uint32_t *uid)
 	int fd, rc;
 
 	snprintf(path, sizeof path, "%s/%s", p->regdir, key);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
 	rc = decnum_parse(buf, read_entry(fd, buf, sizeof buf), uid);
@@ -603,8 +606,8 @@ record_key(const struct uidpool *p, const char *key, uint32_t uid)
 
 	snprintf(path, sizeof path, "%s/%s", p->regdir, key);
 	snprintf(tmp, sizeof tmp, "%s/.%s.tmp", p->regdir, key);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-	    0600);
+	fd = openat(AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+	    O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -1;
 	if (write(fd, num, (size_t)n) != n || fsync(fd) != 0) {
@@ -753,13 +756,13 @@ uidpool_drop_family(const struct uidpool *p, const char *key,
     size_t family_len)
 {
 	char other[UIDPOOL_KEY_MAX + 1];
-	DIR *d = opendir(p->regdir);
+	struct dirents d;
 	struct dirent *e;
 	int dropped = 0;
 
-	if (!d)
+	if (dirents_open(&d, AT_FDCWD, p->regdir) != 0)
 		return 0;
-	while ((e = readdir(d))) {
+	while ((e = dirents_next(&d))) {
 		size_t n = strlen(e->d_name);
 		uint32_t uid;
 		int fd;
@@ -775,7 +778,7 @@ uidpool_drop_family(const struct uidpool *p, const char *key,
 			dropped++;
 		close(fd);
 	}
-	closedir(d);
+	dirents_close(&d);
 	return dropped;
 }
 
@@ -791,7 +794,7 @@ recorded_owner(const struct uidpool *p, uint32_t uid)
 	int fd;
 
 	snprintf(path, sizeof path, "%s/%u", p->dir, uid);
-	if ((fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)) < 0)
+	if ((fd = openat(AT_FDCWD, path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)) < 0)
 		return NOT_OURS;	/* never handed out by this table */
 	uidpool_entry_parse(buf, read_entry(fd, buf, sizeof buf), &entry);
 	if (entry.kind == UIDPOOL_ENTRY_LEASE || entry.kind == UIDPOOL_ENTRY_REG)

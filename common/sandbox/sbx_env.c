@@ -102,7 +102,8 @@ java_ro_paths(struct sbx_env *e, const char *java_home)
 			*cut = '\0';
 			for (size_t k = 0; k < nbuf; k++)
 				dup |= strcmp(e->ro_buf[k], real) == 0;
-			if (dup || nbuf == sizeof e->ro_buf / sizeof e->ro_buf[0])
+			if (dup || nbuf == sizeof e->ro_buf / sizeof e->ro_buf[0] ||
+			    strlen(real) >= sizeof e->ro_buf[0])
 				continue;
 			memcpy(e->ro_buf[nbuf], real, strlen(real) + 1);
 			e->ro[e->nro++] = e->ro_buf[nbuf++];

@@ -39,7 +39,8 @@ struct sbx_env {
 	const char *ro[16];
 	size_t nro;
 	const char *launchers[2];	/* python, the exec command */
-	char ro_buf[8][PATH_MAX];
+	char ro_buf[8][2 * NAME_MAX + 3];	/* "/etc/java-17-openjdk": two
+					 * components of a JDK's links */
 };
 
 enum sbx_env_status {

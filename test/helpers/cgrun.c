@@ -41,7 +41,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: cgrun [-m BYTES] [-p PIDS] CMD...\n");
 		return 64;
 	}
-	cgroup_probe(NULL, &probe);
+	cgroup_probe(NULL, 1, &probe);
 	snprintf(name, sizeof name, "cgrun%ld", (long)getpid());
 	if (cgroup_setup(&svc, NULL, &probe, &lim, 0, err, sizeof err) != 0 ||
 	    cgroup_lease_create(&svc, name, NULL, &lease, err,

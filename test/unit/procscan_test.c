@@ -1,7 +1,13 @@
 /* procscan_test.c - /proc/PID/status parsed for its owner: the fields
  * wherever they are, zombies told apart, four canonical uids or nothing,
- * names cut to the buffer; and the real scan finds this very process. */
+ * names cut to the buffer; and the real scan finds this very process,
+ * and (as root) a process of another uid that made itself non-dumpable
+ * (its /proc files are root's then), which the scan's skip of tasks with
+ * no memory of their own (kernel threads) must not take for one. */
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/base/procscan.h"
@@ -11,6 +17,40 @@ static int
 find_self(void *ctx, const struct proc_owner *o)
 {
 	return o->pid == *(const pid_t *)ctx ? 7 : 0;
+}
+
+#define HIDDEN_UID 7999901u
+
+static int
+find_hidden(void *ctx, const struct proc_owner *o)
+{
+	return o->pid == *(const pid_t *)ctx && o->uid[0] == HIDDEN_UID &&
+	    o->uid[1] == HIDDEN_UID ? 1 : 0;
+}
+
+/* A child of HIDDEN_UID, not dumpable, waiting on a pipe; -1 when not
+ * root. */
+static pid_t
+hidden_child(int *hold)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (geteuid() != 0 || pipe(p) != 0)
+		return -1;
+	if ((pid = fork()) == 0) {
+		close(p[1]);
+		if (setresgid(HIDDEN_UID, HIDDEN_UID, HIDDEN_UID) != 0 ||
+		    setresuid(HIDDEN_UID, HIDDEN_UID, HIDDEN_UID) != 0 ||
+		    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+			_exit(1);
+		(void)read(p[0], &c, 1);
+		_exit(0);
+	}
+	close(p[0]);
+	*hold = p[1];
+	return pid;
 }
 
 int
@@ -49,5 +89,24 @@ main(void)
 	    "only len bytes are read");
 	ok(procscan(-1, find_self, &me) == 7, "the scan finds this process");
 	ok(procscan(me, find_self, &me) == 0, "except skips it");
+	{
+		int hold = -1;
+		pid_t h = hidden_child(&hold);
+		int found = 0;
+
+		for (int i = 0; h > 0 && i < 200 && !found; i++) {
+			found = procscan(-1, find_hidden, &h) == 1;
+			if (!found)
+				usleep(5000);	/* until its uid change */
+		}
+		if (h > 0) {
+			ok(found, "a non-dumpable process of another uid is "
+			    "found with its uids");
+			close(hold);
+			waitpid(h, NULL, 0);
+		} else {
+			ok(1, "# SKIP not root: no process of another uid");
+		}
+	}
 	return tap_done();
 }
