@@ -311,6 +311,20 @@ add_program(struct jail_view *v, const char *path, char *real, int depth)
 	return 0;
 }
 
+/* path (configuration, certificates: nothing that runs), and the
+ * symlinks on its way; its real path goes to real. 0; 1 when missing; -1
+ * when full. */
+static int
+add_data(struct jail_view *v, const char *path, char *real)
+{
+	mode_t mode;
+	int rc = resolve(v, path, real, &mode);
+
+	if (rc != 0)
+		return rc;
+	return add_real(v, real) != 0 ? -1 : 0;
+}
+
 /* Under a shared prefix: prefix/lib/NAME* and prefix/share/NAME*, NAME
  * being the binary's name up to its first dot (python3.11: python3,
  * python3.11; node: node_modules, nodejs). */
@@ -499,7 +513,7 @@ jail_view_build(struct jail_view *v, const struct jail_view_spec *s,
 		if (add_tool(v, base_tools[i]) != 0)
 			goto full;
 	for (size_t i = 0; i < sizeof base_paths / sizeof *base_paths; i++)
-		if (add_program(v, base_paths[i], real, 0) < 0)
+		if (add_data(v, base_paths[i], real) < 0)
 			goto full;
 	for (size_t i = 0; i < s->nextra; i++) {
 		if (s->extra[i][0] != '/') {
