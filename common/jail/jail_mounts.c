@@ -350,6 +350,28 @@ bind_into_st(const char *root, const char *src, const struct stat *st,
 	    bind_mount_view(src, to);
 }
 
+/* A view entry src (a directory when dir, as the list was built: no
+ * stat here) bound read-only at the same path below root. One the
+ * lease's uid cannot reach (EACCES) or gone since (ENOENT) is no use to
+ * it: its mount point goes again (directories made above it stay, empty)
+ * and it is skipped. A file that became a directory fails the bind. */
+static int
+bind_view(const char *root, const char *src, int dir, char *made)
+{
+	char to[PATH_MAX];
+
+	if (jail_join(to, sizeof to, root, src) != 0)
+		return -1;
+	if (dir ? mkdir_p(to) != 0 : parent_made(to, made) != 0 ||
+	    (mknod(to, S_IFREG | 0644, 0) != 0 && errno != EEXIST))
+		return -1;
+	if (bind_mount_view(src, to) == 0)
+		return 0;
+	if (errno != EACCES && errno != ENOENT)
+		return -1;
+	return (dir ? rmdir(to) : unlink(to)) == 0 ? 0 : -1;
+}
+
 /* Bind src at root+dst, read-only unless rw. */
 static int
 bind_into(const char *root, const char *src, const char *dst, int rw)
@@ -523,18 +545,9 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 	for (size_t i = 0; i < j->view.nlinks; i++)
 		JAIL_STEP("mount-links", link_into(root, j->view.links[i],
 		    made));
-	for (size_t i = 0; i < j->view.nro; i++) {
-		struct stat st;
-
-		/* a path the lease's uid cannot reach is no use to it */
-		if (stat(j->view.ro[i], &st) != 0) {
-			if (errno == EACCES || errno == ENOENT)
-				continue;
-			JAIL_STEP("mount-bind", -1);
-		}
-		JAIL_STEP("mount-bind", bind_into_st(root, j->view.ro[i], &st,
-		    j->view.ro[i], 0, made));
-	}
+	for (size_t i = 0; i < j->view.nro; i++)
+		JAIL_STEP("mount-bind", bind_view(root, j->view.ro[i],
+		    j->view.ro_dir[i], made));
 	if (l->self)	/* a 1 MiB copy: only for what runs it */
 		JAIL_STEP("mount-self", copy_into(root, "/proc/self/exe",
 		    JAIL_NS_SELF));

@@ -98,16 +98,16 @@ add_link(struct jail_view *v, const char *at)
 	return 0;
 }
 
-/* A real path; one inside an earlier entry adds nothing (one that holds
- * earlier entries is pruned at the end). */
+/* A real path of file type mode; one inside an earlier entry adds
+ * nothing (one that holds earlier entries is pruned at the end). */
 static int
-add_real(struct jail_view *v, const char *real)
+add_real(struct jail_view *v, const char *real, mode_t mode)
 {
 	if (jail_view_covered(v, real))
 		return 0;
 	if (v->nro == JAIL_VIEW_PATHS_MAX || !(v->ro[v->nro] = keep(v, real)))
 		return -1;
-	v->nro++;
+	v->ro_dir[v->nro++] = S_ISDIR(mode);
 	return 0;
 }
 
@@ -289,7 +289,7 @@ add_program(struct jail_view *v, const char *path, char *real, int depth)
 
 	if (rc != 0)
 		return rc;
-	if (add_real(v, real) != 0)
+	if (add_real(v, real, mode) != 0)
 		return -1;
 	kind = depth < 3 ? runner_of(real, mode, run, sizeof run) :
 	    RUN_DIRECT;
@@ -305,7 +305,7 @@ add_program(struct jail_view *v, const char *path, char *real, int depth)
 		return rc < 0 ? -1 : 0;
 	if ((slash = strrchr(rreal, '/')) && slash != rreal)
 		*slash = '\0';
-	if (add_real(v, rreal) != 0)
+	if (add_real(v, rreal, S_IFDIR) != 0)
 		return -1;
 	v->loader = keep(v, run);	/* NULL when full: no saving */
 	return 0;
@@ -322,7 +322,7 @@ add_data(struct jail_view *v, const char *path, char *real)
 
 	if (rc != 0)
 		return rc;
-	return add_real(v, real) != 0 ? -1 : 0;
+	return add_real(v, real, mode) != 0 ? -1 : 0;
 }
 
 /* Under a shared prefix: prefix/lib/NAME* and prefix/share/NAME*, NAME
@@ -353,7 +353,7 @@ add_named(struct jail_view *v, const char *prefix, const char *base)
 			    e->d_name) >= sizeof p)
 				continue;
 			if ((rc = resolve(v, p, real, &mode)) < 0 ||
-			    (rc == 0 && add_real(v, real) != 0)) {
+			    (rc == 0 && add_real(v, real, mode) != 0)) {
 				dirents_close(&d);
 				return -1;
 			}
@@ -418,7 +418,7 @@ add_launcher(struct jail_view *v, const char *path, const char *name)
 	    *shared_prefixes; i++)
 		if (strcmp(real, shared_prefixes[i]) == 0)
 			return add_named(v, real, cand);
-	return add_real(v, real[0] ? real : "/");
+	return add_real(v, real[0] ? real : "/", S_IFDIR);
 }
 
 /* A directory holding only symlinks, at least one (the runner's
@@ -484,8 +484,10 @@ prune(struct jail_view *v)
 		for (size_t k = 0; k < v->nro && !in; k++)
 			in = k != i && strcmp(v->ro[k], v->ro[i]) != 0 &&
 			    inside(v->ro[i], v->ro[k]);
-		if (!in)
+		if (!in) {
+			v->ro_dir[n] = v->ro_dir[i];
 			v->ro[n++] = v->ro[i];
+		}
 	}
 	v->nro = n;
 	n = 0;

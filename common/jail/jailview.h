@@ -27,6 +27,8 @@
 struct jail_view {
 	char *ro[JAIL_VIEW_PATHS_MAX];	/* real paths, files or directories,
 					 * none inside another */
+	unsigned char ro_dir[JAIL_VIEW_PATHS_MAX]; /* 1: ro[i] was a
+					 * directory when the list was built */
 	size_t nro;
 	char *links[JAIL_VIEW_LINKS_MAX]; /* symlinks, at their real place
 					 * (no symlink above them), none
