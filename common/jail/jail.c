@@ -243,18 +243,21 @@ fsize_within_caps(struct jail_limits *lim)
 		lim->fsize = cap;
 }
 
-/* uid mode: HOME, TMPDIR and the work dir in the lease directory, made
- * as the lease while it is root:gid 0730, then 0710: the lease can use
- * them but not add anything beside them. 0, or -1 with errno. */
+/* The lease's directories on the volume, made as the lease while the
+ * lease directory is root:gid 0730, then 0710: the lease can use them but
+ * not add anything beside them. uid mode: HOME, TMPDIR and the work dir;
+ * ns mode with its work dir on the volume: that and the new root's mount
+ * point. 0, or -1 with errno. */
 static int
-lease_home(struct jail_lease *l, int work)
+lease_dirs(struct jail_lease *l, int ns, int work)
 {
 	int rc;
 
 	if (jail_fs_as(l->uid, l->gid) != 0)
 		return -1;
-	rc = mkdir(l->host_home, 0700) || mkdir(l->host_tmp, 0700) ||
-	    (work && mkdir(l->host_work, 0700));
+	rc = (!ns && (mkdir(l->host_home, 0700) || mkdir(l->host_tmp,
+	    0700))) || (work && mkdir(l->host_work, 0700)) ||
+	    (ns && mkdir(l->host_root, 0700));
 	jail_fs_back();
 	return rc || chmod(l->dir, 0710) ? -1 : 0;
 }
@@ -337,6 +340,7 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 	}
 	memcpy(l->id, rq->id, strlen(rq->id) + 1);
 	l->self = rq->self && j->cfg.self_exe;
+	l->work_on_volume = rq->work && rq->work_on_volume;
 	l->limits = rq->limits ? *rq->limits : j->cfg.limits;
 	fsize_within_caps(&l->limits);
 	l->files = rq->files;
@@ -345,7 +349,8 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 	    j->cfg.state_dir, l->id) >= sizeof l->dir ||
 	    jail_join(l->host_home, sizeof l->host_home, l->dir, "/home") ||
 	    jail_join(l->host_tmp, sizeof l->host_tmp, l->dir, "/tmp") ||
-	    jail_join(l->host_root, sizeof l->host_root, l->dir, "")) {
+	    jail_join(l->host_root, sizeof l->host_root, l->dir,
+	    rq->work && rq->work_on_volume ? "/root" : "")) {
 		snprintf(err, errlen, "state directory path too long");
 		return -1;
 	}
@@ -404,12 +409,16 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 		/* ns mode's HOME, /tmp and work dir are tmpfs (or the capped
 		 * disk's) in its own root, mounted on the lease directory:
 		 * nothing is made in it on the volume (where a directory made
-		 * and removed costs a block freed: a discard on some) */
-		if (jail_dirs_container(l->dir, l->gid, ns ? 0710 : 0730) != 0)
+		 * and removed costs a block freed: a discard on some), but
+		 * for a work dir asked there (the root then goes below) */
+		int on_volume = !ns || l->work_on_volume;
+
+		if (jail_dirs_container(l->dir, l->gid, on_volume ? 0730 :
+		    0710) != 0)
 			return open_fail(l, err, errlen, "cannot create the "
 			    "lease directory");
 		l->dirs_made = 1;
-		if (!ns && lease_home(l, rq->work) != 0)
+		if (on_volume && lease_dirs(l, ns, rq->work) != 0)
 			return open_fail(l, err, errlen, "cannot create the "
 			    "lease home");
 		if (unit_reg && jail_dirs_cache(l, key) != 0)

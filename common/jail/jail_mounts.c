@@ -513,7 +513,7 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 		JAIL_STEP("mount-disk", jail_join(disk, sizeof disk, root,
 		    "/.disk") || ns_disk(l, root));
 		JAIL_STEP("mount-tmp", bind_sub(root, disk, "/tmp", "/tmp"));
-		if (l->workdir[0])
+		if (l->workdir[0] && !l->work_on_volume)
 			JAIL_STEP("mount-work", bind_sub(root, disk, "/work",
 			    JAIL_NS_WORK));
 		JAIL_STEP("mount-home", bind_sub(root, disk, "/home",
@@ -522,7 +522,7 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 		snprintf(opts, sizeof opts, "mode=1777,size=%llu",
 		    (unsigned long long)size);
 		JAIL_STEP("mount-tmp", mount_tmpfs(root, "/tmp", opts, 0));
-		if (l->workdir[0]) {
+		if (l->workdir[0] && !l->work_on_volume) {
 			snprintf(opts, sizeof opts, "mode=0700,size=%llu",
 			    (unsigned long long)size);
 			JAIL_STEP("mount-work", mount_tmpfs(root, JAIL_NS_WORK,
@@ -535,6 +535,9 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 		JAIL_STEP("mount-home", mount_tmpfs(root, JAIL_NS_HOME, opts,
 		    0));
 	}
+	if (l->work_on_volume)	/* what the caller reads back */
+		JAIL_STEP("mount-work", bind_into(root, l->host_work,
+		    JAIL_NS_WORK, 1));
 	if (l->host_cache[0]) {
 		JAIL_STEP("mount-cache", bind_into(root, l->host_cache,
 		    JAIL_NS_CACHE, 1));

@@ -206,6 +206,10 @@ struct jail_request {
 	int work;			/* make a work dir, start the child in
 					 * it: ns /work (tmpfs, limits.tmpfs),
 					 * uid <lease>/work (RLIMIT_FSIZE only) */
+	int work_on_volume;		/* ns: the work dir is <lease>/work
+					 * on the state volume, bound at /work,
+					 * for a caller that reads what the
+					 * command left there (a lock jail) */
 	const struct jail_file *files;	/* written into the work dir */
 	size_t nfiles;
 	const struct jail_limits *limits; /* this lease's own limits (the
@@ -234,6 +238,7 @@ struct jail_lease {
 	size_t nfiles;
 	int dirs_made, cg_made;
 	int self;			/* the request's self, with cfg.self_exe */
+	int work_on_volume;		/* ns: the request's, with work */
 	int disk_sock[2];		/* limits.disk: the child sends its
 					 * tmpfs on [1]; -1 otherwise */
 	int disk_fd;			/* that tmpfs's root (O_PATH), -1 */

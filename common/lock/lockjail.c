@@ -259,8 +259,10 @@ run(const struct lock_jail_opts *o, char *const *argv,
 		snprintf(err, errcap, "no random id: %s", strerror(errno));
 		goto fini;
 	}
-	rq = (struct jail_request){ .id = id, .work = 1, .files = files,
-		.nfiles = nfiles };
+	/* the command's outputs are read from the work dir: ns mode's too
+	 * is then on the volume, not a tmpfs of its own */
+	rq = (struct jail_request){ .id = id, .work = 1, .work_on_volume = 1,
+		.files = files, .nfiles = nfiles };
 	if (jail_lease_open(&j, &rq, &l, err, errcap) != 0)
 		goto fini;
 	snprintf(home, sizeof home, "HOME=%s", l.home);
