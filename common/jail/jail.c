@@ -350,7 +350,7 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 	    jail_join(l->host_home, sizeof l->host_home, l->dir, "/home") ||
 	    jail_join(l->host_tmp, sizeof l->host_tmp, l->dir, "/tmp") ||
 	    jail_join(l->host_root, sizeof l->host_root, l->dir,
-	    rq->work && rq->work_on_volume ? "/root" : "")) {
+	    l->work_on_volume ? "/root" : "")) {
 		snprintf(err, errlen, "state directory path too long");
 		return -1;
 	}
