@@ -5,8 +5,9 @@
 # namespaces (user, pid, mount, ipc, uts, cgroup, net; read-only /usr,
 # fresh /proc and /dev, tmpfs /tmp, uid 65534, clearenv), side by side in
 # one run: rounds of every command once, the order rotated (bench/cold.py).
-# Issue 24's goal: airlock's added time <= 1.5x bwrap's. Rows: ns mode
-# (the default) and uid mode; AIRLOCK_B=PATH adds both rows for another
+# Issue 24's goal: airlock's added time <= 1.5x bwrap's. Rows: bwrap in
+# fresh cgroups (the sandbox's limits: what airlock's cgroups alone add),
+# ns mode (the default) and uid mode; AIRLOCK_B=PATH adds both rows for another
 # build (an A/B in the same run). Knobs: BENCH_RUNS (40), AIRLOCK;
 # BENCH_SMOKE=1 (two rounds: does every row run?). Not a test: nothing is
 # asserted; a row that fails is an error row and the script exits 1.
@@ -40,6 +41,12 @@ rows() {
 set -- "plain /bin/true=/bin/true"
 command -v bwrap >/dev/null 2>&1 &&
 	set -- "$@" "bwrap=$(echo $BWRAP)"
+# the like-for-like peer: that bwrap in fresh cgroups with the sandbox's
+# default limits, made by airlock's own cgroup code (test/helpers/cgrun,
+# as bench/sandbox.sh); a row for comparison, the ratios stay bwrap's
+CGRUN=$top/build/test/helpers/cgrun
+command -v bwrap >/dev/null 2>&1 && [ -x "$CGRUN" ] &&
+	set -- "$@" "bwrap in fresh cgroups=$CGRUN -- $(echo $BWRAP)"
 old_ifs=$IFS
 IFS='
 '
