@@ -269,7 +269,7 @@ probe_v2(const char *dir, const struct cg_where *w, struct cgroup_probe *p)
 void
 cgroup_probe(const char *v2_dir, int trial, struct cgroup_probe *p)
 {
-	char own[CGROUP_PATH_MAX], path[PATH_MAX];
+	char path[PATH_MAX];
 	struct cg_where w;
 
 	memset(p, 0, sizeof *p);
@@ -287,8 +287,8 @@ cgroup_probe(const char *v2_dir, int trial, struct cgroup_probe *p)
 		p->v1_writable[c] = trial ? probe_mkdir(p->v1_dir[c]) == 0 :
 		    access(p->v1_dir[c], W_OK) == 0;
 	}
-	if (cg_where_own_dir(&w, NULL, own, sizeof own) == 0)
-		snprintf(p->v2_self, sizeof p->v2_self, "%s", own);
+	if (cg_where_own_dir(&w, NULL, p->v2_self, sizeof p->v2_self) != 0)
+		p->v2_self[0] = '\0';
 	if (v2_dir) {
 		p->v2_given = 1;
 		probe_v2(v2_dir, &w, p);
@@ -296,13 +296,14 @@ cgroup_probe(const char *v2_dir, int trial, struct cgroup_probe *p)
 	    NULL, path, sizeof path) == 0) {
 		/* no --cgroup: the group we were started in, on a v2 host */
 		p->v2_own = 1;
-		if (delegated(own, path))
-			probe_v2(own, &w, p);
+		if (delegated(p->v2_self, path))
+			probe_v2(p->v2_self, &w, p);
 		else {
-			snprintf(p->v2_dir, sizeof p->v2_dir, "%s", own);
+			snprintf(p->v2_dir, sizeof p->v2_dir, "%s", p->v2_self);
 			snprintf(p->v2_why, sizeof p->v2_why, "%s is not "
 			    "delegated to this process (not its cgroup "
-			    "namespace's root, no trusted.delegate=1)", own);
+			    "namespace's root, no trusted.delegate=1)",
+			    p->v2_self);
 		}
 	}
 	cg_where_free(&w);

@@ -328,26 +328,15 @@ parent_made(char *path, char *made)
 	return rc;
 }
 
-/* Bind src (of stat *st) at root+dst, read-only (the view's way) unless
- * rw; its mount point made (a file's with mknod, one call). made: see
- * parent_made. */
+/* The mount point of a bind at to: a directory (mkdir -p) or a file (one
+ * mknod). made: see parent_made. */
 static int
-bind_into_st(const char *root, const char *src, const struct stat *st,
-    const char *dst, int rw, char *made)
+mount_point(char *to, int dir, char *made)
 {
-	char to[PATH_MAX];
-
-	if (jail_join(to, sizeof to, root, dst) != 0)
-		return -1;
-	if (S_ISDIR(st->st_mode)) {
-		if (mkdir_p(to) != 0)
-			return -1;
-	} else if (parent_made(to, made) != 0 ||
-	    (mknod(to, S_IFREG | 0644, 0) != 0 && errno != EEXIST)) {
-		return -1;
-	}
-	return rw ? mount(src, to, NULL, MS_BIND | MS_REC, NULL) :
-	    bind_mount_view(src, to);
+	if (dir)
+		return mkdir_p(to);
+	return parent_made(to, made) != 0 || (mknod(to, S_IFREG | 0644, 0) !=
+	    0 && errno != EEXIST) ? -1 : 0;
 }
 
 /* A view entry src (a directory when dir, as the list was built: no
@@ -360,10 +349,8 @@ bind_view(const char *root, const char *src, int dir, char *made)
 {
 	char to[PATH_MAX];
 
-	if (jail_join(to, sizeof to, root, src) != 0)
-		return -1;
-	if (dir ? mkdir_p(to) != 0 : parent_made(to, made) != 0 ||
-	    (mknod(to, S_IFREG | 0644, 0) != 0 && errno != EEXIST))
+	if (jail_join(to, sizeof to, root, src) != 0 ||
+	    mount_point(to, dir, made) != 0)
 		return -1;
 	if (bind_mount_view(src, to) == 0)
 		return 0;
@@ -372,14 +359,17 @@ bind_view(const char *root, const char *src, int dir, char *made)
 	return (dir ? rmdir(to) : unlink(to)) == 0 ? 0 : -1;
 }
 
-/* Bind src at root+dst, read-only unless rw. */
+/* Bind src at root+dst, read-write. */
 static int
-bind_into(const char *root, const char *src, const char *dst, int rw)
+bind_into(const char *root, const char *src, const char *dst)
 {
 	struct stat st;
+	char to[PATH_MAX];
 
-	return stat(src, &st) != 0 ? -1 :
-	    bind_into_st(root, src, &st, dst, rw, NULL);
+	if (stat(src, &st) != 0 || jail_join(to, sizeof to, root, dst) != 0 ||
+	    mount_point(to, S_ISDIR(st.st_mode), NULL) != 0)
+		return -1;
+	return mount(src, to, NULL, MS_BIND | MS_REC, NULL);
 }
 
 /* A symlink on the host (/bin -> usr/bin) becomes the same symlink. */
@@ -490,7 +480,7 @@ bind_sub(const char *root, const char *disk, const char *sub,
 	char src[PATH_MAX];
 
 	return jail_join(src, sizeof src, disk, sub) ||
-	    bind_into(root, src, dst, 1);
+	    bind_into(root, src, dst);
 }
 
 /* The new root: a small tmpfs with the system paths bound read-only,
@@ -537,10 +527,10 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 	}
 	if (l->work_on_volume)	/* what the caller reads back */
 		JAIL_STEP("mount-work", bind_into(root, l->host_work,
-		    JAIL_NS_WORK, 1));
+		    JAIL_NS_WORK));
 	if (l->host_cache[0]) {
 		JAIL_STEP("mount-cache", bind_into(root, l->host_cache,
-		    JAIL_NS_CACHE, 1));
+		    JAIL_NS_CACHE));
 		JAIL_STEP("mount-cache", jail_join(to, sizeof to, root,
 		    JAIL_NS_HOME) || jail_dirs_link_cache(JAIL_NS_CACHE, to));
 	}
@@ -560,7 +550,7 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 	    MS_NOEXEC));
 	for (size_t i = 0; i < sizeof dev_files / sizeof *dev_files; i++)
 		JAIL_STEP("mount-dev", bind_into(root, dev_files[i],
-		    dev_files[i], 1));
+		    dev_files[i]));
 	JAIL_STEP("mount-dev", jail_join(to, sizeof to, root, "/dev/fd") ||
 	    symlink("/proc/self/fd", to));
 	JAIL_STEP("mount-dev", jail_join(to, sizeof to, root, "/dev/stdin") ||
