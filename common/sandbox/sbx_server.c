@@ -181,7 +181,6 @@ reap(struct sbx_server *s)
 /* --- the handler: one connection, one execution ------------------------ */
 
 struct conn {
-	struct channel ch;
 	int ctl;
 	const char *peer;
 	char key_id[SECRET_KEY_ID_LEN + 1];	/* the secret it used */
@@ -192,6 +191,7 @@ struct conn {
 	uint8_t *body;
 	const char *why;	/* the receiver went away: why */
 	int warm;		/* a warm slot took the execution */
+	struct channel ch;	/* last: channel_adopt sets it up */
 };
 
 /* Send ERROR and end the connection (the handler exits next); the close
@@ -485,7 +485,7 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
 		log_msg(LOG_ERROR, "handler signals: %s", strerror(errno));
 		return EXIT_OSERR;
 	}
-	memset(&c, 0, sizeof c);
+	memset(&c, 0, offsetof(struct conn, ch));
 	c.ctl = ctl;
 	c.peer = peer;
 	/* a copy: the ring is wiped next */

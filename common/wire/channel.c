@@ -145,6 +145,17 @@ say_hint(struct channel *c, size_t n, unsigned version, const char *self,
 	return 1;
 }
 
+/* A channel on fd, non-blocking: its state zeroed, its buffers left as
+ * they are (channel.h). */
+static void
+channel_setup(struct channel *c, int fd)
+{
+	memset(c, 0, offsetof(struct channel, body));
+	c->fd = fd;
+	frame_decoder_init(&c->dec, c->body, sizeof c->body);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
 int
 channel_handshake_as(struct channel *c, int fd, enum channel_role role,
     const uint8_t psk[32], unsigned version, const char *word,
@@ -163,10 +174,7 @@ channel_handshake_as(struct channel *c, int fd, enum channel_role role,
 	long n;
 	int rc = -1, closed = 0;
 
-	memset(c, 0, sizeof *c);
-	c->fd = fd;
-	frame_decoder_init(&c->dec, c->body, sizeof c->body);
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	channel_setup(c, fd);
 	st = plen_pro ? noise_handshake_init(&hs, role == CHANNEL_INITIATOR ?
 	    NOISE_INITIATOR : NOISE_RESPONDER, psk, prologue, plen_pro) :
 	    NOISE_ERR_ARG;
@@ -239,10 +247,7 @@ out:
 void
 channel_adopt(struct channel *c, int fd, struct noise_transport *t)
 {
-	memset(c, 0, sizeof *c);
-	c->fd = fd;
-	frame_decoder_init(&c->dec, c->body, sizeof c->body);
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	channel_setup(c, fd);
 	c->nt = *t;
 	secure_wipe(t, sizeof *t);
 }
@@ -434,7 +439,7 @@ void
 channel_close(struct channel *c)
 {
 	noise_transport_destroy(&c->nt);
-	secure_wipe(c->body, sizeof c->body);
+	secure_wipe(c->body, c->dec.high);	/* what was ever written */
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;

@@ -23,10 +23,7 @@ struct channel {
 					 * may still be read */
 	struct noise_transport nt;
 	struct frame_decoder dec;
-	uint8_t body[FRAME_RECORD_MAX];
-	uint8_t in[CHANNEL_IN_CAP];
 	size_t in_off, in_len;		/* unparsed bytes: in[in_off..in_len) */
-	uint8_t out[CHANNEL_OUT_CAP];
 	size_t out_off, out_len;	/* unsent bytes: out[out_off..out_len) */
 	uint64_t bytes_read, bytes_written;
 	int unanswered;			/* an initiator's failed handshake
@@ -36,6 +33,13 @@ struct channel {
 	uint32_t peer_versions;		/* an initiator's failed handshake
 					 * answered by a versions hint: the
 					 * versions it names (else 0) */
+	/* The buffers, last: a channel is set up by zeroing what is above
+	 * them only. Each byte is written before it is read (the lengths
+	 * above say how many), and 448 KiB zeroed would cost a fresh
+	 * process (a handler, a client) a page fault each. */
+	uint8_t body[FRAME_RECORD_MAX];
+	uint8_t in[CHANNEL_IN_CAP];
+	uint8_t out[CHANNEL_OUT_CAP];
 };
 
 enum channel_role { CHANNEL_INITIATOR, CHANNEL_RESPONDER };

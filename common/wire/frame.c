@@ -69,6 +69,8 @@ frame_feed(struct frame_decoder *d, const uint8_t *in, size_t len,
 		memcpy(d->body + d->have, in + off, n);
 		d->have += n;
 		off += n;
+		if (d->have > d->high)
+			d->high = d->have;
 	}
 	*used = off;
 	return d->in_body && d->have == d->want ? FRAME_OK : FRAME_NEED;

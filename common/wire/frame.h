@@ -43,6 +43,8 @@ struct frame_decoder {
 	size_t have;		/* header bytes, then body bytes, so far */
 	int in_body;
 	int bad;		/* sticky: once BAD, always BAD */
+	size_t high;		/* the most body bytes ever written: what a
+				 * wipe of the buffer must cover */
 };
 
 /* cap: the largest body accepted (1..FRAME_RECORD_MAX). */
