@@ -258,7 +258,7 @@ disk_opts(const struct jail_lease *l, const char *owner, char *out,
  * it and keeps it until the lease is closed; then close the channel, so
  * nothing the tool runs inherits it. */
 static int
-send_disk(const char *path)
+send_disk(int fd)
 {
 	union {
 		struct cmsghdr h;
@@ -269,10 +269,8 @@ send_disk(const char *path)
 	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
 		.msg_control = u.buf, .msg_controllen = sizeof u.buf };
 	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-	int fd = openat(AT_FDCWD, path, O_PATH | O_DIRECTORY | O_CLOEXEC), rc;
+	int rc;
 
-	if (fd < 0)
-		return -1;
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(sizeof fd);
@@ -291,7 +289,7 @@ int
 jail_mounts_uid_disk(struct jail_lease *l)
 {
 	char opts[160], owner[64];
-	int rc;
+	int rc, fd;
 
 	snprintf(owner, sizeof owner, "mode=0730,uid=%u,gid=%u",
 	    (unsigned)geteuid(), (unsigned)l->gid);
@@ -303,10 +301,12 @@ jail_mounts_uid_disk(struct jail_lease *l)
 	rc = mkdir(l->host_home, 0700) || mkdir(l->host_tmp, 0700) ||
 	    (l->workdir[0] && mkdir(l->host_work, 0700));
 	jail_fs_back();
-	if (rc || chmod(l->dir, 0710) != 0)
+	if (rc || chmod(l->dir, 0710) != 0 || (fd = openat(AT_FDCWD, l->dir,
+	    O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -1;
-	return send_disk(l->dir);
+	return send_disk(fd);
 }
+
 /* mkdir -p of the directory holding path (a file or link to be made);
  * made (NULL: none) is the last one made by this function, not made
  * again: the view's paths come in runs of one directory. */
@@ -445,31 +445,29 @@ write_into(const char *root, const char *path, const char *text)
 	return close(fd);
 }
 
-/* The sandbox's disk at root/.disk, its directories made (0700 the
- * tool's own, 1777 the shared kinds, as the usual mounts are). */
+/* The sandbox's disk mounted at at (the lease directory, before the
+ * root's own tmpfs goes over it), its directories made (0700 the tool's
+ * own, 1777 the shared kinds, as the usual mounts are); *fd holds it.
+ * Under the host's tree, not the new root, it leaves with the old root
+ * in one detach: no unmount of its own (each costs an RCU grace period). */
 static int
-ns_disk(const struct jail_lease *l, const char *root)
+ns_disk(const struct jail_lease *l, const char *at, int *fd)
 {
 	static const struct { const char *name; mode_t mode; } dirs[] = {
 		{ "home", 0700 }, { "work", 0700 }, { "tmp", 01777 },
 		{ "shm", 01777 },
 	};
-	char opts[160], path[PATH_MAX];
-	int fd;
+	char opts[160];
 
 	disk_opts(l, "mode=0700", opts, sizeof opts);
-	if (mount_tmpfs(root, "/.disk", opts, 0) != 0 ||
-	    jail_join(path, sizeof path, root, "/.disk") != 0 ||
-	    (fd = openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY |
-	    O_CLOEXEC)) < 0)
+	if (mount("tmpfs", at, "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0 ||
+	    (*fd = openat(AT_FDCWD, at, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -1;
 	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
-		if (mkdirat(fd, dirs[i].name, 0700) != 0 ||
-		    fchmodat(fd, dirs[i].name, dirs[i].mode, 0) != 0) {
-			close(fd);
+		if (mkdirat(*fd, dirs[i].name, 0700) != 0 ||
+		    fchmodat(*fd, dirs[i].name, dirs[i].mode, 0) != 0)
 			return -1;
-		}
-	return close(fd);
+	return 0;
 }
 
 /* disk+sub bound read-write at root+dst. */
@@ -492,16 +490,21 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 	const struct jail *j = l->j;
 	const char *root = l->host_root;
 	uint64_t size = l->limits.tmpfs ? l->limits.tmpfs : DEFAULT_TMPFS;
-	char opts[96], text[512], to[PATH_MAX], disk[PATH_MAX];
+	/* with a disk, the working directory is the disk's until the
+	 * pivot: its parts are bound from there (the root covers it) */
+	const char *disk = ".";
+	char opts[96], text[512], to[PATH_MAX];
 	char made[PATH_MAX];
+	int disk_fd = -1;
 
 	JAIL_STEP("mount-private", mount(NULL, "/", NULL, MS_REC | MS_PRIVATE,
 	    NULL));
+	if (l->limits.disk)
+		JAIL_STEP("mount-disk", ns_disk(l, root, &disk_fd) ||
+		    fchdir(disk_fd));
 	JAIL_STEP("mount-root", mount("tmpfs", root, "tmpfs", MS_NOSUID |
 	    MS_NODEV, "mode=0755,size=8m,nr_inodes=4096"));
 	if (l->limits.disk) {
-		JAIL_STEP("mount-disk", jail_join(disk, sizeof disk, root,
-		    "/.disk") || ns_disk(l, root));
 		JAIL_STEP("mount-tmp", bind_sub(root, disk, "/tmp", "/tmp"));
 		if (l->workdir[0] && !l->work_on_volume)
 			JAIL_STEP("mount-work", bind_sub(root, disk, "/work",
@@ -571,8 +574,7 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 		    MS_NOEXEC));
 	/* the disk lives on in its binds (and the service's fd) */
 	if (l->limits.disk)
-		JAIL_STEP("mount-disk", send_disk(disk) ||
-		    umount2(disk, MNT_DETACH) || rmdir(disk));
+		JAIL_STEP("mount-disk", send_disk(disk_fd));
 	JAIL_STEP("mount-etc", jail_join(to, sizeof to, root, "/etc") ||
 	    mkdir_p(to));
 	snprintf(text, sizeof text, "airlock:x:%u:%u:airlock lease:%s:"
