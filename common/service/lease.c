@@ -193,6 +193,10 @@ pump_stdout(struct lease *l)
 	} else if (n > 0) {
 		if (channel_queue(&l->ch, FRAME_STDOUT, buf, (size_t)n) == 0) {
 			l->bytes_out += (uint64_t)n;
+			/* the bytes go out first, the tap's record after:
+			 * off the reply's way (a failed send is seen by the
+			 * loop's next flush) */
+			(void)channel_flush(&l->ch);
 			mcp_tap_from_server(l->tap, buf, (size_t)n);
 		}
 	} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
@@ -240,9 +244,11 @@ on_frame(struct lease *l, uint8_t type, const uint8_t *p, size_t n)
 			l->mcp_failed = 1;
 			return -1;
 		}
-		mcp_tap_from_client(l->tap, p, n);
+		/* to the server first, then the tap's look: off the
+		 * request's way */
 		if (fd_writer_write(&l->in, p, n) != 0)
 			close_child_stdin(l);
+		mcp_tap_from_client(l->tap, p, n);
 		return 0;
 	case FRAME_STDIN_EOF:
 		if (n != 0)
