@@ -158,6 +158,13 @@ jail_init(struct jail *j, const struct jail_config *cfg, char *err,
 			return -1;
 		}
 	}
+	if (cfg->mode == JAIL_NS && (jail_join(j->ns_root, sizeof j->ns_root,
+	    cfg->state_dir, "/ns-root") != 0 ||
+	    jail_dirs_mount_point(j->ns_root) != 0)) {
+		snprintf(err, errlen, "state directory %s: cannot make its "
+		    "ns-root: %s", cfg->state_dir, strerror(errno));
+		return -1;
+	}
 	if (cfg->mode != JAIL_NONE &&
 	    uidpool_claim(&j->uids, cfg->check_only, err, errlen) < 0)
 		return -1;
@@ -349,8 +356,9 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 	    j->cfg.state_dir, l->id) >= sizeof l->dir ||
 	    jail_join(l->host_home, sizeof l->host_home, l->dir, "/home") ||
 	    jail_join(l->host_tmp, sizeof l->host_tmp, l->dir, "/tmp") ||
-	    jail_join(l->host_root, sizeof l->host_root, l->dir,
-	    l->work_on_volume ? "/root" : "")) {
+	    (ns && jail_join(l->host_root, sizeof l->host_root,
+	    l->work_on_volume ? l->dir : j->ns_root, l->work_on_volume ?
+	    "/root" : ""))) {
 		snprintf(err, errlen, "state directory path too long");
 		return -1;
 	}
@@ -407,20 +415,20 @@ jail_lease_open(const struct jail *j, const struct jail_request *rq,
 		}
 		l->uid = l->gid = l->hold.uid;
 		/* ns mode's HOME, /tmp and work dir are tmpfs (or the capped
-		 * disk's) in its own root, mounted on the lease directory:
-		 * nothing is made in it on the volume (where a directory made
-		 * and removed costs a block freed: a discard on some), but
-		 * for a work dir asked there (the root then goes below) */
-		int on_volume = !ns || l->work_on_volume;
-
-		if (jail_dirs_container(l->dir, l->gid, on_volume ? 0730 :
-		    0710) != 0)
-			return open_fail(l, err, errlen, "cannot create the "
-			    "lease directory");
-		l->dirs_made = 1;
-		if (on_volume && lease_dirs(l, ns, rq->work) != 0)
-			return open_fail(l, err, errlen, "cannot create the "
-			    "lease home");
+		 * disk's) in its own root, mounted on the state directory's
+		 * one ns-root in the lease's own mount namespace: nothing is
+		 * made on the volume per lease (where a directory made and
+		 * removed costs a block freed: a discard on some), but for a
+		 * work dir asked there (the root then goes below it) */
+		if (!ns || l->work_on_volume) {
+			if (jail_dirs_container(l->dir, l->gid, 0730) != 0)
+				return open_fail(l, err, errlen, "cannot "
+				    "create the lease directory");
+			l->dirs_made = 1;
+			if (lease_dirs(l, ns, rq->work) != 0)
+				return open_fail(l, err, errlen, "cannot "
+				    "create the lease home");
+		}
 		if (unit_reg && jail_dirs_cache(l, key) != 0)
 			return open_fail(l, err, errlen, "cannot prepare the "
 			    "package cache");

@@ -445,7 +445,7 @@ write_into(const char *root, const char *path, const char *text)
 	return close(fd);
 }
 
-/* The sandbox's disk mounted at at (the lease directory, before the
+/* The sandbox's disk mounted at at (the root's mount point, before the
  * root's own tmpfs goes over it), its directories made (0700 the tool's
  * own, 1777 the shared kinds, as the usual mounts are); *fd holds it.
  * Under the host's tree, not the new root, it leaves with the old root

@@ -177,6 +177,9 @@ struct jail {
 	struct jail_view view;		/* the read-only list, the ns links */
 	struct uidpool uids;
 	struct cgroup_service cg;
+	char ns_root[JAIL_PATH_MAX];	/* ns: <state>/ns-root, where each
+					 * lease mounts its root in its own
+					 * mount namespace */
 };
 
 /* A file the child finds in its work directory (sandbox programs). */
@@ -229,8 +232,9 @@ struct jail_lease {
 	char host_home[JAIL_PATH_MAX], host_tmp[JAIL_PATH_MAX];
 	char host_work[JAIL_PATH_MAX];
 	char host_cache[JAIL_PATH_MAX];	/* "" without a cache */
-	char host_root[JAIL_PATH_MAX];	/* ns: the new root's mount point (the
-					 * lease directory) */
+	char host_root[JAIL_PATH_MAX];	/* ns: the new root's mount point
+					 * (jail.ns_root; <lease>/root with
+					 * its work dir on the volume) */
 	struct cgroup_lease cg;
 	struct jail_limits limits;	/* in force for this lease */
 	struct landlock_spec ll;	/* prepared for the child */
