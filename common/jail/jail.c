@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/base/fsutil.h"
 #include "common/jail/diskquota.h"
 #include "common/jail/jail_creds.h"
 #include "common/jail/jail_dirs.h"
@@ -158,9 +159,10 @@ jail_init(struct jail *j, const struct jail_config *cfg, char *err,
 			return -1;
 		}
 	}
+	/* ns mode's one mount point of every lease's root (ns_root) */
 	if (cfg->mode == JAIL_NS && (jail_join(j->ns_root, sizeof j->ns_root,
 	    cfg->state_dir, "/ns-root") != 0 ||
-	    jail_dirs_mount_point(j->ns_root) != 0)) {
+	    fs_mkdir_private(j->ns_root, 0700) != 0)) {
 		snprintf(err, errlen, "state directory %s: cannot make its "
 		    "ns-root: %s", cfg->state_dir, strerror(errno));
 		return -1;

@@ -103,22 +103,6 @@ jail_dirs_container(const char *path, gid_t gid, mode_t mode)
 	return chmod(path, mode);
 }
 
-int
-jail_dirs_mount_point(const char *path)
-{
-	struct stat st;
-
-	if (mkdir(path, 0700) == 0)
-		return 0;
-	if (errno != EEXIST || lstat(path, &st) != 0)
-		return -1;
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
-		errno = EEXIST;
-		return -1;
-	}
-	return (st.st_mode & 07777) == 0700 ? 0 : chmod(path, 0700);
-}
-
 void
 jail_dirs_remove(const char *dir, uid_t uid, gid_t gid, int as_uid)
 {

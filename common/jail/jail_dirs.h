@@ -18,12 +18,6 @@ int jail_join(char *out, size_t len, const char *a, const char *b);
 int jail_fs_as(uid_t uid, gid_t gid);
 void jail_fs_back(void);
 
-/* ns mode's one mount point, path (<state>/ns-root): a directory of ours,
- * mode 0700, made when missing. Each lease mounts its root there in its
- * own mount namespace; the host sees it empty. 0, or -1 with errno
- * (EEXIST: something not ours is there). */
-int jail_dirs_mount_point(const char *path);
-
 /* A container directory root:gid with mode, made by us (or one that is
  * already exactly that). 0, or -1 with errno. */
 int jail_dirs_container(const char *path, gid_t gid, mode_t mode);
