@@ -714,6 +714,11 @@ setup_v1(struct cgroup_service *s, const struct cgroup_probe *p, int lean,
 			continue;
 		if (lean && !need[c] && !(c == CG_CPUACCT && need[CG_CPU]))
 			continue;
+		/* cpu without a limit counts nothing unless cpuacct lives in
+		 * its directory (cpu,cpuacct); a fresh group there made a
+		 * lease's fork-to-exit 0.7 ms slower here */
+		if (c == CG_CPU && !need[c] && !comounted(p, CG_CPUACCT))
+			continue;
 		if (service_dir(s->dir[c], sizeof s->dir[c], p->v1_dir[c],
 		    s->tag, sizeof s->tag))
 			return fail(err, errlen, "cannot name our group (path "
