@@ -220,7 +220,8 @@ delegated(const char *dir, const char *own_path)
  * to move a process of the namespace into a group there, which would
  * fail every lease, so it is refused at start. */
 static void
-probe_v2(const char *dir, const struct cg_where *w, struct cgroup_probe *p)
+probe_v2(const char *dir, const struct cg_where *w, int trial,
+    struct cgroup_probe *p)
 {
 	char buf[512], real[PATH_MAX];
 	struct statfs sf;
@@ -249,7 +250,7 @@ probe_v2(const char *dir, const struct cg_where *w, struct cgroup_probe *p)
 		    "namespace (Docker: --cgroupns=host, docs/DEPLOY.md)", dir);
 		return;
 	}
-	if (probe_mkdir(dir) != 0) {
+	if (trial ? probe_mkdir(dir) != 0 : access(dir, W_OK) != 0) {
 		snprintf(p->v2_why, sizeof p->v2_why, "cannot make groups in "
 		    "%s: %s (is it delegated to this user?)", dir,
 		    strerror(errno));
@@ -291,13 +292,13 @@ cgroup_probe(const char *v2_dir, int trial, struct cgroup_probe *p)
 		p->v2_self[0] = '\0';
 	if (v2_dir) {
 		p->v2_given = 1;
-		probe_v2(v2_dir, &w, p);
+		probe_v2(v2_dir, &w, trial, p);
 	} else if (p->v2_self[0] && cg_where_group(w.cgroup, w.cgroup_len,
 	    NULL, path, sizeof path) == 0) {
 		/* no --cgroup: the group we were started in, on a v2 host */
 		p->v2_own = 1;
 		if (delegated(p->v2_self, path))
-			probe_v2(p->v2_self, &w, p);
+			probe_v2(p->v2_self, &w, trial, p);
 		else {
 			snprintf(p->v2_dir, sizeof p->v2_dir, "%s", p->v2_self);
 			snprintf(p->v2_why, sizeof p->v2_why, "%s is not "

@@ -108,11 +108,12 @@ struct cgroup_stats {
 };
 
 /* Look at the host: v1 hierarchies, and v2_dir (NULL: none given). With
- * trial, a v1 hierarchy is writable when a group can be made in it (and
- * removed: two cgroup directory operations each); without, when its mode
- * lets this process write (a one-off run, whose own group's mkdir is the
- * trial: cgroup_setup goes on without a hierarchy only measured that
- * refuses it). */
+ * trial, a v1 hierarchy or the v2 directory is writable when a group can
+ * be made in it (and removed: two cgroup directory operations each);
+ * without, when its mode lets this process write (a one-off run, whose
+ * own group's mkdir is the trial: cgroup_setup goes on without a v1
+ * hierarchy only measured that refuses it, and a v2 directory that
+ * refuses it fails the run with the kernel's reason). */
 void cgroup_probe(const char *v2_dir, int trial, struct cgroup_probe *p);
 
 /* Choose the back end (v2 when v2_dir is given; else v1 when it has
