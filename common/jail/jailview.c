@@ -132,7 +132,8 @@ note_dir(struct jail_view *v, const char *real)
 
 /* Resolve path as the kernel would, recording each symlink met at its
  * real place (so the view can make it again); the real path goes to
- * real (PATH_MAX), its file type to *mode. 0; 1 when something on the
+ * real (PATH_MAX), its mode (file type and permissions; a directory met
+ * before, S_IFDIR alone) to *mode. 0; 1 when something on the
  * way is missing or out of reach (nothing to see); -1 when the link
  * list is full. */
 static int
@@ -189,7 +190,7 @@ resolve(struct jail_view *v, const char *path, char *real, mode_t *mode)
 			if (S_ISDIR(st.st_mode))
 				note_dir(v, real);
 			dlen += 1 + clen;
-			*mode = st.st_mode & S_IFMT;
+			*mode = st.st_mode;
 			continue;
 		}
 		if (++hops > 40 ||
@@ -280,15 +281,26 @@ runner_of(const char *path, mode_t mode, char *out, size_t len)
  * directory (the C library and the system's shared libraries), a
  * script's interpreter (in turn). The real path goes to real. 0; 1 when
  * missing; -1 when full. */
+static int add_resolved(struct jail_view *v, const char *real, mode_t mode,
+    int depth);
+
 static int
 add_program(struct jail_view *v, const char *path, char *real, int depth)
 {
-	char run[PATH_MAX], rreal[PATH_MAX], *slash;
-	mode_t mode, rmode;
-	int rc = resolve(v, path, real, &mode), kind;
+	mode_t mode;
+	int rc = resolve(v, path, real, &mode);
 
-	if (rc != 0)
-		return rc;
+	return rc != 0 ? rc : add_resolved(v, real, mode, depth);
+}
+
+/* add_program's second half, for a path resolved to real (of mode). */
+static int
+add_resolved(struct jail_view *v, const char *real, mode_t mode, int depth)
+{
+	char run[PATH_MAX], rreal[PATH_MAX], *slash;
+	mode_t rmode;
+	int rc, kind;
+
 	if (add_real(v, real, mode) != 0)
 		return -1;
 	kind = depth < 3 ? runner_of(real, mode, run, sizeof run) :
@@ -325,41 +337,66 @@ add_data(struct jail_view *v, const char *path, char *real)
 	return add_real(v, real, mode) != 0 ? -1 : 0;
 }
 
-/* Under a shared prefix: prefix/lib/NAME* and prefix/share/NAME*, NAME
- * being the binary's name up to its first dot (python3.11: python3,
- * python3.11; node: node_modules, nodejs). */
+/* Under each shared prefix: prefix/lib/NAME* and prefix/share/NAME*,
+ * NAME being a launcher's binary name up to its first dot (python3.11:
+ * python3, python3.11; node: node_modules, nodejs), for every launcher
+ * noted there (note_named): each directory is listed once, however many
+ * launchers share it. */
 static int
-add_named(struct jail_view *v, const char *prefix, const char *base)
+add_named(struct jail_view *v)
 {
 	static const char *const sub[] = { "lib", "share" };
-	size_t stem = strcspn(base, ".");
 
-	if (stem < 2)
-		return 0;
-	for (size_t i = 0; i < sizeof sub / sizeof *sub; i++) {
-		char dir[PATH_MAX], p[PATH_MAX], real[PATH_MAX];
-		struct dirents d;
-		struct dirent *e;
-		mode_t mode;
+	for (size_t p = 0; p < sizeof shared_prefixes / sizeof
+	    *shared_prefixes; p++) {
+		int any = 0;
 
-		if ((size_t)snprintf(dir, sizeof dir, "%s/%s", prefix, sub[i]) >=
-		    sizeof dir || dirents_open(&d, AT_FDCWD, dir) != 0)
-			continue;
-		while ((e = dirents_next(&d))) {
-			int rc;
+		for (size_t k = 0; k < v->nnamed; k++)
+			any |= v->named_prefix[k] == p;
+		for (size_t i = 0; any && i < sizeof sub / sizeof *sub; i++) {
+			char dir[PATH_MAX], path[PATH_MAX], real[PATH_MAX];
+			struct dirents d;
+			struct dirent *e;
+			mode_t mode;
 
-			if (strncmp(e->d_name, base, stem) != 0 ||
-			    (size_t)snprintf(p, sizeof p, "%s/%s", dir,
-			    e->d_name) >= sizeof p)
+			if ((size_t)snprintf(dir, sizeof dir, "%s/%s",
+			    shared_prefixes[p], sub[i]) >= sizeof dir ||
+			    dirents_open(&d, AT_FDCWD, dir) != 0)
 				continue;
-			if ((rc = resolve(v, p, real, &mode)) < 0 ||
-			    (rc == 0 && add_real(v, real, mode) != 0)) {
-				dirents_close(&d);
-				return -1;
+			while ((e = dirents_next(&d))) {
+				int rc, match = 0;
+
+				for (size_t k = 0; k < v->nnamed && !match; k++)
+					match = v->named_prefix[k] == p &&
+					    strncmp(e->d_name, v->named[k],
+					    strcspn(v->named[k], ".")) == 0;
+				if (!match || (size_t)snprintf(path, sizeof path,
+				    "%s/%s", dir, e->d_name) >= sizeof path)
+					continue;
+				if ((rc = resolve(v, path, real, &mode)) < 0 ||
+				    (rc == 0 && add_real(v, real, mode) != 0)) {
+					dirents_close(&d);
+					return -1;
+				}
 			}
+			dirents_close(&d);
 		}
-		dirents_close(&d);
 	}
+	return 0;
+}
+
+/* Note base (a launcher's binary name) for add_named under shared
+ * prefix p; a name of fewer than two characters before its first dot
+ * would match too much, and is not noted. 0, or -1 when full. */
+static int
+note_named(struct jail_view *v, size_t p, const char *base)
+{
+	if (strcspn(base, ".") < 2)
+		return 0;
+	if (v->nnamed == JAIL_VIEW_LAUNCHERS_MAX ||
+	    !(v->named[v->nnamed] = keep(v, base)))
+		return -1;
+	v->named_prefix[v->nnamed++] = (unsigned char)p;
 	return 0;
 }
 
@@ -383,20 +420,37 @@ find_program(const char *path, const char *name, char *cand)
 	return 0;
 }
 
-/* A base tool: the program only. */
+/* A base tool: the program only, the first of /usr/bin/NAME and
+ * /bin/NAME that is an executable regular file (its mode from the
+ * resolution's lstat: no access() per tool). A candidate that is not
+ * leaves nothing: the symlinks met on its way are dropped again. */
 static int
 add_tool(struct jail_view *v, const char *name)
 {
-	char cand[PATH_MAX], real[PATH_MAX];
+	static const char *const dirs[] = { "/usr/bin", "/bin" };
 
-	if (!find_program("/usr/bin:/bin", name, cand))
-		return 0;
-	return add_program(v, cand, real, 0) < 0 ? -1 : 0;
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+		char cand[PATH_MAX], real[PATH_MAX];
+		size_t nlinks = v->nlinks, ndirs = v->ndirs, len = v->len;
+		mode_t mode;
+		int rc;
+
+		snprintf(cand, sizeof cand, "%s/%s", dirs[i], name);
+		if ((rc = resolve(v, cand, real, &mode)) < 0)
+			return -1;
+		if (rc == 0 && S_ISREG(mode) && (mode & 0111))
+			return add_resolved(v, real, mode, 0) < 0 ? -1 : 0;
+		v->nlinks = nlinks;
+		v->ndirs = ndirs;
+		v->len = len;
+	}
+	return 0;
 }
 
 /* name looked up on path (or an absolute path): the program, and its
  * install prefix (the directory above its bin/, or the one holding it)
- * when that is its own, else its named entries in the shared prefix. */
+ * when that is its own, else its named entries in the shared prefix
+ * (noted here, added by add_named once every launcher is in). */
 static int
 add_launcher(struct jail_view *v, const char *path, const char *name)
 {
@@ -417,7 +471,7 @@ add_launcher(struct jail_view *v, const char *path, const char *name)
 	for (size_t i = 0; i < sizeof shared_prefixes / sizeof
 	    *shared_prefixes; i++)
 		if (strcmp(real, shared_prefixes[i]) == 0)
-			return add_named(v, real, cand);
+			return note_named(v, i, cand);
 	return add_real(v, real[0] ? real : "/", S_IFDIR);
 }
 
@@ -534,6 +588,8 @@ jail_view_build(struct jail_view *v, const struct jail_view_spec *s,
 	for (size_t i = 0; i < s->nlaunchers; i++)
 		if (add_launcher(v, s->path, s->launchers[i]) != 0)
 			goto full;
+	if (add_named(v) != 0)
+		goto full;
 	prune(v);
 	return 0;
 full:

@@ -23,6 +23,7 @@
 #define JAIL_VIEW_PATHS_MAX 128	/* Landlock's list adds a few */
 #define JAIL_VIEW_LINKS_MAX 64
 #define JAIL_VIEW_DIRS_MAX 32
+#define JAIL_VIEW_LAUNCHERS_MAX 16
 
 struct jail_view {
 	char *ro[JAIL_VIEW_PATHS_MAX];	/* real paths, files or directories,
@@ -39,6 +40,11 @@ struct jail_view {
 	const char *dirs[JAIL_VIEW_DIRS_MAX];
 	size_t ndirs;
 	const char *loader;
+	/* launchers' names under a shared prefix (its index), their
+	 * entries there added once all are known */
+	const char *named[JAIL_VIEW_LAUNCHERS_MAX];
+	unsigned char named_prefix[JAIL_VIEW_LAUNCHERS_MAX];
+	size_t nnamed;
 	char buf[13312];		/* storage of the strings above */
 	size_t len;
 };

@@ -128,6 +128,25 @@ main(void)
 		ok(inner == 0, "no entry lies inside another (%d do)", inner);
 	}
 
+	/* launchers in a shared prefix (/usr): their named entries under
+	 * /usr/lib and /usr/share, each directory listed once for all of
+	 * them, whichever comes first */
+	for (int order = 0; order < 2; order++) {
+		const char *two[2] = { order ? "sh" : "python3",
+		    order ? "python3" : "sh" };
+		char real[PATH_MAX];
+		int py = realpath("/usr/bin/python3", real) != NULL;
+
+		s = (struct jail_view_spec){ "/usr/bin", two, 2, NULL, 0 };
+		ok(jail_view_build(&v, &s, err, sizeof err) == 0 &&
+		    (!py || (jail_view_covered(&v, "/usr/lib/python3") &&
+		    jail_view_covered(&v, real))) &&
+		    !jail_view_covered(&v, "/usr/share/doc") &&
+		    !has(v.ro, v.nro, "/usr/lib", ""),
+		    "python3's entries under /usr/lib with sh %s it%s",
+		    order ? "before" : "after", py ? "" : " (no python3 here)");
+	}
+
 	/* an extra path that holds earlier entries replaces them, and the
 	 * links inside it go */
 	snprintf(extra, sizeof extra, "%s", T);
