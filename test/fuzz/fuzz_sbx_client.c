@@ -1,4 +1,4 @@
-/* fuzz_sbx_answer.c - the client's reading of the sandbox service's answer
+/* fuzz_sbx_client.c - the client's reading of the sandbox service's answer
  * (sbx_answer_read, common/sandbox/sbx_client.c) under any frame sequence a hostile service can send.
  * The input is frames: type:u8 | len:u16 big-endian | payload[len] (a
  * short tail is one last frame of what is left). Invariants: output and a
