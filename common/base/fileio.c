@@ -15,6 +15,13 @@
 int
 file_read(const char *path, size_t cap, uint8_t **buf, size_t *len)
 {
+	return file_read_in(path, cap, NULL, 0, buf, len);
+}
+
+int
+file_read_in(const char *path, size_t cap, uint8_t *first, size_t first_len,
+    uint8_t **buf, size_t *len)
+{
 	struct stat st;
 	uint8_t *p;
 	size_t n = 0, size;
@@ -36,7 +43,11 @@ file_read(const char *path, size_t cap, uint8_t **buf, size_t *len)
 		goto fail;
 	}
 	size = (size_t)st.st_size;
-	if (!(p = malloc(size + 1)))
+	/* the caller's buffer when it holds the file and its NUL: a fresh
+	 * heap block costs a fresh process a mapping and its unmapping */
+	if (size < first_len)
+		p = first;
+	else if (!(p = malloc(size + 1)))
 		goto fail;
 	/* What fstat saw is what is read: bytes appended meanwhile wait for
 	 * the next read (an append-only log is then a complete prefix). */
@@ -47,7 +58,8 @@ file_read(const char *path, size_t cap, uint8_t **buf, size_t *len)
 			continue;
 		if (r < 0) {
 			err = errno;
-			free(p);
+			if (p != first)
+				free(p);
 			errno = err;
 			goto fail;
 		}
@@ -246,8 +258,16 @@ file_write_str(const char *path, const char *s)
 int
 file_read_kernel(const char *path, size_t cap, char **out, size_t *len)
 {
-	size_t size = cap < 16384 ? cap : 16384, n = 0;
-	char *buf = malloc(size + 1), *more;
+	return file_read_kernel_in(path, cap, NULL, 0, out, len);
+}
+
+int
+file_read_kernel_in(const char *path, size_t cap, char *first,
+    size_t first_len, char **out, size_t *len)
+{
+	size_t size = first_len > 1 ? (first_len - 1 < cap ? first_len - 1 :
+	    cap) : cap < 16384 ? cap : 16384, n = 0;
+	char *buf = first_len > 1 ? first : malloc(size + 1), *more;
 	int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC), err;
 	ssize_t r;
 
@@ -267,7 +287,12 @@ file_read_kernel(const char *path, size_t cap, char **out, size_t *len)
 			goto fail;
 		}
 		size = size > cap / 2 ? cap : size * 2;
-		if (!(more = realloc(buf, size + 1)))
+		if (buf == first) {
+			/* the caller's buffer is full: on to the heap */
+			if (!(more = malloc(size + 1)))
+				goto fail;
+			memcpy(more, first, n);
+		} else if (!(more = realloc(buf, size + 1)))
 			goto fail;
 		buf = more;
 	}
@@ -280,7 +305,8 @@ fail:
 	err = errno;
 	if (fd >= 0)
 		close(fd);
-	free(buf);
+	if (buf != first)
+		free(buf);
 	errno = err;
 	return -1;
 }

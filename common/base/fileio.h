@@ -13,6 +13,11 @@
  * not a regular file). */
 int file_read(const char *path, size_t cap, uint8_t **buf, size_t *len);
 
+/* file_read into first (first_len bytes) when the file and its NUL fit
+ * there, else into a new buffer: *buf is first, or one the caller frees. */
+int file_read_in(const char *path, size_t cap, uint8_t *first,
+    size_t first_len, uint8_t **buf, size_t *len);
+
 /* Replace path with data: write DIR/.NAME.tmp, fsync, rename over path,
  * fsync DIR. The caller serialises writers of one path (a lock).
  * Returns 0, or -1 with errno; path is unchanged on failure. */
@@ -47,5 +52,11 @@ int file_write_str(const char *path, const char *s);
  * appended but not counted in *len: 0, or -1 with errno (EFBIG: more than
  * cap bytes). Allocates: not between fork and exec. */
 int file_read_kernel(const char *path, size_t cap, char **buf, size_t *len);
+
+/* file_read_kernel starting in first (first_len bytes, the NUL
+ * included), moving to a new buffer only when the text outgrows it: *buf
+ * is first, or one the caller frees. */
+int file_read_kernel_in(const char *path, size_t cap, char *first,
+    size_t first_len, char **buf, size_t *len);
 
 #endif

@@ -17,11 +17,13 @@
 int
 cg_where_read(struct cg_where *w)
 {
-	memset(w, 0, sizeof *w);
-	if (file_read_kernel("/proc/self/mountinfo", MOUNTINFO_MAX,
-	    &w->mountinfo, &w->mountinfo_len) != 0)
+	w->mountinfo = w->cgroup = NULL;
+	if (file_read_kernel_in("/proc/self/mountinfo", MOUNTINFO_MAX,
+	    w->mountinfo_first, sizeof w->mountinfo_first, &w->mountinfo,
+	    &w->mountinfo_len) != 0)
 		return -1;
-	if (file_read_kernel("/proc/self/cgroup", CGROUP_MAX, &w->cgroup,
+	if (file_read_kernel_in("/proc/self/cgroup", CGROUP_MAX,
+	    w->cgroup_first, sizeof w->cgroup_first, &w->cgroup,
 	    &w->cgroup_len) != 0) {
 		int e = errno;
 
@@ -35,9 +37,12 @@ cg_where_read(struct cg_where *w)
 void
 cg_where_free(struct cg_where *w)
 {
-	free(w->mountinfo);
-	free(w->cgroup);
-	memset(w, 0, sizeof *w);
+	if (w->mountinfo != w->mountinfo_first)
+		free(w->mountinfo);
+	if (w->cgroup != w->cgroup_first)
+		free(w->cgroup);
+	w->mountinfo = w->cgroup = NULL;
+	w->mountinfo_len = w->cgroup_len = 0;
 }
 
 /* The line at *off of buf[0..len): its start and length (no newline);

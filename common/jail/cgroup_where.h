@@ -12,6 +12,10 @@ struct cg_where {
 	size_t mountinfo_len;
 	char *cgroup;		/* /proc/self/cgroup */
 	size_t cgroup_len;
+	/* where they are read first (the usual host's fit): no heap block
+	 * mapped and unmapped per probe */
+	char mountinfo_first[16384];
+	char cgroup_first[2048];
 };
 
 /* Read both files: 0, or -1 with errno (nothing to free then). */

@@ -835,14 +835,30 @@ sweep_ours(uint32_t uid)
 	return uid_kill_all(uid, uid, -1, NULL, NULL);
 }
 
-/* Read an id file (path) of the host into *buf (the caller frees it): 1,
- * or 0 when it is absent (an image FROM scratch has none), or -1 and a
+/* An id file's text: in first when it fits (the usual host's do: no
+ * heap block mapped and unmapped per file), else in a block of its own. */
+struct idtext {
+	uint8_t *buf;
+	size_t len;
+	uint8_t first[8192];
+};
+
+static void
+idtext_free(struct idtext *t)
+{
+	if (t->buf != t->first)
+		free(t->buf);
+}
+
+/* Read an id file (path) of the host into t (idtext_free after): 1, or 0
+ * when it is absent (an image FROM scratch has none), or -1 and a
  * message. */
 static int
-read_idfile(const struct uidpool *p, const char *path, uint8_t **buf,
-    size_t *len, char *err, size_t errlen)
+read_idfile(const struct uidpool *p, const char *path, struct idtext *t,
+    char *err, size_t errlen)
 {
-	if (file_read(path, 16u << 20, buf, len) == 0)
+	if (file_read_in(path, 16u << 20, t->first, sizeof t->first, &t->buf,
+	    &t->len) == 0)
 		return 1;
 	if (errno == ENOENT)
 		return 0;
@@ -857,17 +873,16 @@ static int
 refuse_accounts(const struct uidpool *p, const char *path, const char *what,
     char *err, size_t errlen)
 {
-	uint8_t *buf;
-	size_t len;
+	struct idtext t;
 	uint32_t id;
 	char name[64];
 	int found;
 
-	if ((found = read_idfile(p, path, &buf, &len, err, errlen)) <= 0)
+	if ((found = read_idfile(p, path, &t, err, errlen)) <= 0)
 		return found;
-	found = idfile_find_in_range((const char *)buf, len, p->first,
+	found = idfile_find_in_range((const char *)t.buf, t.len, p->first,
 	    p->last, &id, name, sizeof name);
-	free(buf);
+	idtext_free(&t);
 	if (!found)
 		return 0;
 	log_escape(name, sizeof name, name, strlen(name));
@@ -885,17 +900,16 @@ static int
 refuse_subids(const struct uidpool *p, const char *path, char *err,
     size_t errlen)
 {
-	uint8_t *buf;
-	size_t len;
+	struct idtext t;
 	uint32_t start, count;
 	char name[64];
 	int found;
 
-	if ((found = read_idfile(p, path, &buf, &len, err, errlen)) <= 0)
+	if ((found = read_idfile(p, path, &t, err, errlen)) <= 0)
 		return found;
-	found = idfile_find_subid_overlap((const char *)buf, len, p->first,
-	    p->last, &start, &count, name, sizeof name);
-	free(buf);
+	found = idfile_find_subid_overlap((const char *)t.buf, t.len,
+	    p->first, p->last, &start, &count, name, sizeof name);
+	idtext_free(&t);
 	if (!found)
 		return 0;
 	log_escape(name, sizeof name, name, strlen(name));

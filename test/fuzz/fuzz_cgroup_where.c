@@ -26,7 +26,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *text = (const char *)data, *mi = text + half;
 	size_t milen = size - half;
 	char out[256], mnt[256], root[256], dir[600], real[64];
-	struct cg_where w = { (char *)mi, milen, (char *)text, half };
+	struct cg_where w = { .mountinfo = (char *)mi, .mountinfo_len = milen,
+		.cgroup = (char *)text, .cgroup_len = half };
 
 	for (size_t i = 0; i < sizeof ctls / sizeof *ctls; i++) {
 		if (cg_where_group(text, half, ctls[i], out, sizeof out) == 0) {

@@ -50,8 +50,9 @@ mount_is(const char *ctl, const char *mnt, const char *root)
 static int
 own_is(const char *ctl, const char *want)
 {
-	struct cg_where w = { (char *)mounts, sizeof mounts - 1,
-		(char *)groups, sizeof groups - 1 };
+	struct cg_where w = { .mountinfo = (char *)mounts,
+		.mountinfo_len = sizeof mounts - 1, .cgroup = (char *)groups,
+		.cgroup_len = sizeof groups - 1 };
 	char out[128];
 
 	if (!want)
@@ -125,8 +126,9 @@ main(void)
 	{
 		static const char g[] = "4:memory:/docker/abcd\n"
 		    "12:pids:/\n";
-		struct cg_where w = { (char *)mounts, sizeof mounts - 1,
-			(char *)g, sizeof g - 1 };
+		struct cg_where w = { .mountinfo = (char *)mounts,
+			.mountinfo_len = sizeof mounts - 1, .cgroup = (char *)g,
+			.cgroup_len = sizeof g - 1 };
 		char o[128];
 
 		ok(cg_where_own_dir(&w, "memory", o, sizeof o) == -1,
