@@ -1,5 +1,6 @@
 #!/bin/sh
 # bench/cold.sh - what a cold `airlock sandbox run --lang exec -- /bin/true`
+# (and then of `python3 -c pass`)
 # adds (a one-off CLI: host probe, view, uid, cgroups, namespaces, mounts,
 # Landlock, seccomp, teardown) against what bwrap adds for the same
 # namespaces (user, pid, mount, ipc, uts, cgroup, net; read-only /usr,
@@ -83,6 +84,24 @@ echo "## cold sandbox run of /bin/true against bwrap ($RUNS rounds, medians; loa
 echo
 python3 bench/cold.py "$RUNS" "$@"
 rc=$?
+echo
+# the issue's second figure: python3 -c pass, run the same three ways
+# (an interpreter's start reads some hundred files through the view);
+# the system's python3, the sandbox's default (a user's shim on PATH,
+# pyenv's, is a script outside the view)
+PY=/usr/bin/python3
+set -- "plain python3 -c pass=$PY -c pass"
+command -v bwrap >/dev/null 2>&1 &&
+	set -- "$@" "bwrap=$(echo $BWRAP | sed "s| /bin/true\$| $PY -c pass|")"
+for b in "airlock $AIRLOCK 4" ${AIRLOCK_B:+"airlock-B $AIRLOCK_B 5"}; do
+	set -- $b "$@"
+	name=$1 bin=$2 n=$3
+	shift 3
+	set -- "$@" "$name ns, python3 -c pass=$bin sandbox run --state-dir $W/st-$name-py --uid-range $((BASE + n * 100))-$((BASE + n * 100 + 99)) --jail ns --lang exec -- $PY -c pass"
+done
+echo "## cold sandbox run of python3 -c pass against bwrap ($RUNS rounds, medians)"
+echo
+python3 bench/cold.py "$RUNS" "$@" || rc=1
 echo
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
 exit $rc
