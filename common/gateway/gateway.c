@@ -92,16 +92,19 @@ refuse_busy(int fd)
 	close(fd);
 }
 
-/* One connection's process: default signals, dies with the gateway. */
+/* One connection's process: default signals, dies with the gateway
+ * (parent: the gateway's pid, taken before the fork; a gateway that is
+ * pid 1, its container's entrypoint, is every child's parent too, so
+ * "is my parent 1" cannot tell that it died). */
 static void
-child(const struct gateway_config *c, const int *fds, int sigfd, int fd)
+child(const struct gateway_config *c, const int *fds, int sigfd, int fd,
+    pid_t parent)
 {
 	sigset_t all;
 
 	sigfillset(&all);
 	sigprocmask(SIG_UNBLOCK, &all, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() == 1)
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
 		_exit(0);
 	for (size_t i = 0; i < c->nlisten; i++)
 		close(fds[i]);
@@ -163,6 +166,7 @@ gateway_serve(const struct gateway_config *c, const int *fds, int sigfd,
 	struct pollfd pf[GATEWAY_LISTEN_MAX + 1];
 	struct kids k = { calloc(c->max_conns ? c->max_conns : 1,
 		sizeof(pid_t)), 0 };
+	pid_t self = getpid();
 
 	if (!k.pid) {
 		snprintf(err, errlen, "out of memory");
@@ -208,7 +212,7 @@ gateway_serve(const struct gateway_config *c, const int *fds, int sigfd,
 				continue;
 			}
 			if ((pid = fork()) == 0)
-				child(c, fds, sigfd, fd);
+				child(c, fds, sigfd, fd, self);
 			close(fd);
 			if (pid > 0)
 				k.pid[k.n++] = pid;
