@@ -160,6 +160,7 @@ struct conn {
 	int status;
 	const char *code;		/* "ok" or the error's */
 	const char *tenant, *request_id, *exec_id, *reason;
+	int head_only;			/* a HEAD request: no body back */
 };
 
 /* The deadline of an answer started now. */
@@ -176,7 +177,9 @@ answer(struct conn *k, int status, const char *code, const char *extra,
 {
 	k->status = status;
 	k->code = code;
-	(void)gw_answer(k->fd, status, extra, body, len, write_dl(k));
+	/* a HEAD request gets the head alone (RFC 9110 9.3.2) */
+	(void)gw_answer(k->fd, status, extra, body, k->head_only ? 0 : len,
+	    write_dl(k));
 }
 
 /* Answer with an error object. */
@@ -222,8 +225,8 @@ refuse_head(struct conn *k, enum httpr_status st, const struct httpr *r)
 static const char *
 pick_tenant(struct conn *k, const struct httpr *r, const struct piston_req *q)
 {
-	if (r->tenant[0] && !proto_id_valid((const uint8_t *)r->tenant,
-	    strlen(r->tenant))) {
+	if (r->tenant_bad || (r->tenant[0] &&
+	    !proto_id_valid((const uint8_t *)r->tenant, strlen(r->tenant)))) {
 		refuse(k, 400, "bad_tenant", NULL, "X-Airlock-Tenant: "
 		    "1-64 bytes of [A-Za-z0-9._-], not starting with '.'");
 		return NULL;
@@ -337,7 +340,8 @@ read_body(struct conn *k, const struct httpr *r, const char *got,
 		return NULL;
 	}
 	memcpy(body, got, len);
-	if (r->expect_continue && len < want && write_all(k->fd,
+	/* never a 1xx to HTTP/1.0, which ignores the expectation */
+	if (r->expect_continue && !r->http10 && len < want && write_all(k->fd,
 	    "HTTP/1.1 100 Continue\r\n\r\n", 25, write_dl(k)) != 0)
 		return NULL;
 	while (len < want) {
@@ -469,7 +473,7 @@ gw_conn_serve(const struct gateway_config *c, int fd)
 	static char head[HTTPR_HEAD_MAX];
 	int64_t t0 = mono_ms();
 	struct conn k = { c, fd, t0 + (int64_t)c->read_timeout_ms, 0,
-		"closed", "", "", "", "" };
+		"closed", "", "", "", "", 0 };
 	enum httpr_status st;
 	struct httpr r;
 	size_t len = 0;
@@ -482,6 +486,7 @@ gw_conn_serve(const struct gateway_config *c, int fd)
 		if (rc <= 0)
 			goto out;
 	}
+	k.head_only = st == HTTPR_OK && r.method == HTTPR_HEAD;
 	if (st != HTTPR_OK) {
 		refuse_head(&k, st, &r);
 	} else if (r.origin) {
@@ -507,7 +512,7 @@ out:
 	log_event(k.status == 200 ? LOG_INFO : LOG_WARN, "request",
 	    (struct log_field[]){ LF_STR("method", st != HTTPR_OK ? "-" :
 	    r.method == HTTPR_GET ? "GET" : r.method == HTTPR_POST ? "POST" :
-	    "other"), LF_STR("path", st == HTTPR_OK ? r.target : "-"),
+	    r.method == HTTPR_HEAD ? "HEAD" : "other"), LF_STR("path", st == HTTPR_OK ? r.target : "-"),
 	    LF_NUM("status", k.status), LF_STR("code", k.code),
 	    LF_STR("tenant", k.tenant), LF_STR("request", k.request_id),
 	    LF_STR("exec", k.exec_id), LF_STR("reason", k.reason),

@@ -47,6 +47,8 @@ request_line(const char *p, size_t n, struct httpr *r)
 		r->method = HTTPR_GET;
 	else if (m == 4 && memcmp(p, "POST", 4) == 0)
 		r->method = HTTPR_POST;
+	else if (m == 4 && memcmp(p, "HEAD", 4) == 0)
+		r->method = HTTPR_HEAD;	/* refused, with a head alone */
 	memcpy(r->target, target, tlen);
 	r->target[tlen] = '\0';
 	r->http10 = ver[7] == '0';
@@ -162,8 +164,19 @@ header(const char *p, size_t n, uint64_t body_max, struct httpr *r)
 		r->origin = 1;
 		return HTTPR_OK;
 	}
-	if (NAME("X-Airlock-Tenant"))
+	if (NAME("X-Airlock-Tenant")) {
+		/* a tenant of the wrong length is the tenant's refusal
+		 * (bad_tenant), as one outside the grammar is */
+		if (!r->tenant[0] && !r->tenant_bad &&
+		    (vn == 0 || vn > HTTPR_VALUE_MAX)) {
+			r->tenant_bad = 1;
+			return HTTPR_OK;
+		}
+		if (r->tenant_bad)
+			return REFUSE(r, HTTPR_BAD, "an X-Airlock header given "
+			    "twice");
 		return keep_value(r->tenant, v, vn, r);
+	}
 	if (NAME("X-Airlock-Request-Id"))
 		return keep_value(r->request_id, v, vn, r);
 #undef NAME

@@ -23,7 +23,7 @@
 #define HTTPR_TARGET_MAX 256
 #define HTTPR_VALUE_MAX 64	/* the X-Airlock-* values kept */
 
-enum httpr_method { HTTPR_OTHER, HTTPR_GET, HTTPR_POST };
+enum httpr_method { HTTPR_OTHER, HTTPR_GET, HTTPR_POST, HTTPR_HEAD };
 
 enum httpr_status {
 	HTTPR_NEED,		/* a prefix of an acceptable head */
@@ -48,6 +48,8 @@ struct httpr {
 	int origin;				/* an Origin header: a
 						 * browser's request */
 	char tenant[HTTPR_VALUE_MAX + 1];	/* X-Airlock-Tenant, or "" */
+	int tenant_bad;				/* ... given, empty or too
+						 * long (bad_tenant) */
 	char request_id[HTTPR_VALUE_MAX + 1];	/* X-Airlock-Request-Id */
 	size_t head_len;			/* bytes up to the body */
 	const char *why;			/* not OK: what, static text */

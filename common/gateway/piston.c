@@ -25,6 +25,7 @@ static const struct {
 	[PISTON_TOO_LARGE] = { "payload_too_large", 413 },
 	[PISTON_ENCODING] = { "encoding_unknown", 400 },
 	[PISTON_BAD_CONTENT] = { "bad_encoding", 400 },
+	[PISTON_BAD_TENANT] = { "bad_tenant", 400 },
 };
 
 const char *
@@ -169,8 +170,9 @@ take_encoding(struct ctx *c, long f, size_t i, const char *name,
 	if (idx < 0)
 		return PISTON_OK;
 	if (c->j->tok[idx].type != JSON_STRING) {
-		SAY(c, "files[%zu].encoding (%s): a string expected", i, name);
-		return PISTON_BAD_FIELD;
+		SAY(c, "files[%zu].encoding (%s): utf8, base64 or hex "
+		    "expected", i, name);
+		return PISTON_ENCODING;
 	}
 	if (jsonr_string(c->j, (size_t)idx, word, sizeof word - 1, &n) == 0 &&
 	    !memchr(word, '\0', n)) {
@@ -245,7 +247,7 @@ take_file(struct ctx *c, struct piston_req *q, long f, size_t i,
 	if (!sbx_name_valid((const uint8_t *)q->names[i],
 	    strlen(q->names[i]))) {
 		SAY(c, "%s: 1-%d bytes of [A-Za-z0-9._-], not starting with "
-		    "'.'", what, SBX_NAME_MAX);
+		    "'.' or '-'", what, SBX_NAME_MAX);
 		return PISTON_BAD_FIELD;
 	}
 	for (size_t k = 0; k < i; k++)
@@ -370,22 +372,24 @@ take_args(struct ctx *c, struct piston_req *q, size_t root)
 	return PISTON_OK;
 }
 
-/* tenant and request_id: optional, the protocol's id grammar. */
+/* tenant and request_id: optional, the protocol's id grammar; a
+ * tenant outside it (or not a string) is bad_tenant, as the header's. */
 static enum piston_err
 take_id(struct ctx *c, size_t root, const char *key, char *out)
 {
 	long idx = jsonr_member(c->j, root, key);
-	enum piston_err e;
+	enum piston_err bad = strcmp(key, "tenant") == 0 ?
+	    PISTON_BAD_TENANT : PISTON_BAD_FIELD;
 
 	out[0] = '\0';
 	if (idx < 0)
 		return PISTON_OK;
-	if ((e = take_word(c, idx, key, out, PROTO_ID_MAX + 1)) != 0)
-		return e;
+	if (take_word(c, idx, key, out, PROTO_ID_MAX + 1) != 0)
+		return bad;
 	if (!proto_id_valid((const uint8_t *)out, strlen(out))) {
 		SAY(c, "%s: 1-%d bytes of [A-Za-z0-9._-], not starting with "
 		    "'.'", key, PROTO_ID_MAX);
-		return PISTON_BAD_FIELD;
+		return bad;
 	}
 	return PISTON_OK;
 }

@@ -48,7 +48,8 @@ enum piston_err {
 	PISTON_RUNTIME,		/* 400 no such language or version */
 	PISTON_TOO_LARGE,	/* 413 files or stdin over the protocol's caps */
 	PISTON_ENCODING,	/* 400 a file's encoding is none of the three */
-	PISTON_BAD_CONTENT	/* 400 a file's content is not its encoding */
+	PISTON_BAD_CONTENT,	/* 400 a file's content is not its encoding */
+	PISTON_BAD_TENANT	/* 400 "tenant" breaks the id grammar */
 };
 
 /* The code's name ("bad_json" ...) and HTTP status. */
