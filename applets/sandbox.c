@@ -659,8 +659,10 @@ read_all(const char *path, size_t cap, size_t *len)
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		/* a size outside the limits is the caller's (usage), as a
+		 * name outside the grammar is */
 		if (n > cap)
-			die(EXIT_DATAERR, "%s is larger than %zu bytes", path,
+			die(EXIT_USAGE, "%s is larger than %zu bytes", path,
 			    cap);
 	}
 	if (fd != STDIN_FILENO)
@@ -685,7 +687,7 @@ source_add(struct sources *s, const char *name, const char *path)
 		die(EXIT_USAGE, "at most %d files", SBX_FILES_MAX);
 	if (!sbx_name_valid((const uint8_t *)name, strlen(name)))
 		die(EXIT_USAGE, "%s: file names are 1-%d bytes of "
-		    "[A-Za-z0-9._-], not starting with '.'", path,
+		    "[A-Za-z0-9._-], not starting with '.' or '-'", name,
 		    SBX_NAME_MAX);
 	for (size_t j = 0; j < s->n; j++)
 		if (strcmp(s->f[j].name, name) == 0)

@@ -99,7 +99,10 @@ sbx_error_name(unsigned code)
 int
 sbx_name_valid(const uint8_t *s, size_t n)
 {
-	return proto_name_valid(s, n, SBX_NAME_MAX);
+	/* not '-' first either: the first file's name is the interpreter's
+	 * next word (python3 -E -s NAME), where "-c" or "-" would be an
+	 * option or stdin, not the file */
+	return proto_name_valid(s, n, SBX_NAME_MAX) && s[0] != '-';
 }
 
 /* --- helpers --------------------------------------------------------------- */

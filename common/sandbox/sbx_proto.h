@@ -91,7 +91,8 @@ const char *sbx_status_text(enum sbx_status s);
 
 /* A file name a request may carry: 1..SBX_NAME_MAX bytes of
  * [A-Za-z0-9._-], not starting with '.' (so never ".", ".." or a hidden
- * name), hence never a '/' or a path. 1 or 0. */
+ * name) or '-' (never an interpreter's option), hence never a '/' or a
+ * path. 1 or 0. */
 int sbx_name_valid(const uint8_t *s, size_t n);
 
 /* Append the word s[0..n) (any bytes but NUL, empty allowed) to r's

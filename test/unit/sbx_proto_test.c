@@ -256,6 +256,7 @@ test_files_bytes(void)
 		{ "a\0b", 3 }, { "\x1b[2J", 4 }, { "a\\b", 3 }, { "a\x80", 2 },
 		{ "a\x7f", 2 }, { "\xc3\xa9.py", 5 }, { "a\nb", 3 }, { "", 0 },
 		{ ".", 1 }, { "..", 2 }, { "../x", 4 }, { "/x", 2 },
+		{ "-", 1 }, { "-c", 2 }, { "-m.py", 5 },
 	};
 	struct sbx_request r;
 	long n;
@@ -300,6 +301,10 @@ test_files_bytes(void)
 		ok(sbx_request_parse(&r, buf, w.off) == SBX_BAD_FILES,
 		    "a second file's name of raw bytes refused (case %zu)", i);
 	}
+	ok(sbx_name_valid((const uint8_t *)"a-b.py", 6) &&
+	    sbx_name_valid((const uint8_t *)"a_", 2) &&
+	    !sbx_name_valid((const uint8_t *)"-a", 2),
+	    "a '-' inside a name is fine, never first");
 }
 
 /* SBX2: argv words after the request's fields, byte by byte, and the
