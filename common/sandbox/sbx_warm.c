@@ -104,6 +104,12 @@ sbx_warm_fits(const struct sbx_job *slot, const struct sbx_job *job)
 {
 	/* the loader gives the tool no argv words: a job with some starts
 	 * cold */
+	/* the loader compiles the first file as source: one python3 would
+	 * run otherwise (a zipapp, a .pyc: never without a NUL byte, which
+	 * source cannot hold) starts cold, where python3 runs it */
+	if (job->lang == SBX_LANG_PYTHON && job->nfiles > 0 &&
+	    memchr(job->files[0].data, 0, job->files[0].len))
+		return 0;
 	return job->lang == slot->lang && job->nargs == 0 &&
 	    job->lim.memory == slot->lim.memory
 	    && job->lim.pids == slot->lim.pids && job->disk == slot->disk &&

@@ -38,8 +38,8 @@ extern const char sbx_warm_python_loader[];
 int sbx_warm_record(const struct sbx_job *job, uint8_t **out, size_t *len);
 
 /* 1 when an execution of job may take a slot prepared for slot: the same
- * language, and every setting that is in the jail from its start the
- * same (memory and pids limits of its cgroup, the CPU rlimit, the disk).
+ * language, a Python first file that can be source (no NUL byte), and
+ * every setting that is in the jail from its start the same (memory and pids limits of its cgroup, the CPU rlimit, the disk).
  * The wall clock, the CPU limit (read from the cgroup by the loop) and
  * the output caps are the execution's own and may differ. */
 int sbx_warm_fits(const struct sbx_job *slot, const struct sbx_job *job);
