@@ -1,4 +1,5 @@
-// Plant.java - passes the denylist, then plants class bytes nobody
+// Plant.java - run with the denylist off (its serial and property ways
+// are refused by it since), plants class bytes nobody
 // checked (uploaded beside it as NAME.bin) wherever a class loader might
 // look: the compiler's output directory, the work directory, /tmp and
 // every entry of its own class path (as a directory, with a
