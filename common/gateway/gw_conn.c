@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,31 @@ write_all(int fd, const char *p, size_t n, int64_t deadline)
 	return 0;
 }
 
+/* The connection this process serves, and whether its answer has begun:
+ * SIGTERM (the gateway's drain ran out) answers 503 shutdown in its
+ * place, a JSON error as every other, unless the answer has begun (the
+ * close then cuts it short). */
+static int term_fd = -1;
+static volatile sig_atomic_t answer_begun;
+
+#define TERM_BODY "{\"code\":\"shutdown\",\"message\":\"the gateway " \
+	"stopped before the tool's answer\"}\n"
+#define TERM_BODY_LEN "77"
+_Static_assert(sizeof TERM_BODY - 1 == 77, "TERM_BODY_LEN is its length");
+
+static void
+on_term(int sig)
+{
+	static const char msg[] = "HTTP/1.1 503 Service Unavailable\r\n"
+	    "Content-Type: application/json\r\nContent-Length: "
+	    TERM_BODY_LEN "\r\nConnection: close\r\n\r\n" TERM_BODY;
+
+	(void)sig;
+	if (!answer_begun && term_fd >= 0)
+		(void)!write(term_fd, msg, sizeof msg - 1);
+	_exit(0);
+}
+
 int
 gw_answer(int fd, int status, const char *extra, const char *body,
     size_t len, int64_t deadline)
@@ -91,6 +117,8 @@ gw_answer(int fd, int status, const char *extra, const char *body,
 	int n = snprintf(head, sizeof head, "HTTP/1.1 %s\r\nContent-Type: "
 	    "application/json\r\nContent-Length: %zu\r\nConnection: close\r\n"
 	    "%s\r\n", gw_status_text(status), len, extra ? extra : "");
+
+	answer_begun = 1;
 
 	if (n < 0 || (size_t)n >= sizeof head)
 		return -1;
@@ -478,7 +506,11 @@ gw_conn_serve(const struct gateway_config *c, int fd)
 	struct httpr r;
 	size_t len = 0;
 	int rc;
+	struct sigaction term = { .sa_handler = on_term };
 
+	term_fd = fd;
+	sigfillset(&term.sa_mask);
+	sigaction(SIGTERM, &term, NULL);
 	while ((st = httpr_parse(head, len, c->max_body, &r)) == HTTPR_NEED) {
 		if ((rc = read_more(fd, head, sizeof head, &len, k.read_dl)) < 0)
 			refuse(&k, 408, "request_timeout", NULL, "the request "
