@@ -114,7 +114,7 @@ main(void)
 		{ "{\"language\":\"py\",\"files\":[{\"content\":\"78\","
 		  "\"encoding\":\"utf8utf8utf8utf8utf8\"}]}", PISTON_ENCODING },
 		{ "{\"language\":\"py\",\"files\":[{\"content\":\"78\","
-		  "\"encoding\":null}]}", PISTON_BAD_FIELD },
+		  "\"encoding\":null}]}", PISTON_ENCODING },
 		{ "{\"language\":\"py\",\"files\":[{\"content\":\"eA\","
 		  "\"encoding\":\"base64\"}]}", PISTON_BAD_CONTENT },
 		{ "{\"language\":\"py\",\"files\":[{\"content\":\"eB==\","
@@ -165,7 +165,7 @@ main(void)
 		{ "{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
 		  "\"run_timeout\":86400001}", PISTON_BAD_FIELD },
 		{ "{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
-		  "\"tenant\":\"a b\"}", PISTON_BAD_FIELD },
+		  "\"tenant\":\"a b\"}", PISTON_BAD_TENANT },
 		{ "{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
 		  "\"stdin\":5}", PISTON_BAD_FIELD },
 	};
