@@ -265,12 +265,16 @@ int
 file_read_kernel_in(const char *path, size_t cap, char *first,
     size_t first_len, char **out, size_t *len)
 {
-	size_t size = first_len > 1 ? (first_len - 1 < cap ? first_len - 1 :
-	    cap) : cap < 16384 ? cap : 16384, n = 0;
-	char *buf = first_len > 1 ? first : malloc(size + 1), *more;
-	int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC), err;
+	/* the room before the NUL: first's, or a 16 KiB block's */
+	size_t size = first_len > 1 ? first_len - 1 : 16384, n = 0;
+	char *buf, *more;
+	int fd, err;
 	ssize_t r;
 
+	if (size > cap)
+		size = cap;
+	buf = first_len > 1 ? first : malloc(size + 1);
+	fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || !buf)
 		goto fail;
 	while ((r = read(fd, buf + n, size - n)) != 0) {

@@ -544,7 +544,8 @@ out:
 	log_event(k.status == 200 ? LOG_INFO : LOG_WARN, "request",
 	    (struct log_field[]){ LF_STR("method", st != HTTPR_OK ? "-" :
 	    r.method == HTTPR_GET ? "GET" : r.method == HTTPR_POST ? "POST" :
-	    r.method == HTTPR_HEAD ? "HEAD" : "other"), LF_STR("path", st == HTTPR_OK ? r.target : "-"),
+	    r.method == HTTPR_HEAD ? "HEAD" : "other"),
+	    LF_STR("path", st == HTTPR_OK ? r.target : "-"),
 	    LF_NUM("status", k.status), LF_STR("code", k.code),
 	    LF_STR("tenant", k.tenant), LF_STR("request", k.request_id),
 	    LF_STR("exec", k.exec_id), LF_STR("reason", k.reason),

@@ -372,14 +372,13 @@ take_args(struct ctx *c, struct piston_req *q, size_t root)
 	return PISTON_OK;
 }
 
-/* tenant and request_id: optional, the protocol's id grammar; a
- * tenant outside it (or not a string) is bad_tenant, as the header's. */
+/* tenant and request_id: optional, the protocol's id grammar; one
+ * outside it (or not a string) is refused with bad. */
 static enum piston_err
-take_id(struct ctx *c, size_t root, const char *key, char *out)
+take_id(struct ctx *c, size_t root, const char *key, char *out,
+    enum piston_err bad)
 {
 	long idx = jsonr_member(c->j, root, key);
-	enum piston_err bad = strcmp(key, "tenant") == 0 ?
-	    PISTON_BAD_TENANT : PISTON_BAD_FIELD;
 
 	out[0] = '\0';
 	if (idx < 0)
@@ -418,8 +417,10 @@ piston_parse_execute(struct piston_req *q, const char *body, size_t len,
 	}
 	if ((e = take_runtime(&c, q, 0, rts, n)) || (e = take_files(&c, q, 0))
 	    || (e = take_limits(&c, q, 0)) ||
-	    (e = take_id(&c, 0, "tenant", q->tenant)) ||
-	    (e = take_id(&c, 0, "request_id", q->request_id)))
+	    (e = take_id(&c, 0, "tenant", q->tenant,
+	    PISTON_BAD_TENANT)) ||
+	    (e = take_id(&c, 0, "request_id", q->request_id,
+	    PISTON_BAD_FIELD)))
 		return e;
 	if ((idx = jsonr_member(&j, 0, "stdin")) >= 0 &&
 	    (e = take_string(&c, idx, "stdin", SBX_INPUT_MAX, &q->input,

@@ -337,6 +337,43 @@ add_data(struct jail_view *v, const char *path, char *real)
 	return add_real(v, real, mode) != 0 ? -1 : 0;
 }
 
+/* Does name start as one of the launchers noted under shared prefix p
+ * (its binary name up to its first dot)? */
+static int
+named_match(const struct jail_view *v, size_t p, const char *name)
+{
+	for (size_t k = 0; k < v->nnamed; k++)
+		if (v->named_prefix[k] == p && strncmp(name, v->named[k],
+		    strcspn(v->named[k], ".")) == 0)
+			return 1;
+	return 0;
+}
+
+/* The entries of dir (under shared prefix p) that named_match. 0, or -1
+ * when full. */
+static int
+add_named_in(struct jail_view *v, size_t p, const char *dir)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+	struct dirents d;
+	struct dirent *e;
+	mode_t mode;
+	int rc = 0;
+
+	if (dirents_open(&d, AT_FDCWD, dir) != 0)
+		return 0;
+	while (rc >= 0 && (e = dirents_next(&d))) {
+		if (!named_match(v, p, e->d_name) || (size_t)snprintf(path,
+		    sizeof path, "%s/%s", dir, e->d_name) >= sizeof path)
+			continue;
+		/* 1 (gone meanwhile, out of reach) adds nothing */
+		if ((rc = resolve(v, path, real, &mode)) == 0)
+			rc = add_real(v, real, mode);
+	}
+	dirents_close(&d);
+	return rc < 0 ? -1 : 0;
+}
+
 /* Under each shared prefix: prefix/lib/NAME* and prefix/share/NAME*,
  * NAME being a launcher's binary name up to its first dot (python3.11:
  * python3, python3.11; node: node_modules, nodejs), for every launcher
@@ -354,32 +391,12 @@ add_named(struct jail_view *v)
 		for (size_t k = 0; k < v->nnamed; k++)
 			any |= v->named_prefix[k] == p;
 		for (size_t i = 0; any && i < sizeof sub / sizeof *sub; i++) {
-			char dir[PATH_MAX], path[PATH_MAX], real[PATH_MAX];
-			struct dirents d;
-			struct dirent *e;
-			mode_t mode;
+			char dir[PATH_MAX];
 
 			if ((size_t)snprintf(dir, sizeof dir, "%s/%s",
-			    shared_prefixes[p], sub[i]) >= sizeof dir ||
-			    dirents_open(&d, AT_FDCWD, dir) != 0)
-				continue;
-			while ((e = dirents_next(&d))) {
-				int rc, match = 0;
-
-				for (size_t k = 0; k < v->nnamed && !match; k++)
-					match = v->named_prefix[k] == p &&
-					    strncmp(e->d_name, v->named[k],
-					    strcspn(v->named[k], ".")) == 0;
-				if (!match || (size_t)snprintf(path, sizeof path,
-				    "%s/%s", dir, e->d_name) >= sizeof path)
-					continue;
-				if ((rc = resolve(v, path, real, &mode)) < 0 ||
-				    (rc == 0 && add_real(v, real, mode) != 0)) {
-					dirents_close(&d);
-					return -1;
-				}
-			}
-			dirents_close(&d);
+			    shared_prefixes[p], sub[i]) < sizeof dir &&
+			    add_named_in(v, p, dir) != 0)
+				return -1;
 		}
 	}
 	return 0;
