@@ -152,29 +152,68 @@ cgroup_parse_key(const char *buf, size_t len, const char *key, uint64_t *v)
 	return -1;
 }
 
-/* "key N" on its own line of the file dir/file; 0 and *v, or -1. */
-static int
-read_key(const char *dir, const char *file, const char *key, uint64_t *v)
-{
-	char path[PATH_MAX + 64], buf[4096];
-	ssize_t n;
+/* The counters' files, v1 then v2 (enum cgroup_counter's order). */
+static const char *const counter_file[2][CG_NCOUNTER] = {
+	{ "memory.max_usage_in_bytes", "memory.oom_control", "cpuacct.usage",
+	    "pids.events" },
+	{ "memory.peak", "memory.events", "cpu.stat", "pids.events" },
+};
 
-	snprintf(path, sizeof path, "%s/%s", dir, file);
-	if ((n = file_read_small(path, buf, sizeof buf)) < 0)
-		return -1;
-	return cgroup_parse_key(buf, (size_t)n, key, v);
+/* Open each counter's file in the first of the lease's directories that
+ * has it (v1: co-mounted controllers, cpu,cpuacct, share one). */
+static void
+open_counters(struct cgroup_lease *l)
+{
+	char path[CGROUP_PATH_MAX + 64];
+
+	for (int k = 0; k < CG_NCOUNTER; k++)
+		for (int i = 0; i < l->n && l->counter_fd[k] < 0; i++) {
+			snprintf(path, sizeof path, "%s/%s", l->dir[i],
+			    counter_file[l->kind == CGROUP_V2][k]);
+			l->counter_fd[k] = openat(AT_FDCWD, path, O_RDONLY |
+			    O_CLOEXEC);
+		}
 }
 
-static int
-read_u64(const char *dir, const char *file, uint64_t *v)
+/* The counter's text, read again from its start; its length, or -1. */
+static ssize_t
+counter_text(const struct cgroup_lease *l, enum cgroup_counter k, char *buf,
+    size_t cap)
 {
-	char path[PATH_MAX + 64], buf[64];
+	ssize_t n;
 
-	snprintf(path, sizeof path, "%s/%s", dir, file);
-	if (file_read_small(path, buf, sizeof buf) <= 0)
+	if (l->counter_fd[k] < 0)
+		return -1;
+	do
+		n = pread(l->counter_fd[k], buf, cap - 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+/* A counter file holding one number. */
+static int
+counter_u64(const struct cgroup_lease *l, enum cgroup_counter k, uint64_t *v)
+{
+	char buf[64];
+
+	if (counter_text(l, k, buf, sizeof buf) < 0)
 		return -1;
 	*v = strtoull(buf, NULL, 10);
 	return 0;
+}
+
+/* "key N" on its own line of a counter file; 0 and *v, or -1. */
+static int
+counter_key(const struct cgroup_lease *l, enum cgroup_counter k,
+    const char *key, uint64_t *v)
+{
+	char buf[4096];
+	ssize_t n = counter_text(l, k, buf, sizeof buf);
+
+	return n < 0 ? -1 : cgroup_parse_key(buf, (size_t)n, key, v);
 }
 
 /* Can we make a group in dir? The probe's name is random, not our pid:
@@ -902,6 +941,8 @@ cgroup_lease_create(const struct cgroup_service *s, const char *name,
 	memset(l, 0, sizeof *l);
 	l->kind = s->kind;
 	l->v2_fd = -1;
+	for (int k = 0; k < CG_NCOUNTER; k++)
+		l->counter_fd[k] = -1;
 	if (cgroup_limits_usable(s, m, err, errlen) != 0)
 		return -1;
 	if (s->kind == CGROUP_NONE)
@@ -934,6 +975,7 @@ cgroup_lease_create(const struct cgroup_service *s, const char *name,
 		/* without it the child is moved in, as on v1 */
 		l->v2_fd = openat(AT_FDCWD, l->dir[0], O_PATH | O_DIRECTORY |
 		    O_CLOEXEC);
+		open_counters(l);
 		return 0;
 	}
 	for (int c = 0; c < CG_NCTL; c++) {
@@ -973,6 +1015,7 @@ cgroup_lease_create(const struct cgroup_service *s, const char *name,
 				goto fail;
 		}
 	}
+	open_counters(l);
 	return 0;
 fail:
 	cgroup_lease_remove(l);
@@ -1082,46 +1125,23 @@ cgroup_lease_peak_reset(const struct cgroup_lease *l)
 void
 cgroup_lease_stats(const struct cgroup_lease *l, struct cgroup_stats *st)
 {
+	int v2 = l->kind == CGROUP_V2;
 	uint64_t v;
 
 	memset(st, 0, sizeof *st);
-	for (int i = 0; i < l->n; i++) {
-		const char *d = l->dir[i];
-
-		if (l->kind == CGROUP_V2) {
-			if (read_u64(d, "memory.peak", &st->peak_memory) == 0)
-				st->has_memory = 1;
-			if (read_key(d, "memory.events", "oom_kill", &v) == 0)
-				st->oom_kills = v;
-			if (read_key(d, "cpu.stat", "usage_usec", &v) == 0) {
-				st->cpu_usec = v;
-				st->has_cpu = 1;
-			}
-			if (read_key(d, "pids.events", "max", &v) == 0) {
-				st->pids_max_hits = v;
-				st->has_pids = 1;
-			}
-			continue;
-		}
-		/* v1: a counter is in one hierarchy's directory (co-mounted
-		 * controllers, cpu,cpuacct, share one); once read it is not
-		 * looked for in the next (counters are read at every tick) */
-		if (!st->has_memory && read_u64(d, "memory.max_usage_in_bytes",
-		    &st->peak_memory) == 0) {
-			st->has_memory = 1;
-			if (read_key(d, "memory.oom_control", "oom_kill",
-			    &v) == 0)
-				st->oom_kills = v;
-		}
-		if (!st->has_pids && read_key(d, "pids.events", "max",
-		    &v) == 0) {
-			st->pids_max_hits = v;
-			st->has_pids = 1;
-		}
-		if (!st->has_cpu && read_u64(d, "cpuacct.usage", &v) == 0) {
-			st->cpu_usec = v / 1000;
-			st->has_cpu = 1;
-		}
+	if (counter_u64(l, CG_PEAK, &st->peak_memory) == 0) {
+		st->has_memory = 1;
+		if (counter_key(l, CG_OOM, "oom_kill", &v) == 0)
+			st->oom_kills = v;
+	}
+	if (v2 ? counter_key(l, CG_CPU_TIME, "usage_usec", &v) == 0 :
+	    counter_u64(l, CG_CPU_TIME, &v) == 0) {
+		st->cpu_usec = v2 ? v : v / 1000;	/* v1 counts ns */
+		st->has_cpu = 1;
+	}
+	if (counter_key(l, CG_FORKS_REFUSED, "max", &v) == 0) {
+		st->pids_max_hits = v;
+		st->has_pids = 1;
 	}
 }
 
@@ -1130,6 +1150,11 @@ cgroup_lease_remove(struct cgroup_lease *l)
 {
 	int rc = 0;
 
+	for (int k = 0; k < CG_NCOUNTER; k++) {
+		if (l->counter_fd[k] >= 0)
+			close(l->counter_fd[k]);
+		l->counter_fd[k] = -1;
+	}
 	for (int i = l->n - 1; i >= 0; i--) {
 		struct settle s = { 0, 0 };
 

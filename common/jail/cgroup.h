@@ -35,6 +35,10 @@ enum cgroup_kind { CGROUP_NONE = 0, CGROUP_V1 = 1, CGROUP_V2 = 2 };
 
 /* v1 hierarchies (and v2 controllers) by index. */
 enum cgroup_ctl { CG_MEMORY, CG_PIDS, CG_CPU, CG_CPUACCT, CG_NCTL };
+/* What a lease's statistics read: peak memory, OOM kills, CPU time,
+ * forks refused. */
+enum cgroup_counter { CG_PEAK, CG_OOM, CG_CPU_TIME, CG_FORKS_REFUSED,
+	CG_NCOUNTER };
 
 struct cgroup_limits {
 	uint64_t memory;	/* bytes; 0 = none */
@@ -97,6 +101,9 @@ struct cgroup_lease {
 	char procs[CG_NCTL][CGROUP_PATH_MAX + 16];
 	int v2_fd;			/* v2: the group, opened for clone3's
 					 * CLONE_INTO_CGROUP; else -1 */
+	/* the counters' files, opened once the groups are made: a tick
+	 * reads each with one pread, no path walk (-1: not there) */
+	int counter_fd[CG_NCOUNTER];
 };
 
 struct cgroup_stats {
@@ -166,8 +173,9 @@ int cgroup_lease_kill(const struct cgroup_lease *l);
 /* Read the counters; fields whose file is missing stay 0 with has_* 0. */
 void cgroup_lease_stats(const struct cgroup_lease *l, struct cgroup_stats *st);
 
-/* Remove the lease's directories (retrying briefly while the last tasks
- * exit). 0, or -1 with errno when one remains. */
+/* Close the counters' files and remove the lease's directories
+ * (retrying briefly while the last tasks exit). 0, or -1 with errno when
+ * one remains. */
 int cgroup_lease_remove(struct cgroup_lease *l);
 
 const char *cgroup_ctl_name(enum cgroup_ctl c);
