@@ -111,29 +111,6 @@ bind_mount_ro(const char *src, const char *to)
 	return remount_ro(src, to);
 }
 
-/* ns mode's view, many binds: read-only with one mount_setattr, which
- * sets only the flags named and keeps those a user namespace may not
- * clear by itself (no statvfs per bind), and reaches every mount below
- * (the bind is recursive). ns mode never runs under the runner's
- * seccomp program, which refuses it. A kernel before 5.12 (ENOSYS), or
- * a seccomp profile that does not know the call (EPERM), gets
- * remount_ro: read-only too, the top mount only. */
-static int
-bind_mount_view(const char *src, const char *to)
-{
-	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY |
-		MOUNT_ATTR_NOSUID };
-
-	if (mount(src, to, NULL, MS_BIND | MS_REC, NULL) != 0)
-		return -1;
-	if (syscall(SYS_mount_setattr, AT_FDCWD, to, AT_RECURSIVE, &ro,
-	    sizeof ro) == 0)
-		return 0;
-	if (errno != ENOSYS && errno != EPERM)
-		return -1;
-	return remount_ro(src, to);
-}
-
 /* A fresh procfs at `at` that lists only the processes the reader may
  * ptrace (hidepid=invisible, per mount since Linux 5.8; older kernels
  * refuse the word, never silently share the option): a lease sees its
@@ -339,24 +316,122 @@ mount_point(char *to, int dir, char *made)
 	    0 && errno != EEXIST) ? -1 : 0;
 }
 
-/* A view entry src (a directory when dir, as the list was built: no
- * stat here) bound read-only at the same path below root. One the
- * lease's uid cannot reach (EACCES) or gone since (ENOENT) is no use to
- * it: its mount point goes again (directories made above it stay, empty)
- * and it is skipped. A file that became a directory fails the bind. */
+/* Is path below one of the lease's writable mounts (/tmp, HOME, and
+ * /work and /cache when it has them)? A view entry there (a tool's
+ * directory under /work or /tmp) is bound after that mount, on its own. */
 static int
-bind_view(const char *root, const char *src, int dir, char *made)
+below_writable(const struct jail_lease *l, const char *path)
+{
+	const char *const mounts[] = { "/tmp", JAIL_NS_HOME,
+		l->workdir[0] || l->work_on_volume ? JAIL_NS_WORK : NULL,
+		l->host_cache[0] ? JAIL_NS_CACHE : NULL };
+
+	for (size_t i = 0; i < sizeof mounts / sizeof *mounts; i++) {
+		size_t n = mounts[i] ? strlen(mounts[i]) : 0;
+
+		if (n && strncmp(path, mounts[i], n) == 0 &&
+		    (path[n] == '/' || path[n] == '\0'))
+			return 1;
+	}
+	return 0;
+}
+
+/* Read-only and nosuid at `to` and every mount below it: mount_setattr
+ * sets only the flags named and keeps those a user namespace may not
+ * clear by itself. ns mode never runs under the runner's seccomp
+ * program, which refuses it. A kernel before 5.12 (ENOSYS), or a
+ * seccomp profile that does not know the call (EPERM): -1 with that
+ * errno, for the caller's remount_ro. */
+static int
+seal(const char *to)
+{
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY |
+		MOUNT_ATTR_NOSUID };
+
+	return (int)syscall(SYS_mount_setattr, AT_FDCWD, to, AT_RECURSIVE, &ro,
+	    sizeof ro);
+}
+
+/* The view's entry i bound at its own path below root; an entry the
+ * lease's uid cannot reach (EACCES) or gone since (ENOENT) is no use to
+ * it: its mount point goes again (directories made above it stay,
+ * empty). A file that became a directory fails its bind. 1 bound, 0
+ * skipped, -1 failed. */
+static int
+bind_entry(const char *root, const struct jail_view *v, size_t i)
 {
 	char to[PATH_MAX];
 
-	if (jail_join(to, sizeof to, root, src) != 0 ||
-	    mount_point(to, dir, made) != 0)
+	if (jail_join(to, sizeof to, root, v->ro[i]) != 0)
 		return -1;
-	if (bind_mount_view(src, to) == 0)
-		return 0;
+	if (mount(v->ro[i], to, NULL, MS_BIND | MS_REC, NULL) == 0)
+		return 1;
 	if (errno != EACCES && errno != ENOENT)
 		return -1;
-	return (dir ? rmdir(to) : unlink(to)) == 0 ? 0 : -1;
+	return (v->ro_dir[i] ? rmdir(to) : unlink(to)) == 0 ? 0 : -1;
+}
+
+/* The view's entries (but those below a writable mount) bound read-only
+ * at their own paths below root. Every mount point is made first (a
+ * directory with mkdir -p, a file with one mknod; as the list was built:
+ * no stat here), so nothing is made once a host directory is bound in
+ * (the list holds no entry inside another). Then the binds; last, the
+ * root and everything mounted in it so far are sealed together by one
+ * call (the root's own remount follows the pivot when that call is
+ * unknown: then each bind gets remount_ro, the top mount only). */
+static int
+bind_view_sealed(const struct jail_lease *l, const char *root,
+    const struct jail_view *v, char *made)
+{
+	unsigned char bound[JAIL_VIEW_PATHS_MAX];
+	char to[PATH_MAX];
+	int rc;
+
+	for (size_t i = 0; i < v->nro; i++)
+		if (!below_writable(l, v->ro[i]) && (jail_join(to, sizeof to, root,
+		    v->ro[i]) != 0 || mount_point(to, v->ro_dir[i], made) != 0))
+			return -1;
+	for (size_t i = 0; i < v->nro; i++) {
+		bound[i] = 0;
+		if (!below_writable(l, v->ro[i])) {
+			if ((rc = bind_entry(root, v, i)) < 0)
+				return -1;
+			bound[i] = (unsigned char)rc;
+		}
+	}
+	if (seal(root) == 0)
+		return 0;
+	if (errno != ENOSYS && errno != EPERM)
+		return -1;
+	for (size_t i = 0; i < v->nro; i++)
+		if (bound[i] && (jail_join(to, sizeof to, root, v->ro[i]) != 0 ||
+		    remount_ro(v->ro[i], to) != 0))
+			return -1;
+	return 0;
+}
+
+/* The view's entries below a writable mount, once it is there: each
+ * bound and sealed on its own. */
+static int
+bind_view_late(const struct jail_lease *l, const char *root,
+    const struct jail_view *v, char *made)
+{
+	char to[PATH_MAX];
+	int rc;
+
+	made[0] = '\0';	/* what it names may be covered now */
+	for (size_t i = 0; i < v->nro; i++) {
+		if (!below_writable(l, v->ro[i]))
+			continue;
+		if (jail_join(to, sizeof to, root, v->ro[i]) != 0 ||
+		    mount_point(to, v->ro_dir[i], made) != 0 ||
+		    (rc = bind_entry(root, v, i)) < 0)
+			return -1;
+		if (rc == 1 && seal(to) != 0 && ((errno != ENOSYS &&
+		    errno != EPERM) || remount_ro(v->ro[i], to) != 0))
+			return -1;
+	}
+	return 0;
 }
 
 /* Bind src at root+dst, read-write. */
@@ -481,9 +556,47 @@ bind_sub(const char *root, const char *disk, const char *sub,
 	    bind_into(root, src, dst);
 }
 
+/* Every mount point and file the root needs once it is sealed (a
+ * read-only tmpfs makes nothing new; what exists is found: mkdir_p's
+ * EEXIST): /tmp, /work, HOME, the cache, /proc, /dev, /etc's two files
+ * and the service's binary. */
+static int
+root_points(const struct jail_lease *l, const char *root)
+{
+	static const char *const dirs[] = { "/tmp", JAIL_NS_HOME, "/proc",
+		"/dev", "/etc" };
+	struct stat st;
+	char to[PATH_MAX], text[512];
+
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+		if (jail_join(to, sizeof to, root, dirs[i]) != 0 ||
+		    mkdir_p(to) != 0)
+			return -1;
+	if ((l->workdir[0] || l->work_on_volume) && (jail_join(to, sizeof to,
+	    root, JAIL_NS_WORK) || mkdir_p(to)))
+		return -1;
+	if (l->host_cache[0] && (stat(l->host_cache, &st) != 0 ||
+	    jail_join(to, sizeof to, root, JAIL_NS_CACHE) != 0 ||
+	    mount_point(to, S_ISDIR(st.st_mode), NULL) != 0))
+		return -1;
+	if (l->self &&	/* a 1 MiB copy: only for what runs it */
+	    copy_into(root, "/proc/self/exe", JAIL_NS_SELF) != 0)
+		return -1;
+	snprintf(text, sizeof text, "airlock:x:%u:%u:airlock lease:%s:"
+	    "/usr/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:"
+	    "/usr/sbin/nologin\n", l->uid, l->gid, JAIL_NS_HOME);
+	if (write_into(root, "/etc/passwd", text) != 0)
+		return -1;
+	snprintf(text, sizeof text, "airlock:x:%u:\nnogroup:x:65534:\n",
+	    l->gid);
+	return write_into(root, "/etc/group", text);
+}
+
 /* The new root: a small tmpfs with the system paths bound read-only,
  * fresh /proc, minimal /dev, tmpfs /tmp (and /work), the lease's HOME
- * and cache read-write; then pivot_root into it and seal it read-only. */
+ * and cache read-write; then pivot_root into it and seal it read-only.
+ * The root's own points and files come first, then the view's binds,
+ * sealed with the root in one call; the writable mounts after. */
 int
 jail_mounts_build_root(struct jail_lease *l, const char **step)
 {
@@ -493,7 +606,7 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 	/* with a disk, the working directory is the disk's until the
 	 * pivot: its parts are bound from there (the root covers it) */
 	const char *disk = ".";
-	char opts[96], text[512], to[PATH_MAX];
+	char opts[96], to[PATH_MAX];
 	char made[PATH_MAX];
 	int disk_fd = -1;
 
@@ -504,6 +617,12 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 		    fchdir(disk_fd));
 	JAIL_STEP("mount-root", mount("tmpfs", root, "tmpfs", MS_NOSUID |
 	    MS_NODEV, "mode=0755,size=8m,nr_inodes=4096"));
+	JAIL_STEP("mount-points", root_points(l, root));
+	made[0] = '\0';
+	for (size_t i = 0; i < j->view.nlinks; i++)
+		JAIL_STEP("mount-links", link_into(root, j->view.links[i],
+		    made));
+	JAIL_STEP("mount-bind", bind_view_sealed(l, root, &j->view, made));
 	if (l->limits.disk) {
 		JAIL_STEP("mount-tmp", bind_sub(root, disk, "/tmp", "/tmp"));
 		if (l->workdir[0] && !l->work_on_volume)
@@ -537,18 +656,9 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 		JAIL_STEP("mount-cache", jail_join(to, sizeof to, root,
 		    JAIL_NS_HOME) || jail_dirs_link_cache(JAIL_NS_CACHE, to));
 	}
-	made[0] = '\0';
-	for (size_t i = 0; i < j->view.nlinks; i++)
-		JAIL_STEP("mount-links", link_into(root, j->view.links[i],
-		    made));
-	for (size_t i = 0; i < j->view.nro; i++)
-		JAIL_STEP("mount-bind", bind_view(root, j->view.ro[i],
-		    j->view.ro_dir[i], made));
-	if (l->self)	/* a 1 MiB copy: only for what runs it */
-		JAIL_STEP("mount-self", copy_into(root, "/proc/self/exe",
-		    JAIL_NS_SELF));
+	JAIL_STEP("mount-bind", bind_view_late(l, root, &j->view, made));
 	JAIL_STEP("mount-proc", jail_join(to, sizeof to, root, "/proc") ||
-	    mkdir_p(to) || jail_mount_proc(to));
+	    jail_mount_proc(to));
 	JAIL_STEP("mount-dev", mount_tmpfs(root, "/dev", "mode=0755,size=64k",
 	    MS_NOEXEC));
 	for (size_t i = 0; i < sizeof dev_files / sizeof *dev_files; i++)
@@ -575,15 +685,6 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 	/* the disk lives on in its binds (and the service's fd) */
 	if (l->limits.disk)
 		JAIL_STEP("mount-disk", send_disk(disk_fd));
-	JAIL_STEP("mount-etc", jail_join(to, sizeof to, root, "/etc") ||
-	    mkdir_p(to));
-	snprintf(text, sizeof text, "airlock:x:%u:%u:airlock lease:%s:"
-	    "/usr/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:"
-	    "/usr/sbin/nologin\n", l->uid, l->gid, JAIL_NS_HOME);
-	JAIL_STEP("mount-etc", write_into(root, "/etc/passwd", text));
-	snprintf(text, sizeof text, "airlock:x:%u:\nnogroup:x:65534:\n",
-	    l->gid);
-	JAIL_STEP("mount-etc", write_into(root, "/etc/group", text));
 	JAIL_STEP("pivot_root", chdir(root) ||
 	    syscall(SYS_pivot_root, ".", ".") || umount2(".", MNT_DETACH) ||
 	    chdir("/"));
@@ -592,4 +693,3 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 	JAIL_STEP("hostname", sethostname("airlock", 7));
 	return 0;
 }
-
