@@ -276,6 +276,35 @@ pick_tenant(struct conn *k, const struct httpr *r, const struct piston_req *q)
 	return NULL;
 }
 
+/* The request id into q: the header's, the body's, or a random one;
+ * when both name one they must agree, as the tenant's. -1, answered,
+ * when refused. */
+static int
+pick_request_id(struct conn *k, const struct httpr *r, struct piston_req *q)
+{
+	char rid[17];
+
+	if (r->request_id[0] && !proto_id_valid((const uint8_t *)
+	    r->request_id, strlen(r->request_id))) {
+		refuse(k, 400, "bad_request", NULL, "X-Airlock-Request-Id: "
+		    "1-64 bytes of [A-Za-z0-9._-]");
+		return -1;
+	}
+	if (r->request_id[0] && q->request_id[0] &&
+	    strcmp(r->request_id, q->request_id)) {
+		refuse(k, 400, "request_id_conflict", NULL,
+		    "X-Airlock-Request-Id and the body's \"request_id\" "
+		    "differ");
+		return -1;
+	}
+	if (r->request_id[0])
+		snprintf(q->request_id, sizeof q->request_id, "%s",
+		    r->request_id);
+	else if (!q->request_id[0] && random_id(rid) == 0)
+		snprintf(q->request_id, sizeof q->request_id, "%s", rid);
+	return 0;
+}
+
 /* Has the HTTP client gone while its execution runs? Its end of file
  * (or a reset) says so, as nginx takes it: an HTTP client does not
  * half-close and then wait for its answer. Bytes it still sends (a
@@ -392,7 +421,6 @@ execute(struct conn *k, const struct httpr *r, const char *got,
 	static struct json_node tok[PISTON_TOKENS_MAX];
 	static struct piston_req q;
 	static struct sbx_answer ans;
-	static char rid[17];
 	const struct gateway_config *c = k->c;
 	char *body = read_body(k, r, got, got_len), *out = NULL;
 	uint8_t *store = malloc((size_t)r->content_length + 1);
@@ -421,17 +449,8 @@ execute(struct conn *k, const struct httpr *r, const char *got,
 	if (k->tenant != q.tenant)	/* the header's or the default */
 		snprintf(q.tenant, sizeof q.tenant, "%s", k->tenant);
 	k->tenant = q.tenant;
-	if (r->request_id[0] && !proto_id_valid((const uint8_t *)
-	    r->request_id, strlen(r->request_id))) {
-		refuse(k, 400, "bad_request", NULL, "X-Airlock-Request-Id: "
-		    "1-64 bytes of [A-Za-z0-9._-]");
+	if (pick_request_id(k, r, &q) != 0)
 		return;
-	}
-	if (r->request_id[0])
-		snprintf(q.request_id, sizeof q.request_id, "%s",
-		    r->request_id);
-	else if (!q.request_id[0] && random_id(rid) == 0)
-		snprintf(q.request_id, sizeof q.request_id, "%s", rid);
 	k->request_id = q.request_id;
 	q.lim.output = c->max_output;
 	call_from(&call, c, &q, &cap);
