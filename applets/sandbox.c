@@ -87,8 +87,8 @@ static const char usage_main[] =
 #define LIMIT_HELP \
 "  --timeout DUR     wall clock (default 5s)\n" \
 "  --cpu-time DUR    CPU time of the whole jail (default 2s)\n" \
-"  --memory SIZE     memory of the whole jail, no swap (default 256M);\n" \
-"                    Java's heap is sized from it\n" \
+"  --memory SIZE     memory of the whole jail, no swap (default 256M,\n" \
+"                    at least 16M); Java's heap is sized from it\n" \
 "  --pids N          tasks in the jail (default 64)\n" \
 "  --output SIZE     cap of stdout and of stderr each (default 1M)\n"
 

@@ -297,6 +297,22 @@ take_files(struct ctx *c, struct piston_req *q, size_t root)
 	return PISTON_OK;
 }
 
+/* A memory limit field, as take_int; one under SBX_MEMORY_MIN is refused
+ * here, as the service would, never raised. */
+static enum piston_err
+take_memory(struct ctx *c, size_t root, const char *key, uint64_t *v)
+{
+	enum piston_err e = take_int(c, root, key, MEMORY_MAX, v);
+
+	if (e == PISTON_OK && *v && *v < SBX_MEMORY_MIN) {
+		SAY(c, "%s: at least %llu bytes (%lluM, the smallest memory "
+		    "limit a tool runs under), or -1 for the service's "
+		    "default", key, SBX_MEMORY_MIN, SBX_MEMORY_MIN >> 20);
+		return PISTON_BAD_FIELD;
+	}
+	return e;
+}
+
 /* Piston's two stages onto airlock's one set of limits. */
 static enum piston_err
 take_limits(struct ctx *c, struct piston_req *q, size_t root)
@@ -308,8 +324,8 @@ take_limits(struct ctx *c, struct piston_req *q, size_t root)
 	    (e = take_int(c, root, "run_timeout", MS_MAX, &rt)) ||
 	    (e = take_int(c, root, "compile_cpu_time", MS_MAX, &cc)) ||
 	    (e = take_int(c, root, "run_cpu_time", MS_MAX, &rc)) ||
-	    (e = take_int(c, root, "compile_memory_limit", MEMORY_MAX, &cm)) ||
-	    (e = take_int(c, root, "run_memory_limit", MEMORY_MAX, &rm)))
+	    (e = take_memory(c, root, "compile_memory_limit", &cm)) ||
+	    (e = take_memory(c, root, "run_memory_limit", &rm)))
 		return e;
 	if (q->lang == SBX_LANG_JAVA) {
 		if (ct || rt)

@@ -123,6 +123,20 @@ size(const char *name, const char *v, uint64_t *b, char *err, size_t errlen)
 	return 0;
 }
 
+/* A memory limit: a size, at least SBX_MEMORY_MIN. */
+static int
+memory_size(const char *name, const char *v, uint64_t *b, char *err,
+    size_t errlen)
+{
+	if (size(name, v, b, err, errlen) != 0)
+		return -1;
+	if (*b < SBX_MEMORY_MIN)
+		return errbuf_set(err, errlen, "--%s: '%s' is under %lluM, the "
+		    "smallest memory limit a tool runs under", name, v,
+		    SBX_MEMORY_MIN >> 20);
+	return 0;
+}
+
 /* A count from min (or "0" when zero_ok) to max. */
 static int
 count(const char *name, const char *v, uint64_t min, uint64_t max,
@@ -203,7 +217,7 @@ sbx_limit_set(struct sbx_limits *l, const char *name, const char *v,
 	else if (strcmp(name, "cpu") == 0)
 		rc = renamed(name, err, errlen);
 	else if (strcmp(name, "memory") == 0)
-		rc = size(name, v, &l->memory, err, errlen);
+		rc = memory_size(name, v, &l->memory, err, errlen);
 	else if (strcmp(name, "pids") == 0)
 		rc = count(name, v, 1, 65536, 0, &l->pids, err, errlen);
 	else if (strcmp(name, "output") == 0)
@@ -286,7 +300,8 @@ set_value(void *cfg, size_t o, const char *v, char *err, size_t errlen)
 		    errlen);
 	case O_OLD_MAX_CPU: return renamed("max-cpu", err, errlen);
 	case O_OLD_T_CPU: return renamed("tenant-cpu", err, errlen);
-	case O_MAX_MEMORY: return size(name, v, &s->max.memory, err, errlen);
+	case O_MAX_MEMORY:
+		return memory_size(name, v, &s->max.memory, err, errlen);
 	case O_MAX_PIDS:
 		return count(name, v, 1, 65536, 0, &s->max.pids, err, errlen);
 	case O_MAX_OUTPUT: return size(name, v, &s->max.output, err, errlen);

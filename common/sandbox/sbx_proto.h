@@ -43,6 +43,13 @@ const char *sbx_lang_name(unsigned lang);
 /* The language called name, or 0. */
 unsigned sbx_lang_parse(const char *name);
 
+/* The smallest memory limit a tool is run under: a request's, --memory,
+ * --max-memory and the gateway's fields; a smaller one is refused, never
+ * raised. Measured (docs/SANDBOX.md, "Limits"): under 512 KiB the jail
+ * does not start (jail_failed), and a trivial Python tool needs about
+ * 4 MiB; four times that leaves room for another host's interpreter. */
+#define SBX_MEMORY_MIN (16ull << 20)
+
 /* Requested limits; 0 means "the service's default". */
 struct sbx_limits {
 	uint64_t timeout_ms;	/* wall clock */

@@ -298,6 +298,19 @@ sbx_server_limits(const struct sbx_server_config *cfg,
 	    cfg->max.pids);
 }
 
+int
+sbx_server_limits_check(const struct sbx_limits *asked, char *why,
+    size_t cap)
+{
+	if (asked->memory == 0 || asked->memory >= SBX_MEMORY_MIN)
+		return 0;
+	snprintf(why, cap, "memory limit %llu is under %llu bytes (%lluM), "
+	    "the smallest a tool runs under",
+	    (unsigned long long)asked->memory, SBX_MEMORY_MIN,
+	    SBX_MEMORY_MIN >> 20);
+	return -1;
+}
+
 void
 sbx_server_refusal(unsigned code, const char *tenant, char *out, size_t cap)
 {
@@ -459,6 +472,29 @@ log_execution(const struct conn *c, const struct sbx_job *job,
 	    LF_STR("detail", detail) }, 22);
 }
 
+/* A well-formed request this service does not run: its language is not
+ * here, or its memory limit is under the minimum. 1 when refused (the
+ * client told why). */
+static int
+conn_unservable(struct conn *c, const struct sbx_exec_env *env,
+    const struct sbx_server_config *cfg)
+{
+	char why[160];
+
+	if ((c->req.lang == SBX_LANG_JAVA && !env->java_home) ||
+	    (c->req.lang == SBX_LANG_EXEC && !cfg->exec_interpreter)) {
+		conn_error(c, SBX_ERR_LANGUAGE, c->req.lang == SBX_LANG_JAVA ?
+		    "this service has no JDK" : "this service has no "
+		    "--exec-interpreter");
+		return 1;
+	}
+	if (sbx_server_limits_check(&c->req.lim, why, sizeof why) != 0) {
+		conn_error(c, SBX_ERR_BAD_REQUEST, why);
+		return 1;
+	}
+	return 0;
+}
+
 /* The handler of one authenticated connection, in its own process:
  * returns its exit status. sigfd: the signals that stop the execution,
  * or -1 (made here). In a warm slot's keeper the slot takes the
@@ -504,13 +540,8 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
 	netaddr_keepalive(c.ch.fd, 15, 5, 3);
 	if (conn_request(&c, deadline) != 0)
 		return EXIT_PROTOCOL;
-	if ((c.req.lang == SBX_LANG_JAVA && !env.java_home) ||
-	    (c.req.lang == SBX_LANG_EXEC && !s->cfg.exec_interpreter)) {
-		conn_error(&c, SBX_ERR_LANGUAGE, c.req.lang == SBX_LANG_JAVA ?
-		    "this service has no JDK" : "this service has no "
-		    "--exec-interpreter");
+	if (conn_unservable(&c, &env, &s->cfg))
 		return EXIT_OK;
-	}
 	memset(&job, 0, sizeof job);
 	job.id = c.exec_id;
 	job.tenant = c.req.tenant;

@@ -56,6 +56,12 @@ struct sbx_server {
 void sbx_server_limits(const struct sbx_server_config *cfg,
     const struct sbx_limits *asked, struct sbx_limits *out);
 
+/* 0 when the service runs a request that asked for asked; -1 with why
+ * when it asked for a memory limit under SBX_MEMORY_MIN (0 asks for the
+ * default): refused, never raised. */
+int sbx_server_limits_check(const struct sbx_limits *asked, char *why,
+    size_t cap);
+
 /* One connection's handler process, as the supervisor sees it. */
 struct sbx_server_handler {
 	struct supervisor_handler sv;	/* first: the supervisor's part */

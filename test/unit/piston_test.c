@@ -167,6 +167,13 @@ main(void)
 		{ "{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
 		  "\"tenant\":\"a b\"}", PISTON_BAD_TENANT },
 		{ "{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
+		  "\"run_memory_limit\":16777215}", PISTON_BAD_FIELD },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
+		  "\"run_memory_limit\":16777216}", PISTON_OK },
+		{ "{\"language\":\"java\",\"files\":[{\"name\":\"M.java\","
+		  "\"content\":\"x\"}],\"compile_memory_limit\":1,"
+		  "\"run_memory_limit\":300000000}", PISTON_BAD_FIELD },
+		{ "{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
 		  "\"stdin\":5}", PISTON_BAD_FIELD },
 	};
 	struct jsonr j;
@@ -210,6 +217,12 @@ main(void)
 	    q.lim.cpu_ms == 0 && q.lim.memory == 300000000,
 	    "java: one clock for both stages (Piston's default compile "
 	    "timeout added), the larger memory limit");
+	ok(parse("{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"
+	    "\"run_memory_limit\":1}") == PISTON_BAD_FIELD && strcmp(err,
+	    "run_memory_limit: at least 16777216 bytes (16M, the smallest "
+	    "memory limit a tool runs under), or -1 for the service's "
+	    "default") == 0, "a memory limit under the minimum is refused, "
+	    "not raised, the minimum named: %s", err);
 
 	/* args: each word exactly, in order, NUL-terminated */
 	ok(parse("{\"language\":\"py\",\"files\":[{\"content\":\"x\"}],"

@@ -90,6 +90,17 @@ main(void)
 	    sbx_config_finish(&b, err, sizeof err) == -1 &&
 	    strstr(err, "5 slots are over --max-concurrency 4") != NULL,
 	    "the slots of both languages count against --max-concurrency");
+	base(&b);
+	ok(file(&b, "memory 16M\nmax-memory 16M\n") == 0 &&
+	    b.sc.def.memory == SBX_MEMORY_MIN &&
+	    b.sc.max.memory == SBX_MEMORY_MIN, "--memory and --max-memory "
+	    "of the minimum, 16M");
+	base(&b);
+	ok(cmd(&b, "memory", "1") == -1 && strcmp(err, "--memory: '1' is "
+	    "under 16M, the smallest memory limit a tool runs under") == 0 &&
+	    cmd(&b, "max-memory", "16383K") == -1 && strstr(err,
+	    "--max-memory: '16383K' is under 16M") != NULL,
+	    "a memory limit under the minimum is refused, named");
 
 	/* what a reload may change */
 	base(&b);

@@ -79,6 +79,28 @@ test_limits(void)
 }
 
 static void
+test_limits_check(void)
+{
+	struct sbx_limits asked;
+	char why[160] = "";
+
+	memset(&asked, 0, sizeof asked);
+	ok(sbx_server_limits_check(&asked, why, sizeof why) == 0,
+	    "a request's memory 0 asks for the default: run");
+	asked.memory = SBX_MEMORY_MIN;
+	ok(sbx_server_limits_check(&asked, why, sizeof why) == 0,
+	    "a memory limit of the minimum: run");
+	asked.memory = 1;
+	ok(sbx_server_limits_check(&asked, why, sizeof why) == -1 &&
+	    strcmp(why, "memory limit 1 is under 16777216 bytes (16M), the "
+	    "smallest a tool runs under") == 0,
+	    "a memory limit of 1 byte is refused, the minimum named: %s", why);
+	asked.memory = SBX_MEMORY_MIN - 1;
+	ok(sbx_server_limits_check(&asked, why, sizeof why) == -1,
+	    "a byte under the minimum is refused");
+}
+
+static void
 test_admission(void)
 {
 	struct sbx_server_handler h1 = handler(101), h2 = handler(102),
@@ -198,6 +220,7 @@ int
 main(void)
 {
 	test_limits();
+	test_limits_check();
 	test_admission();
 	test_cpu_budget();
 	test_release();
