@@ -48,6 +48,19 @@ netaddr_parse(struct netaddr *a, const char *text, char *err, size_t errlen)
 			    "bytes: %s", sizeof sun.sun_path - 1, text);
 			return -1;
 		}
+		/* "@" names an abstract socket elsewhere (socat, ss):
+		 * taken as a file here it would surprise; taken as one it
+		 * has no file mode, so any process in the network
+		 * namespace could connect or squat its name */
+		if (text[5] == '@') {
+			SAY("abstract unix sockets (unix:@NAME) are not "
+			    "used: no file permission guards one, any process "
+			    "in the network namespace can connect to it or take "
+			    "its name. Give unix:/PATH in a directory only its "
+			    "users can reach (a file named @NAME: "
+			    "unix:./@NAME)");
+			return -1;
+		}
 		snprintf(a->host, sizeof a->host, "%s", text + 5);
 		return 0;
 	}

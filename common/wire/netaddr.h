@@ -1,5 +1,7 @@
 /* netaddr.h - the address forms airlock accepts, and sockets for them:
  *     HOST:PORT   [IPV6]:PORT   tcp://HOST:PORT   unix:/PATH
+ * (unix:@NAME, an abstract socket elsewhere, is refused: no file mode
+ * guards one.)
  * Numeric hosts need no files at all (FROM scratch); names are resolved
  * with getaddrinfo (/etc/hosts, /etc/resolv.conf). */
 #ifndef AIRLOCK_NETADDR_H

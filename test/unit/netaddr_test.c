@@ -1,7 +1,9 @@
-/* netaddr_test.c - how a peer is named in logs: over real loopback TCP
- * connections (IPv4, and IPv6 where the host has ::1) and a unix socket
- * pair, netaddr_peer_text gives ADDR:PORT ([ADDR]:PORT for IPv6) and
- * netaddr_peer_host the address alone. */
+/* netaddr_test.c - the address forms every --listen and --connect
+ * takes (unix:@NAME, an abstract socket's spelling, refused), and how a
+ * peer is named in logs: over real loopback TCP connections (IPv4, and
+ * IPv6 where the host has ::1) and a unix socket pair, netaddr_peer_text
+ * gives ADDR:PORT ([ADDR]:PORT for IPv6) and netaddr_peer_host the
+ * address alone. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -50,6 +52,42 @@ loopback_client(int af, unsigned *port)
 	return -1;
 }
 
+static void
+test_parse(void)
+{
+	static const struct {
+		const char *text;
+		int is_unix;
+		const char *host, *port;	/* NULL: refused */
+	} cases[] = {
+		{ "127.0.0.1:7000", 0, "127.0.0.1", "7000" },
+		{ "tcp://[::1]:7000", 0, "::1", "7000" },
+		{ "unix:/run/a.sock", 1, "/run/a.sock", "" },
+		{ "unix:./@a", 1, "./@a", "" },
+		{ "unix:@a", 1, NULL, NULL },
+		{ "unix:@", 1, NULL, NULL },
+		{ "unix:", 1, NULL, NULL },
+	};
+	struct netaddr a;
+	char err[512];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int rc = netaddr_parse(&a, cases[i].text, err, sizeof err);
+
+		if (cases[i].host)
+			ok(rc == 0 && a.is_unix == cases[i].is_unix &&
+			    strcmp(a.host, cases[i].host) == 0 &&
+			    strcmp(a.port, cases[i].port) == 0,
+			    "%s: taken", cases[i].text);
+		else
+			ok(rc == -1, "%s: refused (%s)", cases[i].text, err);
+	}
+	netaddr_parse(&a, "unix:@airlock", err, sizeof err);
+	ok(strstr(err, "abstract unix sockets (unix:@NAME) are not used: no "
+	    "file permission guards one") && strstr(err, "Give unix:/PATH"),
+	    "unix:@NAME: the refusal says why and what to give instead");
+}
+
 int
 main(void)
 {
@@ -57,6 +95,7 @@ main(void)
 	unsigned port = 0;
 	int fd, sv[2];
 
+	test_parse();
 	fd = loopback_client(AF_INET, &port);
 	netaddr_peer_text(fd, text, sizeof text);
 	netaddr_peer_host(fd, host, sizeof host);
