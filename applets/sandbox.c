@@ -1447,7 +1447,7 @@ gateway_main(int argc, char **argv)
 		.connect_ms = 10000, .drain_ms = 30000, .max_conns = 64,
 	};
 	const char *secret_file = NULL;
-	int fds[GATEWAY_LISTEN_MAX], o, runtime_given = 0;
+	int fds[GATEWAY_LISTEN_MAX], o, rc, runtime_given = 0;
 	char err[640];
 
 	c.connect = getenv("AIRLOCK_SANDBOX");
@@ -1513,9 +1513,10 @@ gateway_main(int argc, char **argv)
 		die(EXIT_USAGE, "--read-timeout and --write-timeout: above 0");
 	if (secret_load_psk(secret_file, c.psk, err, sizeof err) != 0)
 		die(EXIT_CONFIG, "%s", err);
-	if (gateway_listen(&c, fds, err, sizeof err) != 0)
-		die(strstr(err, "loopback") ? EXIT_CONFIG : EXIT_OSERR, "%s",
-		    err);
+	if ((rc = gateway_listen(&c, fds, err, sizeof err)) != 0)
+		die(rc == GATEWAY_LISTEN_USAGE ? EXIT_USAGE :
+		    rc == GATEWAY_LISTEN_REFUSED ? EXIT_CONFIG : EXIT_OSERR,
+		    "%s", err);
 	for (size_t i = 0; i < c.nlisten; i++)
 		log_event(LOG_INFO, "gateway listening", (struct log_field[]){
 		    LF_STR("address", c.listen[i]),

@@ -55,7 +55,7 @@ gateway_listen(const struct gateway_config *c, int *fds, char *err,
 		if (netaddr_parse(&na, c->listen[i], why, sizeof why) != 0) {
 			snprintf(err, errlen, "--listen %s: %s", c->listen[i],
 			    why);
-			return -1;
+			return GATEWAY_LISTEN_USAGE;
 		}
 		if ((fds[i] = netaddr_listen(&na, why, sizeof why)) < 0) {
 			snprintf(err, errlen, "--listen %s: %s", c->listen[i],
@@ -75,7 +75,7 @@ gateway_listen(const struct gateway_config *c, int *fds, char *err,
 			    "from whoever reaches it; listen on 127.0.0.1, "
 			    "[::1] or unix:PATH, or pass --allow-remote",
 			    c->listen[i]);
-			return -1;
+			return GATEWAY_LISTEN_REFUSED;
 		}
 	}
 	return 0;

@@ -16,9 +16,11 @@
 
 #include "common/gateway/gateway_config.h"
 
-/* Listen on every address of c, or -1 with err naming the one refused
- * (not loopback without allow_remote, or the socket failed); listening
- * fds go to fds[0..c->nlisten). */
+/* Listen on every address of c; listening fds go to fds[0..c->nlisten).
+ * 0; GATEWAY_LISTEN_USAGE when an address does not parse,
+ * GATEWAY_LISTEN_REFUSED when one is not loopback without allow_remote,
+ * -1 when a socket failed; err names the address. */
+enum { GATEWAY_LISTEN_USAGE = -3, GATEWAY_LISTEN_REFUSED = -2 };
 int gateway_listen(const struct gateway_config *c, int *fds, char *err,
     size_t errlen);
 
