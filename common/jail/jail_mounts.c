@@ -388,8 +388,9 @@ bind_view_sealed(const struct jail_lease *l, const char *root,
 	int rc;
 
 	for (size_t i = 0; i < v->nro; i++)
-		if (!below_writable(l, v->ro[i]) && (jail_join(to, sizeof to, root,
-		    v->ro[i]) != 0 || mount_point(to, v->ro_dir[i], made) != 0))
+		if (!below_writable(l, v->ro[i]) && (jail_join(to, sizeof to,
+		    root, v->ro[i]) != 0 || mount_point(to, v->ro_dir[i],
+		    made) != 0))
 			return -1;
 	for (size_t i = 0; i < v->nro; i++) {
 		bound[i] = 0;
@@ -404,8 +405,8 @@ bind_view_sealed(const struct jail_lease *l, const char *root,
 	if (errno != ENOSYS && errno != EPERM)
 		return -1;
 	for (size_t i = 0; i < v->nro; i++)
-		if (bound[i] && (jail_join(to, sizeof to, root, v->ro[i]) != 0 ||
-		    remount_ro(v->ro[i], to) != 0))
+		if (bound[i] && (jail_join(to, sizeof to, root, v->ro[i]) !=
+		    0 || remount_ro(v->ro[i], to) != 0))
 			return -1;
 	return 0;
 }
