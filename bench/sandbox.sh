@@ -25,6 +25,10 @@
 #              the service's jail set-up is paid once, at start
 #     warm     the same call to a serve with --warm python=2: the jail and
 #              the interpreter were prepared before the call
+#     gateway  the same tool posted by curl to `airlock sandbox gateway`
+#              (unix socket) in front of that warm serve, Piston's
+#              POST /api/v2/execute: curl's start, the HTTP request, the
+#              gateway's handshake and call, the JSON answer
 #   calls per second at saturation: BENCH_CALLS calls (60) from 4 clients
 #     at once, to the cold serve and to the warm one
 #   java    test/java/benign/Tool.java:
@@ -64,7 +68,8 @@ chmod 711 "$W"
 SERVE=
 WARM=
 JWARM=
-trap '[ -n "$SERVE" ] && kill "$SERVE" 2>/dev/null; [ -n "$WARM" ] && kill "$WARM" 2>/dev/null; [ -n "$JWARM" ] && kill "$JWARM" 2>/dev/null; rm -rf "$W"' EXIT
+GATEWAY=
+trap 'for p in $SERVE $WARM $JWARM $GATEWAY; do kill "$p" 2>/dev/null; done; rm -rf "$W"' EXIT
 trap 'exit 130' INT TERM
 # uid ranges of our own: another service's executions (serve's below, or
 # another checkout's tests) may hold uids of the default one
@@ -104,6 +109,11 @@ one_py() {
 	serve | warm) "$AIRLOCK" sandbox call --connect "unix:$W/$1.sock" \
 		--secret-file "$W/secret" --tenant bench --lang python \
 		--input "$W/in.json" -- "$W/hello.py" >/dev/null 2>"$W/stderr" ;;
+	gateway) curl -s --unix-socket "$W/gw.sock" -o "$W/gw.out" \
+		-H 'X-Airlock-Tenant: bench' -H 'Content-Type: application/json' \
+		--data-binary "@$W/gw.json" http://gateway/api/v2/execute \
+		2>"$W/stderr" && grep -q '"code":0' "$W/gw.out" ||
+		{ head -c 300 "$W/gw.out" >>"$W/stderr"; false; } ;;
 	esac
 	timed $? "$t0" "$1"
 }
@@ -227,6 +237,26 @@ while [ ! -f "$W/err.warm" ] && [ "$(ls -d "$W"/state-warm/lease-* 2>/dev/null |
 	i=$((i + 1))
 done
 modes="$modes serve warm"
+# the gateway in front of the warm service, and the request it is posted
+python3 -c 'import json, sys
+print(json.dumps({"language": "python", "version": "*",
+    "files": [{"name": "hello.py", "content": open(sys.argv[1]).read()}],
+    "stdin": open(sys.argv[2]).read()}))' "$W/hello.py" "$W/in.json" >"$W/gw.json"
+if command -v curl >/dev/null 2>&1; then
+	"$AIRLOCK" sandbox gateway --listen "unix:$W/gw.sock" --connect "unix:$W/warm.sock" \
+		--secret-file "$W/secret" 2>"$W/gateway.log" &
+	GATEWAY=$!
+	i=0
+	while [ ! -S "$W/gw.sock" ] && [ $i -lt 100 ] && kill -0 "$GATEWAY" 2>/dev/null; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ -S "$W/gw.sock" ] ||
+		echo "sandbox gateway did not start: $(tail -n 2 "$W/gateway.log" | tr '\n' ' ')" >"$W/err.gateway"
+	modes="$modes gateway"
+else
+	echo "(curl missing: no gateway row)"
+fi
 # warm the page cache once
 for m in $modes; do sample py "$m"; done
 rm -f "$W"/py.*
@@ -300,11 +330,17 @@ row "airlock sandbox run" airlock
 row "airlock sandbox run --landlock off" nolandlock
 row "airlock sandbox call -> serve" serve
 row "airlock sandbox call -> serve --warm" warm
+row "curl -> airlock sandbox gateway -> serve --warm" gateway
 p_warm=$(figure py.warm)
+p_gw=$(figure py.gateway)
 if [ -n "$p_plain" ] && [ -n "$p_warm" ]; then
 	echo
 	awk -v p="$p_plain" -v w="$p_warm" 'BEGIN {
 	    printf "warm call / plain python3: ratio %.2f (the whole call: client start, handshake, upload, execution, result)\n", w / p }'
+fi
+if [ -n "$p_plain" ] && [ -n "$p_gw" ]; then
+	awk -v p="$p_plain" -v w="$p_gw" 'BEGIN {
+	    printf "warm call through the gateway / plain python3: ratio %.2f (curl'"'"'s start, HTTP, the gateway'"'"'s call, the JSON answer)\n", w / p }'
 fi
 # saturation: $CALLS calls from 4 clients at once, to each service
 echo
