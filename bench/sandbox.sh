@@ -208,6 +208,17 @@ rm -f "$W"/err.*	# the probes' failures only chose the rows
 # the service: its jail is set up once, each call pays one execution
 head -c 48 /dev/urandom >"$W/secret"
 chmod 600 "$W/secret"
+# listening SOCK PID WHAT LOG MODE: wait up to 10 s for PID to listen on
+# SOCK; if it does not, MODE's error says so, with LOG's tail
+listening() {
+	i=0
+	while [ ! -S "$1" ] && [ $i -lt 200 ] && kill -0 "$2" 2>/dev/null; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ -S "$1" ] ||
+		echo "$3 did not start: $(tail -n 2 "$4" | tr '\n' ' ')" >"$W/err.$5"
+}
 # start_serve MODE UIDS [OPTIONS]: a service on $W/MODE.sock, its pid in
 # $MODE_pid; a service that does not start is MODE's error
 start_serve() {
@@ -218,13 +229,7 @@ start_serve() {
 		--state-dir "$W/state-$sm" --uid-range "$su" --tenant-concurrency 64 \
 		"$@" 2>"$W/$sm.log" &
 	eval "${sm}_pid=\$!"
-	i=0
-	while [ ! -S "$W/$sm.sock" ] && [ $i -lt 200 ] && kill -0 "$(eval echo \$${sm}_pid)" 2>/dev/null; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	[ -S "$W/$sm.sock" ] ||
-		echo "sandbox serve ($sm) did not start: $(tail -n 2 "$W/$sm.log" | tr '\n' ' ')" >"$W/err.$sm"
+	listening "$W/$sm.sock" "$(eval echo \$${sm}_pid)" "sandbox serve ($sm)" "$W/$sm.log" "$sm"
 }
 start_serve serve "$SERVE_UIDS"
 SERVE=$serve_pid
@@ -246,13 +251,7 @@ if command -v curl >/dev/null 2>&1; then
 	"$AIRLOCK" sandbox gateway --listen "unix:$W/gw.sock" --connect "unix:$W/warm.sock" \
 		--secret-file "$W/secret" 2>"$W/gateway.log" &
 	GATEWAY=$!
-	i=0
-	while [ ! -S "$W/gw.sock" ] && [ $i -lt 100 ] && kill -0 "$GATEWAY" 2>/dev/null; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	[ -S "$W/gw.sock" ] ||
-		echo "sandbox gateway did not start: $(tail -n 2 "$W/gateway.log" | tr '\n' ' ')" >"$W/err.gateway"
+	listening "$W/gw.sock" "$GATEWAY" "sandbox gateway" "$W/gateway.log" gateway
 	modes="$modes gateway"
 else
 	echo "(curl missing: no gateway row)"
