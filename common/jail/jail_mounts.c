@@ -92,14 +92,15 @@ locked_flags(const char *path)
 	return f;
 }
 
-/* The bind of src at to made read-only, keeping the flags a user
- * namespace may not clear: a remount, as the runner's seccomp program
- * (uid mode's /proc masks) allows mount but not mount_setattr. */
+/* The bind of src at to made read-only (and extra: a view entry's
+ * nodev), keeping the flags a user namespace may not clear: a remount,
+ * as the runner's seccomp program (uid mode's /proc masks) allows mount
+ * but not mount_setattr. */
 static int
-remount_ro(const char *src, const char *to)
+remount_ro(const char *src, const char *to, unsigned long extra)
 {
 	return mount(NULL, to, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
-	    MS_NOSUID | locked_flags(src), NULL);
+	    MS_NOSUID | extra | locked_flags(src), NULL);
 }
 
 /* Bind src at to, read-only (remount_ro). */
@@ -108,7 +109,7 @@ bind_mount_ro(const char *src, const char *to)
 {
 	if (mount(src, to, NULL, MS_BIND | MS_REC, NULL) != 0)
 		return -1;
-	return remount_ro(src, to);
+	return remount_ro(src, to, 0);
 }
 
 /* A fresh procfs at `at` that lists only the processes the reader may
@@ -316,6 +317,21 @@ mount_point(char *to, int dir, char *made)
 	    0 && errno != EEXIST) ? -1 : 0;
 }
 
+/* A symlink on the host (/bin -> usr/bin) becomes the same symlink. */
+static int
+link_into(const char *root, const char *path, char *made)
+{
+	char to[PATH_MAX], target[PATH_MAX];
+	ssize_t n = readlink(path, target, sizeof target - 1);
+
+	if (n < 0 || jail_join(to, sizeof to, root, path) != 0)
+		return -1;
+	target[n] = '\0';
+	if (parent_made(to, made) != 0)
+		return -1;
+	return symlink(target, to) == 0 || errno == EEXIST ? 0 : -1;
+}
+
 /* Is path below one of the lease's writable mounts (/tmp, HOME, and
  * /work and /cache when it has them)? A view entry there (a tool's
  * directory under /work or /tmp) is bound after that mount, on its own. */
@@ -336,9 +352,10 @@ below_writable(const struct jail_lease *l, const char *path)
 	return 0;
 }
 
-/* Read-only and nosuid at `to` and every mount below it: mount_setattr
- * sets only the flags named and keeps those a user namespace may not
- * clear by itself. ns mode never runs under the runner's seccomp
+/* Read-only, nosuid and nodev at `to` and every mount below it (a device
+ * node inside a view entry opens nothing; /dev's own files are bound
+ * after): mount_setattr sets only the flags named and keeps those a user
+ * namespace may not clear by itself. ns mode never runs under the runner's seccomp
  * program, which refuses it. A kernel before 5.12 (ENOSYS), or a
  * seccomp profile that does not know the call (EPERM): -1 with that
  * errno, for the caller's remount_ro. */
@@ -346,7 +363,7 @@ static int
 seal(const char *to)
 {
 	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY |
-		MOUNT_ATTR_NOSUID };
+		MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV };
 
 	return (int)syscall(SYS_mount_setattr, AT_FDCWD, to, AT_RECURSIVE, &ro,
 	    sizeof ro);
@@ -406,13 +423,13 @@ bind_view_sealed(const struct jail_lease *l, const char *root,
 		return -1;
 	for (size_t i = 0; i < v->nro; i++)
 		if (bound[i] && (jail_join(to, sizeof to, root, v->ro[i]) !=
-		    0 || remount_ro(v->ro[i], to) != 0))
+		    0 || remount_ro(v->ro[i], to, MS_NODEV) != 0))
 			return -1;
 	return 0;
 }
 
-/* The view's entries below a writable mount, once it is there: each
- * bound and sealed on its own. */
+/* The view's links and entries below a writable mount, once it is
+ * there: each link made, each entry bound and sealed on its own. */
 static int
 bind_view_late(const struct jail_lease *l, const char *root,
     const struct jail_view *v, char *made)
@@ -421,6 +438,10 @@ bind_view_late(const struct jail_lease *l, const char *root,
 	int rc;
 
 	made[0] = '\0';	/* what it names may be covered now */
+	for (size_t i = 0; i < v->nlinks; i++)
+		if (below_writable(l, v->links[i]) &&
+		    link_into(root, v->links[i], made) != 0)
+			return -1;
 	for (size_t i = 0; i < v->nro; i++) {
 		if (!below_writable(l, v->ro[i]))
 			continue;
@@ -429,7 +450,7 @@ bind_view_late(const struct jail_lease *l, const char *root,
 		    (rc = bind_entry(root, v, i)) < 0)
 			return -1;
 		if (rc == 1 && seal(to) != 0 && ((errno != ENOSYS &&
-		    errno != EPERM) || remount_ro(v->ro[i], to) != 0))
+		    errno != EPERM) || remount_ro(v->ro[i], to, MS_NODEV) != 0))
 			return -1;
 	}
 	return 0;
@@ -446,21 +467,6 @@ bind_into(const char *root, const char *src, const char *dst)
 	    mount_point(to, S_ISDIR(st.st_mode), NULL) != 0)
 		return -1;
 	return mount(src, to, NULL, MS_BIND | MS_REC, NULL);
-}
-
-/* A symlink on the host (/bin -> usr/bin) becomes the same symlink. */
-static int
-link_into(const char *root, const char *path, char *made)
-{
-	char to[PATH_MAX], target[PATH_MAX];
-	ssize_t n = readlink(path, target, sizeof target - 1);
-
-	if (n < 0 || jail_join(to, sizeof to, root, path) != 0)
-		return -1;
-	target[n] = '\0';
-	if (parent_made(to, made) != 0)
-		return -1;
-	return symlink(target, to) == 0 || errno == EEXIST ? 0 : -1;
 }
 
 static int
@@ -557,6 +563,18 @@ bind_sub(const char *root, const char *disk, const char *sub,
 	    bind_into(root, src, dst);
 }
 
+/* A view entry over a file the root's set-up wrote (/etc/passwd,
+ * /etc/group, the service's binary) would replace it with the host's:
+ * -1 with the error a bind made read-only at once gave (EROFS). */
+static int
+view_over(const struct jail_view *v, const char *path)
+{
+	if (!jail_view_covered(v, path))
+		return 0;
+	errno = EROFS;
+	return -1;
+}
+
 /* Every mount point and file the root needs once it is sealed (a
  * read-only tmpfs makes nothing new; what exists is found: mkdir_p's
  * EEXIST): /tmp, /work, HOME, the cache, /proc, /dev, /etc's two files
@@ -621,8 +639,13 @@ jail_mounts_build_root(struct jail_lease *l, const char **step)
 	JAIL_STEP("mount-points", root_points(l, root));
 	made[0] = '\0';
 	for (size_t i = 0; i < j->view.nlinks; i++)
-		JAIL_STEP("mount-links", link_into(root, j->view.links[i],
-		    made));
+		if (!below_writable(l, j->view.links[i]))
+			JAIL_STEP("mount-links", link_into(root,
+			    j->view.links[i], made));
+	JAIL_STEP("mount-etc", view_over(&j->view, "/etc/passwd") ||
+	    view_over(&j->view, "/etc/group"));
+	if (l->self)
+		JAIL_STEP("mount-self", view_over(&j->view, JAIL_NS_SELF));
 	JAIL_STEP("mount-bind", bind_view_sealed(l, root, &j->view, made));
 	if (l->limits.disk) {
 		JAIL_STEP("mount-tmp", bind_sub(root, disk, "/tmp", "/tmp"));
