@@ -40,24 +40,48 @@ parse(struct lockread *r, const char *const *argv, size_t argc, char *err,
 	return r->py_top ? 0 : -1;
 }
 
+/* The refusal of a command that takes no lock. */
+static enum lockread_result
+no_lock(char *err, size_t errcap)
+{
+	snprintf(err, errcap, "the command is neither `npx -y NAME@VERSION` "
+	    "nor `uvx NAME@VERSION` (or `uvx --from NAME==VERSION COMMAND`): "
+	    "it takes no lock");
+	return LOCKREAD_BAD;
+}
+
 enum lockread_result
 lockread_load(const char *dir, const uint8_t digest[LOCK_DIGEST_LEN],
     const char *const *argv, size_t argc, struct lockread *out, char *err,
     size_t errcap)
 {
+	enum lock_kind kind = lock_kind_of(argv, argc);
+	uint8_t *text;
+	size_t len;
 	int rc;
 
 	memset(out, 0, sizeof *out);
 	err[0] = '\0';
-	if ((out->kind = lock_kind_of(argv, argc)) == LOCK_KIND_NONE) {
-		snprintf(err, errcap, "the command is neither `npx -y "
-		    "NAME@VERSION` nor `uvx NAME@VERSION` (or `uvx --from "
-		    "NAME==VERSION COMMAND`): it takes no lock");
-		return LOCKREAD_BAD;
-	}
-	if ((rc = lock_load(dir, lock_kind_format(out->kind), digest,
-	    &out->text, &out->len, err, errcap)) != 0)
+	if (kind == LOCK_KIND_NONE)
+		return no_lock(err, errcap);
+	if ((rc = lock_load(dir, lock_kind_format(kind), digest, &text, &len,
+	    err, errcap)) != 0)
 		return rc == -2 ? LOCKREAD_MISMATCH : LOCKREAD_MISSING;
+	return lockread_parse(text, len, argv, argc, out, err, errcap);
+}
+
+enum lockread_result
+lockread_parse(uint8_t *text, size_t len, const char *const *argv,
+    size_t argc, struct lockread *out, char *err, size_t errcap)
+{
+	memset(out, 0, sizeof *out);
+	err[0] = '\0';
+	out->text = text;
+	out->len = len;
+	if ((out->kind = lock_kind_of(argv, argc)) == LOCK_KIND_NONE) {
+		lockread_free(out);
+		return no_lock(err, errcap);
+	}
 	if (parse(out, argv, argc, err, errcap) != 0) {
 		lockread_free(out);
 		return LOCKREAD_BAD;

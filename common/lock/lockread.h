@@ -50,6 +50,15 @@ enum lockread_result lockread_load(const char *dir,
     const uint8_t digest[LOCK_DIGEST_LEN], const char *const *argv,
     size_t argc, struct lockread *out, char *err, size_t errcap);
 
+/* What lockread_load does once the bytes are read: text[0..len)
+ * (malloc'd; *out owns it from now, also on failure) parsed by its
+ * kind's rules as the lock of argv (pure: no I/O).
+ * LOCKREAD_OK, or LOCKREAD_BAD with a message in err and nothing held
+ * (text freed); else lockread_free frees *out. */
+enum lockread_result lockread_parse(uint8_t *text, size_t len,
+    const char *const *argv, size_t argc, struct lockread *out, char *err,
+    size_t errcap);
+
 void lockread_free(struct lockread *r);
 
 #endif

@@ -525,7 +525,7 @@ install(const struct locktree_cfg *c, const char *hex,
     const struct lockread *l, int scripts, const struct locktree_wait *wait,
     char *err, size_t errcap)
 {
-	char tree[PATH_MAX], seal[PATH_MAX], sealtext[256], ch[65], sh[65];
+	char tree[PATH_MAX], seal[PATH_MAX], sealtext[LOCKTREE_SEAL_LEN + 1];
 	struct walk w = { .seal = 1 };
 	uint8_t cd[32], sd[32];
 	int npm = l->kind == LOCK_KIND_NPM;
@@ -556,11 +556,8 @@ install(const struct locktree_cfg *c, const char *hex,
 		(void)fs_remove_tree(tree);
 		return LOCKTREE_INSTALL_FAILED;
 	}
-	lock_hex_encode(cd, ch);
-	lock_hex_encode(sd, sh);
-	snprintf(sealtext, sizeof sealtext, SEAL_MAGIC "content %s\nstat %s\n",
-	    ch, sh);
-	if (file_replace(seal, sealtext, strlen(sealtext), 0644) != 0) {
+	if (file_replace(seal, sealtext, locktree_seal_text(cd, sd, sealtext),
+	    0644) != 0) {
 		snprintf(err, errcap, "cannot write %s: %s", seal,
 		    strerror(errno));
 		return LOCKTREE_SYSTEM;
@@ -568,25 +565,48 @@ install(const struct locktree_cfg *c, const char *hex,
 	return LOCKTREE_OK;
 }
 
+_Static_assert(sizeof SEAL_MAGIC - 1 + 8 + 64 + 1 + 5 + 64 + 1 ==
+    LOCKTREE_SEAL_LEN, "the seal's length");
+
+size_t
+locktree_seal_text(const uint8_t cd[32], const uint8_t sd[32],
+    char out[LOCKTREE_SEAL_LEN + 1])
+{
+	char ch[65], sh[65];
+
+	lock_hex_encode(cd, ch);
+	lock_hex_encode(sd, sh);
+	return (size_t)snprintf(out, LOCKTREE_SEAL_LEN + 1, SEAL_MAGIC
+	    "content %s\nstat %s\n", ch, sh);
+}
+
+int
+locktree_seal_parse(const char *text, size_t n, uint8_t cd[32],
+    uint8_t sd[32])
+{
+	char hex[65];
+	size_t m = sizeof SEAL_MAGIC - 1;
+
+	if (n != LOCKTREE_SEAL_LEN || memcmp(text, SEAL_MAGIC, m) != 0 ||
+	    memcmp(text + m, "content ", 8) != 0 ||
+	    memcmp(text + m + 72, "\nstat ", 6) != 0 || text[n - 1] != '\n')
+		return -1;
+	memcpy(hex, text + m + 8, 64);
+	hex[64] = '\0';
+	if (lock_hex_decode(hex, cd) != 0)
+		return -1;
+	memcpy(hex, text + m + 78, 64);
+	return lock_hex_decode(hex, sd);
+}
+
 /* The seal's digests: 0, or -1 when it is missing or malformed. */
 static int
 read_seal(const char *path, uint8_t cd[32], uint8_t sd[32])
 {
-	char buf[256], hex[65];
+	char buf[256];
 	ssize_t n = file_read_small(path, buf, sizeof buf);
-	size_t m = sizeof SEAL_MAGIC - 1;
 
-	if (n != (ssize_t)(m + 8 + 64 + 1 + 5 + 64 + 1) ||
-	    memcmp(buf, SEAL_MAGIC, m) != 0 ||
-	    memcmp(buf + m, "content ", 8) != 0 ||
-	    memcmp(buf + m + 72, "\nstat ", 6) != 0 || buf[n - 1] != '\n')
-		return -1;
-	memcpy(hex, buf + m + 8, 64);
-	hex[64] = '\0';
-	if (lock_hex_decode(hex, cd) != 0)
-		return -1;
-	memcpy(hex, buf + m + 78, 64);
-	return lock_hex_decode(hex, sd);
+	return n < 0 ? -1 : locktree_seal_parse(buf, (size_t)n, cd, sd);
 }
 
 /* flock(fd, LOCK_EX), in slices of wait's while another holds it. */
@@ -814,10 +834,9 @@ out:
 	return r;
 }
 
-/* 1 when the tokens file text lists at least one id and every one is
- * revoked (a malformed line keeps the tree: nothing proves it unused). */
-static int
-all_revoked(const uint8_t *p, size_t n, const struct revocation_set *rev)
+int
+locktree_tokens_revoked(const uint8_t *p, size_t n,
+    const struct revocation_set *rev)
 {
 	size_t count = 0;
 
@@ -870,7 +889,7 @@ locktree_sweep(const struct locktree_cfg *c,
 		}
 		if (!path_of(path, sizeof path, c->trees, name, ".tokens") &&
 		    file_read(path, TOKENS_MAX, &text, &len) == 0 &&
-		    all_revoked(text, len, revoked)) {
+		    locktree_tokens_revoked(text, len, revoked)) {
 			removed += tree_remove(c, name, lk) == 0;
 			lk = -1;
 		}

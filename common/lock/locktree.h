@@ -106,4 +106,23 @@ size_t locktree_sweep(const struct locktree_cfg *c,
 /* The two digests of the tree at dir (for the seal and its test). */
 int locktree_digest(const char *dir, uint8_t content[32], uint8_t st[32]);
 
+/* A seal's text (TREES/HEX.seal, above) for the two digests, into out
+ * (NUL-terminated): its length, LOCKTREE_SEAL_LEN. */
+#define LOCKTREE_SEAL_LEN (15 + 8 + 64 + 1 + 5 + 64 + 1)
+size_t locktree_seal_text(const uint8_t content[32], const uint8_t st[32],
+    char out[LOCKTREE_SEAL_LEN + 1]);
+
+/* A seal's bytes text[0..len) read back (pure: the file may have been
+ * changed by anyone who got at it): 0 with the two digests, or -1 when
+ * it is not exactly locktree_seal_text's spelling of two digests. */
+int locktree_seal_parse(const char *text, size_t len, uint8_t content[32],
+    uint8_t st[32]);
+
+/* 1 when a TREES/HEX.tokens text[0..len) lists at least one id (each a
+ * line of 22 base64url characters) and every one is in revoked; 0 for
+ * anything else (a malformed line keeps the tree: nothing proves it
+ * unused). Pure. */
+int locktree_tokens_revoked(const uint8_t *text, size_t len,
+    const struct revocation_set *revoked);
+
 #endif
