@@ -145,7 +145,8 @@ cpu_opt(const char *val, uint64_t *milli, char *err, size_t errlen)
 	char *end;
 	double v = strtod(val, &end);
 
-	if (end == val || *end || v < 0 || v > 1024)
+	/* written so that a NaN ("nan") fails it too */
+	if (end == val || *end || !(v >= 0 && v <= 1024))
 		return errbuf_set(err, errlen, "--cpu: '%s' is not a number of CPUs "
 		    "(e.g. 0.5, 2; 0 for none)", val);
 	*milli = (uint64_t)(v * 1000 + 0.5);
@@ -418,6 +419,14 @@ runner_config_finish(struct runner_config *c, int check, char *err,
 	    c->lock_uid_last >= j->uid_first - 1)
 		return errbuf_set(err, errlen, "--lock-uid-range must not "
 		    "overlap --uid-range (nor its pre-auth uid)"), EXIT_USAGE;
+	/* a --preauth-uid given is outside --uid-range, not yet outside
+	 * this one */
+	if (c->lock_store && c->preauth_uid >= c->lock_uid_first &&
+	    c->preauth_uid <= c->lock_uid_last)
+		return errbuf_set(err, errlen, "--preauth-uid %llu is in "
+		    "--lock-uid-range: the installer's jails must never share "
+		    "the pre-auth process's uid",
+		    (unsigned long long)c->preauth_uid), EXIT_USAGE;
 	if (c->liveness_ms <= c->ping_ms)
 		return errbuf_set(err, errlen, "--liveness-timeout must exceed "
 		    "--ping-interval"), EXIT_USAGE;

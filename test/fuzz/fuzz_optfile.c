@@ -1,26 +1,21 @@
-/* fuzz_optfile.c - the option file (--config) under arbitrary bytes, alone
- * and applied to a runner and a sandbox service configuration (through
- * common/service/optconfig.c). Invariants: every name is
- * [a-z][a-z0-9-]* of at most OPTFILE_NAME_MAX bytes, every value one word
- * of visible ASCII; lines only grow; no byte past the input is read
- * (ASan); the entries written back as "name value\n" parse to the same
- * entries; an error names a line that exists and is sticky; applied to a
- * configuration, every message starts "PATH:LINE: " and every option
- * recorded came from a line of the file. */
+/* fuzz_optfile.c - the option file (--config, common/base/optfile.c)
+ * under arbitrary bytes; applied to a service's options it is
+ * fuzz_optconfig's, fuzz_runner_config's and fuzz_sbx_config's.
+ * Invariants: every name is [a-z][a-z0-9-]* of at most OPTFILE_NAME_MAX
+ * bytes, every value one word of visible ASCII; lines only grow; no byte
+ * past the input is read (ASan); the entries written back as
+ * "name value\n" parse to the same entries; an error names a line that
+ * exists and is sticky. */
 #include <stdio.h>
 #include <string.h>
 
 #include "common/base/optfile.h"
-#include "common/service/runner_config.h"
-#include "common/sandbox/sbx_config.h"
 #include "fuzz.h"
 
 #define MAXE 4096
 
 static char buf[OPTFILE_MAX + 1], again[OPTFILE_MAX * 2 + 2];
 static struct optfile_entry ents[MAXE];
-static struct runner_config cfg;
-static struct sbx_config sbx;
 
 static void
 check_entry(const struct optfile_entry *e)
@@ -83,29 +78,5 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		FUZZ_ASSERT(optfile_next(&f, &e, err, sizeof err) == 0);
 	}
-
-	/* the same bytes as a runner's --config */
-	memcpy(buf, data, size);
-	runner_config_defaults(&cfg);
-	if (runner_config_apply_text(&cfg, "f", buf, size, err,
-	    sizeof err) != 0)
-		FUZZ_ASSERT(strncmp(err, "f:", 2) == 0 &&
-		    strstr(err, ": ") != NULL);
-	for (size_t i = 0; i < cfg.given.n; i++)
-		FUZZ_ASSERT(cfg.given.at[i].line >= 1 &&
-		    cfg.given.at[i].line <= nl + 1 &&
-		    cfg.given.at[i].opt < runner_noptions);
-
-	/* and as a sandbox service's */
-	memcpy(buf, data, size);
-	sbx_config_defaults(&sbx);
-	if (sbx_config_apply_text(&sbx, "f", buf, size, err,
-	    sizeof err) != 0)
-		FUZZ_ASSERT(strncmp(err, "f:", 2) == 0 &&
-		    strstr(err, ": ") != NULL);
-	for (size_t i = 0; i < sbx.given.n; i++)
-		FUZZ_ASSERT(sbx.given.at[i].line >= 1 &&
-		    sbx.given.at[i].line <= nl + 1 &&
-		    sbx.given.at[i].opt < sbx_noptions);
 	return 0;
 }

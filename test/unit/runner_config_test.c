@@ -213,6 +213,25 @@ main(void)
 		    "http://127.0.0.1:8000/simple/") == 0,
 		    "--py-index with a lock store: %s", err);
 	}
+	/* the pre-auth process's uid is none of the installer's either
+	 * (found by fuzz_runner_config: a --preauth-uid given was checked
+	 * against --uid-range only) */
+	base(&c);
+	ok(file(&c, "review-pubkey /k\nlock-store /l\n"
+	    "lock-uid-range 300000-300007\npreauth-uid 300003\n") == 0 &&
+	    runner_config_finish(&c, 0, err, sizeof err) == EXIT_USAGE &&
+	    strcmp(err, "--preauth-uid 300003 is in --lock-uid-range: the "
+	    "installer's jails must never share the pre-auth process's uid") ==
+	    0, "--preauth-uid in --lock-uid-range refused: %s", err);
+	base(&c);
+	ok(file(&c, "review-pubkey /k\nlock-store /l\n"
+	    "lock-uid-range 300000-300007\npreauth-uid 300008\n") == 0 &&
+	    runner_config_finish(&c, 0, err, sizeof err) == 0 &&
+	    c.preauth_uid == 300008, "and taken just past it: %s", err);
+	base(&c);
+	ok(file(&c, "cpu nan\n") != 0 && strcmp(err, "f.conf:1: --cpu: 'nan' "
+	    "is not a number of CPUs (e.g. 0.5, 2; 0 for none)") == 0,
+	    "--cpu nan refused (it passed both range checks): %s", err);
 	base(&c);
 	ok(file(&c, "prefetch-jobs 17\n") != 0 && strcmp(err, "f.conf:1: "
 	    "--prefetch-jobs: '17' is not a count from 1 to 16") == 0,
