@@ -97,10 +97,13 @@ sbx_server_admission(struct sbx_budgets *b, struct sbx_server_handler *h,
 		*verdict = rc == SBX_ADMIT_RUN ? 0 : (unsigned)rc;
 		return SBX_ADMISSION_VERDICT;
 	}
-	if (m->type == CTLMSG_DONE && h->admitted && !h->done) {
+	/* only a running handler is done: one still queued that says so is
+	 * out of turn, and taking its word would leave its place in the
+	 * queue with no one to give it back (found by fuzz_sbx_server) */
+	if (m->type == CTLMSG_DONE && h->admitted && !h->done &&
+	    sbx_budget_finish(b, (uint64_t)h->sv.pid, m->u.done_cpu_ms,
+	    now_ms) == 0) {
 		h->done = 1;
-		sbx_budget_finish(b, (uint64_t)h->sv.pid, m->u.done_cpu_ms,
-		    now_ms);
 		return SBX_ADMISSION_FINISHED;
 	}
 	return SBX_ADMISSION_NONE;

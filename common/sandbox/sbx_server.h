@@ -86,7 +86,8 @@ enum sbx_admission {
  * ctlmsg: ADMIT or DONE count, anything else is ignored) under budgets b
  * at now_ms; while draining every ADMIT is refused (shutdown). Pure: the
  * caller sends the verdict. Each handler is admitted once and finishes
- * once; a repeat is ignored. */
+ * once, and only while it runs (a DONE from a queued one is out of turn);
+ * a repeat is ignored. */
 enum sbx_admission sbx_server_admission(struct sbx_budgets *b,
     struct sbx_server_handler *h, const struct ctlmsg *m, int draining,
     uint64_t now_ms, unsigned *verdict);

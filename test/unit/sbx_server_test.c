@@ -184,6 +184,19 @@ test_release(void)
 	sbx_server_release(&b, &h3, 4);
 	ok(b.running == 0 && b.queued == 0,
 	    "one never admitted holds nothing");
+	/* a DONE out of turn (found by fuzz_sbx_server: it was taken, and
+	 * the queued place was never given back) */
+	h1 = handler(304);
+	h2 = handler(305);
+	sbx_server_admission(&b, &h1, &m, 0, 5, &v);
+	sbx_server_admission(&b, &h2, &m, 0, 5, &v);
+	ok(sbx_server_admission(&b, &h2, &d, 0, 6, &v) == SBX_ADMISSION_NONE &&
+	    !h2.done && b.queued == 1,
+	    "a DONE from a queued handler is ignored");
+	sbx_server_release(&b, &h1, 7);
+	sbx_server_release(&b, &h2, 7);
+	ok(b.running == 0 && b.queued == 0,
+	    "and it gives its place back when it leaves");
 }
 
 static void
