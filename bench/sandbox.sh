@@ -29,6 +29,9 @@
 #              (unix socket) in front of that warm serve, Piston's
 #              POST /api/v2/execute: curl's start, the HTTP request, the
 #              gateway's handshake and call, the JSON answer
+#     gwclient the same request from one waiting HTTP client process
+#              (bench/gwclient.py, after the rounds: a platform's client,
+#              no client start), a connection per request
 #   calls per second at saturation: BENCH_CALLS calls (60) from 4 clients
 #     at once, to the cold serve and to the warm one
 #   java    test/java/benign/Tool.java:
@@ -264,6 +267,18 @@ while [ $i -lt "$RUNS" ]; do
 	for m in $modes; do sample py "$m"; done
 	i=$((i + 1))
 done
+# the gateway from a waiting client: its samples after the rounds, each
+# after a pause that lets the warm slots be rebuilt
+case " $modes " in *" gateway "*)
+	modes="$modes gwclient"
+	if [ ! -f "$W/err.gateway" ] &&
+	    python3 bench/gwclient.py "$W/gw.sock" "$W/gw.json" "$RUNS" 0.2 \
+	    >"$W/py.gwclient" 2>"$W/stderr"; then
+		:
+	else
+		echo "bench/gwclient.py: $(tail -n 2 "$W/stderr" | tr '\n' ' ')" >"$W/err.gwclient"
+	fi ;;
+esac
 have_java=
 command -v javac >/dev/null 2>&1 && have_java=1
 jmodes="plain airlock"
@@ -330,8 +345,9 @@ row "airlock sandbox run --landlock off" nolandlock
 row "airlock sandbox call -> serve" serve
 row "airlock sandbox call -> serve --warm" warm
 row "curl -> airlock sandbox gateway -> serve --warm" gateway
+row "an HTTP client process -> airlock sandbox gateway -> serve --warm" gwclient
 p_warm=$(figure py.warm)
-p_gw=$(figure py.gateway)
+p_gw=$(figure py.gwclient)
 if [ -n "$p_plain" ] && [ -n "$p_warm" ]; then
 	echo
 	awk -v p="$p_plain" -v w="$p_warm" 'BEGIN {
@@ -339,7 +355,7 @@ if [ -n "$p_plain" ] && [ -n "$p_warm" ]; then
 fi
 if [ -n "$p_plain" ] && [ -n "$p_gw" ]; then
 	awk -v p="$p_plain" -v w="$p_gw" 'BEGIN {
-	    printf "warm call through the gateway / plain python3: ratio %.2f (curl'"'"'s start, HTTP, the gateway'"'"'s call, the JSON answer)\n", w / p }'
+	    printf "warm call through the gateway / plain python3: ratio %.2f (from a waiting HTTP client: HTTP, the gateway'"'"'s handshake and call, the JSON answer)\n", w / p }'
 fi
 # saturation: $CALLS calls from 4 clients at once, to each service
 echo
