@@ -711,14 +711,33 @@ warm_kept(struct sbx_server *s, unsigned lang)
 	return n;
 }
 
+/* How long new keepers still wait (ms): a handler given a slot less than
+ * SBX_WARM_HOLD_MS ago is still running. 0: none waits. */
+static int64_t
+warm_hold_left(struct sbx_server *s)
+{
+	int64_t now = mono_ms(), left = 0;
+
+	for (size_t i = 0; i < s->sv.nh; i++) {
+		struct sbx_server_handler *h = supervisor_handler(&s->sv, i);
+		int64_t end = h->warm_given_at + SBX_WARM_HOLD_MS;
+
+		if (h->warm_given_at && end - now > left)
+			left = end - now;
+	}
+	return left;
+}
+
 /* Keep --warm keepers, each preparing its slot in its own process while
  * the supervisor serves on; none while draining, none for a second after
- * one died unused. */
+ * one died unused, none while a call that took a slot is in its hold. */
 static void
 warm_fill(struct sbx_server *s)
 {
 	static const unsigned langs[] = { SBX_LANG_PYTHON, SBX_LANG_JAVA };
 
+	if (warm_hold_left(s) > 0)
+		return;
 	for (size_t l = 0; l < sizeof langs / sizeof langs[0]; l++) {
 		uint32_t want = langs[l] == SBX_LANG_JAVA ? s->cfg.warm_java :
 		    s->cfg.warm_python;
@@ -797,10 +816,10 @@ warm_give(struct sbx_server *s, int conn, const struct noise_transport *t,
 			continue;	/* gone: reaping cleans up */
 		close(conn);
 		h->warm = 0;
+		h->warm_given_at = mono_ms();
 		s->warm_keepers--;
 		s->warm_ready--;
 		metric_set(M_SBX_WARM_IDLE, 0, s->warm_ready);
-		warm_fill(s);		/* the next slot, in the background */
 		return 0;
 	}
 	return -1;
@@ -951,18 +970,26 @@ reload_hup(void *ctx)
 	reload(ctx);
 }
 
-/* After each pass of the loop: a queued execution's deadline wants a
- * look at the queue every 50 ms. */
+/* After each pass of the loop (a handler's exit is one: the keeper
+ * behind its slot comes then): a queued execution's deadline wants a
+ * look at the queue every 50 ms, a missing keeper one at the end of its
+ * hold or its retry. */
 static int
 tick(void *ctx)
 {
 	struct sbx_server *s = ctx;
+	int64_t hold;
 
 	reap_all(s);
 	expire_queued(s);
 	warm_fill(s);
-	return s->budgets.queued ? 50 : s->warm_keepers <
-	    s->cfg.warm_python + s->cfg.warm_java && !s->draining ? 1000 : -1;
+	if (s->budgets.queued)
+		return 50;
+	if (s->draining || s->warm_keepers >= s->cfg.warm_python +
+	    s->cfg.warm_java)
+		return -1;
+	hold = warm_hold_left(s);
+	return hold > 0 && hold < 1000 ? (int)hold : 1000;
 }
 
 enum sbx_server_status

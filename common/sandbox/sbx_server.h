@@ -18,7 +18,9 @@
  * (sbx_exec_warm_prepare) and saying READY; a connection goes to a ready
  * keeper (CONN over its control socket: the fd and the transport state,
  * as the pre-auth process hands them over) and a new keeper is forked
- * behind it. The keeper then is that connection's handler: its slot
+ * when that handler has ended, or SBX_WARM_HOLD_MS after it was given
+ * the connection if it runs longer. The keeper then is that
+ * connection's handler: its slot
  * takes the execution when it fits, else it is destroyed unused and the
  * execution starts cold. */
 #ifndef AIRLOCK_SBX_SERVER_H
@@ -70,7 +72,16 @@ struct sbx_server_handler {
 	int warm;		/* a warm slot's keeper not yet given a
 				 * connection: 1 preparing, 2 ready */
 	unsigned warm_lang;	/* its slot's enum sbx_lang */
+	int64_t warm_given_at;	/* a keeper given a connection: when
+				 * (mono_ms), else 0 */
 };
+
+/* A slot's preparation (namespaces, mounts, cgroups, an interpreter)
+ * beside a running execution slows it by a third on a 2-CPU VM
+ * (measured: its TLB shootdowns and RCU grace periods interrupt the
+ * tool), so the keeper that replaces a taken slot waits for the call
+ * to end, or this long for a call that runs on. */
+#define SBX_WARM_HOLD_MS 250
 
 enum sbx_admission {
 	SBX_ADMISSION_NONE,	/* nothing to do now: queued (a verdict
