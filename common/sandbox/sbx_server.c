@@ -697,47 +697,49 @@ keeper_serve(struct sbx_server *s, int ctl, unsigned lang)
 	return EXIT_OK;
 }
 
-/* The keepers of lang's slots. */
+/* The keepers of lang's slots, and the slots of lang taken by a call
+ * still in its hold: each of those has its keeper to come. */
 static uint32_t
 warm_kept(struct sbx_server *s, unsigned lang)
 {
+	int64_t now = mono_ms();
 	uint32_t n = 0;
 
 	for (size_t i = 0; i < s->sv.nh; i++) {
 		struct sbx_server_handler *h = supervisor_handler(&s->sv, i);
 
-		n += h->warm && h->warm_lang == lang;
+		n += (h->warm || (h->warm_given_at && now - h->warm_given_at <
+		    SBX_WARM_HOLD_MS)) && h->warm_lang == lang;
 	}
 	return n;
 }
 
-/* How long new keepers still wait (ms): a handler given a slot less than
- * SBX_WARM_HOLD_MS ago is still running. 0: none waits. */
+/* When the first hold ends (ms from now), or -1: none runs. */
 static int64_t
-warm_hold_left(struct sbx_server *s)
+warm_hold_next(struct sbx_server *s)
 {
-	int64_t now = mono_ms(), left = 0;
+	int64_t now = mono_ms(), next = -1;
 
 	for (size_t i = 0; i < s->sv.nh; i++) {
 		struct sbx_server_handler *h = supervisor_handler(&s->sv, i);
-		int64_t end = h->warm_given_at + SBX_WARM_HOLD_MS;
+		int64_t left = h->warm_given_at + SBX_WARM_HOLD_MS - now;
 
-		if (h->warm_given_at && end - now > left)
-			left = end - now;
+		if (h->warm_given_at && left > 0 && (next < 0 || left < next))
+			next = left;
 	}
-	return left;
+	return next;
 }
 
 /* Keep --warm keepers, each preparing its slot in its own process while
  * the supervisor serves on; none while draining, none for a second after
- * one died unused, none while a call that took a slot is in its hold. */
+ * one died unused. A slot taken by a call is replaced when that call's
+ * handler has ended or its hold is over, whichever is first: a slot's
+ * hold delays its own replacement only. */
 static void
 warm_fill(struct sbx_server *s)
 {
 	static const unsigned langs[] = { SBX_LANG_PYTHON, SBX_LANG_JAVA };
 
-	if (warm_hold_left(s) > 0)
-		return;
 	for (size_t l = 0; l < sizeof langs / sizeof langs[0]; l++) {
 		uint32_t want = langs[l] == SBX_LANG_JAVA ? s->cfg.warm_java :
 		    s->cfg.warm_python;
@@ -988,8 +990,8 @@ tick(void *ctx)
 	if (s->draining || s->warm_keepers >= s->cfg.warm_python +
 	    s->cfg.warm_java)
 		return -1;
-	hold = warm_hold_left(s);
-	return hold > 0 && hold < 1000 ? (int)hold : 1000;
+	hold = warm_hold_next(s);
+	return hold >= 0 && hold < 1000 ? (int)hold + 1 : 1000;
 }
 
 enum sbx_server_status

@@ -19,7 +19,8 @@
  * keeper (CONN over its control socket: the fd and the transport state,
  * as the pre-auth process hands them over) and a new keeper is forked
  * when that handler has ended, or SBX_WARM_HOLD_MS after it was given
- * the connection if it runs longer. The keeper then is that
+ * the connection if it runs longer (each slot's own hold: other calls
+ * never delay its replacement). The keeper then is that
  * connection's handler: its slot
  * takes the execution when it fits, else it is destroyed unused and the
  * execution starts cold. */
