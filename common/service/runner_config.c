@@ -344,6 +344,7 @@ runner_config_finish(struct runner_config *c, int check, char *err,
     size_t errlen)
 {
 	struct jail_config *j = &c->jail_cfg;
+	unsigned preauth_in_range = 0;	/* the range's first uid taken */
 
 	j->ro_paths = c->ro_paths;
 	j->egress_ports = j->negress ? c->ports : NULL;
@@ -371,6 +372,7 @@ runner_config_finish(struct runner_config *c, int check, char *err,
 		    EXIT_USAGE;
 	if (j->uid_first && !c->preauth_uid) {
 		/* the range's first uid runs the pre-auth process */
+		preauth_in_range = 1;
 		if (j->uid_first == j->uid_last)
 			return errbuf_set(err, errlen, "--uid-range needs two uids "
 			    "at least: the first runs the pre-auth process (or "
@@ -416,7 +418,7 @@ runner_config_finish(struct runner_config *c, int check, char *err,
 		return errbuf_set(err, errlen, "--require-lock, --prefetch and "
 		    "--py-index go with --lock-store"), EXIT_USAGE;
 	if (c->lock_store && c->lock_uid_first <= j->uid_last &&
-	    c->lock_uid_last >= j->uid_first - 1)
+	    c->lock_uid_last >= j->uid_first - preauth_in_range)
 		return errbuf_set(err, errlen, "--lock-uid-range must not "
 		    "overlap --uid-range (nor its pre-auth uid)"), EXIT_USAGE;
 	/* a --preauth-uid given is outside --uid-range, not yet outside

@@ -228,6 +228,33 @@ main(void)
 	    "lock-uid-range 300000-300007\npreauth-uid 300008\n") == 0 &&
 	    runner_config_finish(&c, 0, err, sizeof err) == 0 &&
 	    c.preauth_uid == 300008, "and taken just past it: %s", err);
+	/* a lock range just below --uid-range: refused when the range's
+	 * first uid became the pre-auth uid (one uid below the leases'),
+	 * taken when --preauth-uid put it elsewhere (it was refused: the
+	 * check assumed the range's first uid was always taken) */
+	base(&c);
+	ok(file(&c, "review-pubkey /k\nlock-store /l\n"
+	    "lock-uid-range 199990-200000\n") == 0 &&
+	    runner_config_finish(&c, 0, err, sizeof err) == EXIT_USAGE &&
+	    strcmp(err, "--lock-uid-range must not overlap --uid-range (nor "
+	    "its pre-auth uid)") == 0 && c.preauth_uid == 200000,
+	    "a lock range ending on the pre-auth uid refused: %s", err);
+	base(&c);
+	ok(file(&c, "review-pubkey /k\nlock-store /l\n"
+	    "lock-uid-range 199990-199999\n") == 0 &&
+	    runner_config_finish(&c, 0, err, sizeof err) == 0,
+	    "one ending under it taken: %s", err);
+	base(&c);
+	ok(file(&c, "review-pubkey /k\nlock-store /l\n"
+	    "lock-uid-range 199990-199999\npreauth-uid 300000\n") == 0 &&
+	    runner_config_finish(&c, 0, err, sizeof err) == 0 &&
+	    c.jail_cfg.uid_first == 200000, "with --preauth-uid elsewhere, "
+	    "a lock range ending under --uid-range taken: %s", err);
+	base(&c);
+	ok(file(&c, "review-pubkey /k\nlock-store /l\n"
+	    "lock-uid-range 199990-200000\npreauth-uid 300000\n") == 0 &&
+	    runner_config_finish(&c, 0, err, sizeof err) == EXIT_USAGE,
+	    "... one reaching into --uid-range refused: %s", err);
 	base(&c);
 	ok(file(&c, "cpu nan\n") != 0 && strcmp(err, "f.conf:1: --cpu: 'nan' "
 	    "is not a number of CPUs (e.g. 0.5, 2; 0 for none)") == 0,
