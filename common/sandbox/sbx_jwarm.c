@@ -18,6 +18,7 @@
 #include "common/sandbox/sbx_jar.h"
 #include "common/sandbox/sbx_proto.h"
 #include "common/sandbox/sbx_stage.h"
+#include "common/sandbox/sbx_warm.h"
 
 #define DIR_WARM ".airlock/warm"
 #define LOADER_SRC ".airlock/WarmLoader.java"
@@ -314,49 +315,46 @@ say(int fd, char op, const char *s, const uint8_t *data, size_t len)
 }
 
 /* The tool's files from stdin (sbx_warm.h's record, which the service
- * built from a checked request; every length is still checked against
- * the protocol's caps before it is read), written into the work
- * directory as the jail writes a cold start's; their names into
- * names[SBX_FILES_MAX]. 0, or -1 (the stage record written). */
+ * built from a checked request; its decoder still checks every length
+ * against the protocol's caps before it is read, and the names as a
+ * request's), read exactly: never a byte past the record, the rest of
+ * stdin is the tool's input. Then written into the work directory as the
+ * jail writes a cold start's. 0 and rec's files, or -1 (the stage record
+ * written). */
 static int
-take_files(char names[][SBX_NAME_MAX + 1], size_t *nfiles)
+take_files(struct sbx_warm_rec *rec)
 {
-	static uint8_t data[SBX_FILE_MAX];
-	uint32_t count, nlen, dlen, total = 0;
+	static uint8_t buf[1 << 16];
+	enum sbx_warm_rc rc = SBX_WARM_NEED;
+	size_t want, used;
 
-	if (read_be(0, 2, &count) != 0 || count == 0 ||
-	    count > SBX_FILES_MAX) {
+	sbx_warm_rec_init(rec);
+	while (rc == SBX_WARM_NEED) {
+		want = sbx_warm_rec_want(rec);
+		want = want < sizeof buf ? want : sizeof buf;
+		if (want == 0 || read_exact(0, buf, want) != 0)
+			break;
+		rc = sbx_warm_rec_feed(rec, buf, want, &used);
+	}
+	if (rc != SBX_WARM_OK) {
 		sbx_java_fail(SBX_STAGE_ERROR, "the warm slot's record of "
 		    "files is malformed", NULL);
 		return -1;
 	}
-	for (uint32_t i = 0; i < count; i++) {
-		int fd;
+	for (size_t i = 0; i < rec->nfiles; i++) {
+		const struct sbx_file_data *f = &rec->files[i];
+		int fd = open(f->name, O_WRONLY | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, 0644);
 
-		if (read_be(0, 2, &nlen) != 0 || read_be(0, 4, &dlen) != 0 ||
-		    nlen == 0 || nlen > SBX_NAME_MAX || dlen > SBX_FILE_MAX ||
-		    dlen > SBX_FILES_TOTAL_MAX - total ||
-		    read_exact(0, names[i], nlen) != 0 ||
-		    !sbx_name_valid((const uint8_t *)names[i], nlen) ||
-		    read_exact(0, data, dlen) != 0) {
-			sbx_java_fail(SBX_STAGE_ERROR, "the warm slot's record "
-			    "of files is malformed", NULL);
-			return -1;
-		}
-		names[i][nlen] = '\0';
-		total += dlen;
-		fd = open(names[i], O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-		    O_CLOEXEC, 0644);
-		if (fd < 0 || file_write_all(fd, data, dlen) != 0) {
+		if (fd < 0 || file_write_all(fd, f->data, f->len) != 0) {
 			if (fd >= 0)
 				close(fd);
 			sbx_java_fail(SBX_STAGE_ERROR, "cannot write ",
-			    names[i]);
+			    f->name);
 			return -1;
 		}
 		close(fd);
 	}
-	*nfiles = count;
 	return 0;
 }
 
@@ -404,7 +402,7 @@ send_class(void *ctx, const char *path, const uint8_t *buf, size_t len)
 static int
 helper(const struct sbx_java_opts *o, int to, int from)
 {
-	static char names[SBX_FILES_MAX][SBX_NAME_MAX + 1];
+	static struct sbx_warm_rec rec;
 	char *files[SBX_FILES_MAX], cls[256], path[512], why[JAVACHECK_WHY_MAX];
 	struct javacheck_policy pol;
 	enum javacheck_status js;
@@ -418,10 +416,11 @@ helper(const struct sbx_java_opts *o, int to, int from)
 	if (read_be(from, 1, &w) != 0 || w != 'W' ||
 	    file_write_all(1, SBX_STAGE_READY, SBX_STAGE_READY_LEN) != 0)
 		return 1;
-	if (take_files(names, &n) != 0)
+	if (take_files(&rec) != 0)
 		return say(to, 'Q', NULL, NULL, 0), 1;
+	n = rec.nfiles;
 	for (size_t i = 0; i < n; i++)
-		files[i] = names[i];
+		files[i] = rec.names[i];
 	if (sbx_java_main_class(files, n, cls, sizeof cls) != 0)
 		return say(to, 'Q', NULL, NULL, 0), 1;
 	/* only the given sources, in their order, as the cold stage's

@@ -1,7 +1,8 @@
-/* sbx_warm.c - the Python loader of a warm slot and its record
- * (sbx_warm.h). */
+/* sbx_warm.c - the Python loader of a warm slot, its record and the
+ * record's decoder (sbx_warm.h). */
 #include "common/sandbox/sbx_warm.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,6 +98,130 @@ sbx_warm_record(const struct sbx_job *job, uint8_t **out, size_t *len)
 	}
 	*len = n;
 	return 0;
+}
+
+/* The parts of the record, in the order a file's are read. */
+enum { PART_COUNT, PART_HEAD, PART_NAME, PART_DATA };
+
+void
+sbx_warm_rec_init(struct sbx_warm_rec *r)
+{
+	/* not data: 4 MiB, and only its written bytes are ever read */
+	memset(r, 0, offsetof(struct sbx_warm_rec, data));
+	r->state = SBX_WARM_NEED;
+	r->part = PART_COUNT;
+}
+
+/* The length of the part being read (its lengths already checked). */
+static size_t
+part_len(const struct sbx_warm_rec *r)
+{
+	switch (r->part) {
+	case PART_COUNT:
+		return 2;
+	case PART_HEAD:
+		return 6;
+	case PART_NAME:
+		return r->nlen;
+	default:
+		return r->dlen;
+	}
+}
+
+/* Where the part's bytes go: within the caps part_done checked. */
+static uint8_t *
+part_buf(struct sbx_warm_rec *r)
+{
+	switch (r->part) {
+	case PART_COUNT:
+	case PART_HEAD:
+		return r->hdr;
+	case PART_NAME:
+		return (uint8_t *)r->names[r->nfiles];
+	default:
+		return r->data + r->total;
+	}
+}
+
+/* The part is whole: check it and go on to the next. The new state. */
+static int
+part_done(struct sbx_warm_rec *r)
+{
+	struct rd h = rd_init(r->hdr, r->have);
+	uint16_t v16;
+
+	switch (r->part) {
+	case PART_COUNT:
+		if (rd_u16(&h, &v16) != 0 || v16 == 0 || v16 > SBX_FILES_MAX)
+			return SBX_WARM_BAD;
+		r->count = v16;
+		r->part = PART_HEAD;
+		break;
+	case PART_HEAD:
+		/* the caps of names[] and data[], checked before either is
+		 * written; the name's own check follows when it is whole */
+		if (rd_u16(&h, &v16) != 0 || rd_u32(&h, &r->dlen) != 0 ||
+		    v16 == 0 || v16 > SBX_NAME_MAX ||
+		    r->dlen > SBX_FILE_MAX ||
+		    r->dlen > SBX_FILES_TOTAL_MAX - r->total)
+			return SBX_WARM_BAD;
+		r->nlen = v16;
+		r->part = PART_NAME;
+		break;
+	case PART_NAME:
+		/* as a request's are checked: [A-Za-z0-9._-], not '.' or
+		 * '-' first (so no NUL, no '/') */
+		if (!sbx_name_valid((const uint8_t *)r->names[r->nfiles],
+		    r->nlen))
+			return SBX_WARM_BAD;
+		r->names[r->nfiles][r->nlen] = '\0';
+		r->part = PART_DATA;
+		break;
+	default:
+		r->files[r->nfiles] = (struct sbx_file_data){
+			r->names[r->nfiles], r->data + r->total, r->dlen };
+		r->total += r->dlen;
+		if (++r->nfiles == r->count)
+			return SBX_WARM_OK;
+		r->part = PART_HEAD;
+		break;
+	}
+	r->have = 0;
+	return SBX_WARM_NEED;
+}
+
+size_t
+sbx_warm_rec_want(const struct sbx_warm_rec *r)
+{
+	return r->state == SBX_WARM_NEED ? part_len(r) - r->have : 0;
+}
+
+enum sbx_warm_rc
+sbx_warm_rec_feed(struct sbx_warm_rec *r, const uint8_t *p, size_t n,
+    size_t *used)
+{
+	size_t off = 0;
+
+	*used = 0;
+	if (r->state != SBX_WARM_NEED)
+		return (enum sbx_warm_rc)r->state;
+	/* each turn fills the part or takes all that is left; a part of
+	 * no bytes (an empty file) is whole at once */
+	for (;;) {
+		size_t take = part_len(r) - r->have;
+
+		take = take < n - off ? take : n - off;
+		if (take > 0)
+			memcpy(part_buf(r) + r->have, p + off, take);
+		r->have += take;
+		off += take;
+		if (r->have < part_len(r))
+			break;
+		if ((r->state = part_done(r)) != SBX_WARM_NEED)
+			break;
+	}
+	*used = off;
+	return (enum sbx_warm_rc)r->state;
 }
 
 int
