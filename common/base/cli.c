@@ -5,7 +5,10 @@
 
 #include "common/base/xwrap.h"
 
-/* Leading decimal digits of s into *v (no overflow); returns the suffix. */
+/* Leading decimal digits of s into *v; returns the suffix, or NULL when
+ * there is no digit or the number is past UINT64_MAX. The bound is the
+ * digit's own: v * 10 + d fits exactly when v <= (UINT64_MAX - d) / 10
+ * (with 9 for every digit, 18446744073709551610..615 were refused). */
 static const char *
 digits(const char *s, uint64_t *v)
 {
@@ -13,9 +16,11 @@ digits(const char *s, uint64_t *v)
 	if (*s < '0' || *s > '9')
 		return NULL;
 	for (; *s >= '0' && *s <= '9'; s++) {
-		if (*v > (UINT64_MAX - 9) / 10)
+		uint64_t d = (uint64_t)(*s - '0');
+
+		if (*v > (UINT64_MAX - d) / 10)
 			return NULL;
-		*v = *v * 10 + (uint64_t)(*s - '0');
+		*v = *v * 10 + d;
 	}
 	return s;
 }

@@ -35,6 +35,36 @@ main(void)
 	ok(cli_count("11", 1, 10, &v) == -1, "count above range");
 	ok(cli_count("3a", 1, 10, &v) == -1, "count with junk");
 	{
+		/* the top of uint64_t: each value in range is a count (the
+		 * digit scan once refused the last six) */
+		static const struct { const char *in; int rc; uint64_t v; }
+		    top[] = {
+			{ "18446744073709551609", 0, 18446744073709551609ull },
+			{ "18446744073709551610", 0, 18446744073709551610ull },
+			{ "18446744073709551615", 0, UINT64_MAX },
+			{ "018446744073709551615", 0, UINT64_MAX },
+			{ "18446744073709551616", -1, 0 },
+			{ "18446744073709551620", -1, 0 },
+			{ "99999999999999999999", -1, 0 },
+		};
+
+		for (size_t i = 0; i < sizeof top / sizeof *top; i++) {
+			v = 7;
+			ok(cli_count(top[i].in, 0, UINT64_MAX, &v) == top[i].rc &&
+			    v == (top[i].rc ? 7 : top[i].v), "count '%s' with "
+			    "max UINT64_MAX: %s", top[i].in, top[i].rc ?
+			    "refused, untouched" : "accepted");
+		}
+		v = 7;
+		ok(cli_size_bytes("18446744073709551615", &v) == 0 &&
+		    v == UINT64_MAX, "size UINT64_MAX bytes");
+		ok(cli_size_bytes("16777215T", &v) == 0 &&
+		    v == 16777215ull << 40, "size 16777215T: the most in T");
+		v = 7;
+		ok(cli_size_bytes("16777216T", &v) == -1 && v == 7,
+		    "size 16777216T (2^64): refused, untouched");
+	}
+	{
 		static const char *const bad[] = { "5-1", "0-10", "+5-9",
 			" 5-9", "5-9 ", "5--9", "5-+9", "5", "5-", "-9", "",
 			"5-4294967294", "4294967301-4294967302",
