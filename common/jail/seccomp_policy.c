@@ -269,7 +269,8 @@ add(scmp_filter_ctx ctx, const char *name, int nr, uint32_t action,
 
 static int
 add_rule(scmp_filter_ctx ctx, const struct seccomp_rule *rules, size_t n,
-    const struct seccomp_rule *r, int nr, char *err, size_t errlen)
+    const struct seccomp_rule *r, int nr, enum seccomp_default dflt,
+    char *err, size_t errlen)
 {
 	struct seccomp_block blocks[OTHERS_BLOCK_MAX];
 	struct scmp_arg_cmp cmp[2];
@@ -288,7 +289,8 @@ add_rule(scmp_filter_ctx ctx, const struct seccomp_rule *rules, size_t n,
 	case SECCOMP_KIND_ARG_DENY:
 		/* The default already answers this errno, and libseccomp
 		 * refuses a rule that repeats the default action. */
-		if (r->err == SECCOMP_DEFAULT_ERRNO)
+		if (dflt == SECCOMP_DEFAULT_ENOSYS &&
+		    r->err == SECCOMP_DEFAULT_ERRNO)
 			return 0;
 		return add(ctx, r->name, nr, SCMP_ACT_ERRNO((uint32_t)r->err),
 		    ncmp, cmp, err, errlen);
@@ -374,6 +376,15 @@ int
 seccomp_policy_compile(const struct seccomp_rule *rules, size_t n,
     struct sock_fprog *out, char *err, size_t errlen)
 {
+	return seccomp_policy_compile_as(rules, n, SECCOMP_DEFAULT_ENOSYS, out,
+	    err, errlen);
+}
+
+int
+seccomp_policy_compile_as(const struct seccomp_rule *rules, size_t n,
+    enum seccomp_default dflt, struct sock_fprog *out, char *err,
+    size_t errlen)
+{
 	scmp_filter_ctx ctx;
 	int rc = -1;
 
@@ -384,7 +395,8 @@ seccomp_policy_compile(const struct seccomp_rule *rules, size_t n,
 	if (seccomp_arch_native() != SCMP_ARCH_X86_64)
 		return errbuf_set(err, errlen, "the policy names x86_64 syscalls; "
 		    "this machine is another architecture");
-	if (!(ctx = seccomp_init(SCMP_ACT_ERRNO(SECCOMP_DEFAULT_ERRNO))))
+	if (!(ctx = seccomp_init(dflt == SECCOMP_DEFAULT_KILL ?
+	    SCMP_ACT_KILL_PROCESS : SCMP_ACT_ERRNO(SECCOMP_DEFAULT_ERRNO))))
 		return errbuf_set(err, errlen, "seccomp_init failed");
 	/* x86 (int 0x80) and x32 calls are another numbering the rules
 	 * were never written for: kill, do not guess. */
@@ -404,8 +416,8 @@ seccomp_policy_compile(const struct seccomp_rule *rules, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		int nr = resolve(rules[i].name, err, errlen);
 
-		if (nr < 0 || add_rule(ctx, rules, n, &rules[i], nr, err,
-		    errlen) != 0)
+		if (nr < 0 || add_rule(ctx, rules, n, &rules[i], nr, dflt,
+		    err, errlen) != 0)
 			goto out;
 	}
 	rc = export_bpf(ctx, out, err, errlen);

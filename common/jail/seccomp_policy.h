@@ -102,6 +102,22 @@ size_t seccomp_policy_select(const struct seccomp_rule *rules, size_t n,
  * -1 and writes a message naming the syscall or step into err. */
 int seccomp_policy_compile(const struct seccomp_rule *rules, size_t n,
     struct sock_fprog *out, char *err, size_t errlen);
+
+/* What a syscall no rule decides gets: ENOSYS (the jail's programs and
+ * the pre-auth process: a libc falls back), or the process killed by
+ * SIGSYS (a process of our own whose every call was measured: the egress
+ * proxy; anything else is an attacker's code or a bug, and either ends
+ * there). */
+enum seccomp_default {
+	SECCOMP_DEFAULT_ENOSYS,
+	SECCOMP_DEFAULT_KILL
+};
+
+/* seccomp_policy_compile with the default action dflt (the function
+ * above is SECCOMP_DEFAULT_ENOSYS). */
+int seccomp_policy_compile_as(const struct seccomp_rule *rules, size_t n,
+    enum seccomp_default dflt, struct sock_fprog *out, char *err,
+    size_t errlen);
 void seccomp_policy_free(struct sock_fprog *prog);
 
 /* Each program of seccomp_policy compiled at build time by
