@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/base/fileio.h"
+#include "common/base/log.h"
 #include "common/egress/egress_proxy.h"
 
 static const char *const proxy_env[] = {
@@ -236,8 +237,9 @@ egress_lease_rules(const struct egress_config *ec, const char *launcher,
 
 /* The proxy process: back to the runner's network, the lease's ids. */
 static _Noreturn void
-run_proxy(int home_ns, int lfd, const struct egress_allow *a,
-    const char *lease_id, uid_t uid, gid_t gid, pid_t parent)
+run_proxy(int home_ns, int lfd, const struct sock_fprog *filter,
+    const struct egress_allow *a, const char *lease_id, uid_t uid,
+    gid_t gid, pid_t parent)
 {
 	sigset_t none;
 	char adj[16];
@@ -266,13 +268,19 @@ run_proxy(int home_ns, int lfd, const struct egress_allow *a,
 	    setresuid(uid, uid, uid) != 0 || setresuid(0, 0, 0) == 0 ||
 	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		_exit(1);
-	egress_proxy_run(3, a, lease_id);
+	/* returns only when its filter or the listener failed: either way
+	 * the lease's connections are refused, never served unfiltered */
+	egress_proxy_run(3, filter, a, lease_id);
+	log_event(LOG_ERROR, "egress proxy stopped: the lease has no way out",
+	    (struct log_field[]){ LF_STR("lease", lease_id),
+	    LF_STR("error", strerror(errno)) }, 2);
 	_exit(1);
 }
 
 int
-egress_lease_start(const struct egress_allow *a, const char *lease_id,
-    uid_t uid, gid_t gid, struct egress_lease *el, char *err, size_t errlen)
+egress_lease_start(const struct egress_allow *a,
+    const struct sock_fprog *filter, const char *lease_id, uid_t uid,
+    gid_t gid, struct egress_lease *el, char *err, size_t errlen)
 {
 	int home, lfd;
 	pid_t self = getpid();
@@ -280,6 +288,11 @@ egress_lease_start(const struct egress_allow *a, const char *lease_id,
 	memset(el, 0, sizeof *el);
 	el->pidfd = -1;
 	el->nrules = a->n;
+	if (!filter || filter->len == 0) {
+		snprintf(err, errlen, "egress: no seccomp filter for the "
+		    "proxy");
+		return -1;
+	}
 	home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (home < 0 || unshare(CLONE_NEWNET) != 0) {
 		snprintf(err, errlen, "egress: a network namespace for the "
@@ -294,7 +307,7 @@ egress_lease_start(const struct egress_allow *a, const char *lease_id,
 	}
 	el->pid = fork();
 	if (el->pid == 0)
-		run_proxy(home, lfd, a, lease_id, uid, gid, self);
+		run_proxy(home, lfd, filter, a, lease_id, uid, gid, self);
 	close(home);
 	close(lfd);
 	if (el->pid < 0) {

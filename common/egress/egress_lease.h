@@ -11,8 +11,9 @@
  *      interface to it), brings "lo" up and listens on
  *      EGRESS_LEASE_HOST:EGRESS_LEASE_PORT inside it;
  *   2. it forks the proxy, which goes back to the runner's namespace,
- *      drops to the lease's uid and gid (no capabilities, no_new_privs)
- *      and serves the listening socket: accepted connections come from
+ *      drops to the lease's uid and gid (no capabilities, no_new_privs),
+ *      installs its seccomp allowlist (egress_proxy_filter) and serves
+ *      the listening socket: accepted connections come from
  *      inside the lease, outbound ones leave from the runner's network;
  *   3. the handler stays in the new namespace, so the child it spawns
  *      next (the jail adds no network namespace of its own) starts there,
@@ -23,6 +24,7 @@
 #ifndef AIRLOCK_EGRESS_LEASE_H
 #define AIRLOCK_EGRESS_LEASE_H
 
+#include <linux/filter.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -83,10 +85,13 @@ int egress_lease_rules(const struct egress_config *ec, const char *launcher,
     size_t errlen);
 
 /* Steps 1-3 above for the lease lease_id, whose uid and gid the proxy
- * takes, its policy a (copied). 0, or -1 with a message (this process may
+ * takes, its policy a (copied); the proxy installs filter
+ * (egress_proxy_filter, required) once it has dropped to them, before it
+ * reads a byte of the lease's. 0, or -1 with a message (this process may
  * then be in a namespace with no way out: the caller refuses the lease). */
-int egress_lease_start(const struct egress_allow *a, const char *lease_id,
-    uid_t uid, gid_t gid, struct egress_lease *el, char *err, size_t errlen);
+int egress_lease_start(const struct egress_allow *a,
+    const struct sock_fprog *filter, const char *lease_id, uid_t uid,
+    gid_t gid, struct egress_lease *el, char *err, size_t errlen);
 
 /* Kill the proxy and its connections (safe when none was started). */
 void egress_lease_stop(struct egress_lease *el);

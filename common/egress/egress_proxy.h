@@ -17,6 +17,8 @@
 #ifndef AIRLOCK_EGRESS_PROXY_H
 #define AIRLOCK_EGRESS_PROXY_H
 
+#include <linux/filter.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/egress/egress_allow.h"
@@ -47,12 +49,23 @@ const char *egress_verdict_name(enum egress_verdict v);
 enum egress_verdict egress_proxy_conn(int fd, const struct egress_allow *a,
     const char *lease_id);
 
-/* Accept on listen_fd and serve each connection in a child process of
- * its own (at most EGRESS_CONNS_MAX at once; more wait in the backlog),
- * each tied to this process by its parent-death signal: when this process
- * ends, each connection stops within seconds and still writes its log
- * line. Returns only when listen_fd fails: -1 with errno. */
-int egress_proxy_run(int listen_fd, const struct egress_allow *a,
-    const char *lease_id);
+/* Compile the proxy's seccomp allowlist (egress_proxy.c says what it
+ * holds and why) into out, the caller's to free with
+ * seccomp_policy_free: done once by the runner at start-up, so the proxy
+ * never runs libseccomp. A call outside it kills the process (SIGSYS).
+ * 0, or -1 with err set. */
+int egress_proxy_filter(struct sock_fprog *out, char *err, size_t errlen);
+
+/* Install filter on this process (single-threaded, no_new_privs already
+ * set: else -1 with errno EPERM and nothing served), then accept on
+ * listen_fd and serve each connection in a child process of its own (at
+ * most EGRESS_CONNS_MAX at once; more wait in the backlog), each under
+ * the same filter and tied to this process by its parent-death signal:
+ * when this process ends, each connection stops within seconds and still
+ * writes its log line; one the filter killed gets an error line from
+ * this process instead. Returns only when the filter cannot be installed
+ * or listen_fd fails: -1 with errno. */
+int egress_proxy_run(int listen_fd, const struct sock_fprog *filter,
+    const struct egress_allow *a, const char *lease_id);
 
 #endif

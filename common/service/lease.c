@@ -911,8 +911,8 @@ open_egress(struct lease *l, char **envp)
 	    sizeof err) != 0)
 		return refuse(l, LERR_JAIL, err);
 	l->rules = &rules;
-	if (egress_lease_start(&rules, l->id, l->jl.uid, l->jl.gid, &l->eg,
-	    err, sizeof err) != 0)
+	if (egress_lease_start(&rules, l->cfg->egress_filter, l->id,
+	    l->jl.uid, l->jl.gid, &l->eg, err, sizeof err) != 0)
 		return refuse(l, LERR_JAIL, err);
 	if (egress_env(envp, ENV_ENVP_CAP) != 0)
 		return refuse(l, LERR_ENV, "no room left in the environment "

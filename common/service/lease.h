@@ -51,6 +51,9 @@ struct lease_config {
 					 * lease, the egress proxy its only way
 					 * out; NULL: the runner's network
 					 * (--shared-network, --jail none) */
+	const struct sock_fprog *egress_filter;	/* the proxy's seccomp
+					 * allowlist (egress_proxy_filter), set
+					 * with egress */
 };
 
 /* Serve the authenticated connection conn_fd with its transport state *t

@@ -18,6 +18,7 @@
 #include "common/base/random_id.h"
 #include "common/base/signal_fd.h"
 #include "common/base/xwrap.h"
+#include "common/egress/egress_proxy.h"
 #include "common/jail/cgroup.h"
 #include "common/jail/diskquota.h"
 #include "common/jail/jail_options.h"
@@ -1053,6 +1054,12 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 	    egress_config_init(&r->egress, r->cfg.egress_allow, &r->jail, err,
 	    errlen) ? EXIT_CONFIG : 0, err)) != 0)
 		return rc;
+	/* once, here: the proxies never run libseccomp (a reload cannot
+	 * change --shared-network, so this holds for good) */
+	if (jail_ok && own_network(&r->cfg) && (rc = step(r,
+	    egress_proxy_filter(&r->egress_filter, err, errlen) ?
+	    EXIT_SOFTWARE : 0, err)) != 0)
+		return rc;
 	if (jail_ok && (rc = step(r, check_own_pids(&r->cfg, &r->jail, err,
 	    errlen), err)) != 0)
 		return rc;
@@ -1112,6 +1119,7 @@ runner_service_setup(struct runner_service *r, char *err, size_t errlen)
 		.require_lock = r->cfg.require_lock,
 		.surface_store = r->cfg.surface_store,
 		.egress = own_network(&r->cfg) ? &r->egress : NULL,
+		.egress_filter = &r->egress_filter,
 	};
 	return 0;
 }
@@ -1200,4 +1208,5 @@ runner_service_fini(struct runner_service *r)
 {
 	supervisor_fini(&r->sv);
 	jail_fini(&r->jail);
+	seccomp_policy_free(&r->egress_filter);
 }

@@ -54,6 +54,8 @@ struct runner_service {
 	char trees[PATH_MAX], lock_install[PATH_MAX];
 	struct jail jail;
 	struct egress_config egress;
+	struct sock_fprog egress_filter;	/* the proxies' allowlist
+					 * (egress_proxy_filter), with egress */
 	struct sock_fprog seccomp;
 	struct secret_ring ring;	/* the secrets accepted */
 	struct supervisor sv;

@@ -8,6 +8,8 @@
  *   proxy HOST:PORT    CONNECT through $HTTPS_PROXY, then one line each
  *                      way: "proxy HOST:PORT: CODE [first line of reply]"
  *   env NAME           "env NAME: VALUE" or "env NAME: unset"
+ *   wait               read stdin to its end: "wait: eof" (the lease
+ *                      lives until the test closes it)
  *   door ADDR PORT     connect, send one msg1-shaped record (a runner
  *                      answers one that does not authenticate with the
  *                      versions it speaks), read: "door ADDR:PORT:
@@ -209,6 +211,12 @@ main(int argc, char **argv)
 			const char *v = getenv(argv[++i]);
 
 			printf("env %s: %s\n", argv[i], v ? v : "unset");
+		} else if (strcmp(argv[i], "wait") == 0) {
+			char b[256];
+
+			while (read(0, b, sizeof b) > 0)
+				;
+			printf("wait: eof\n");
 		} else {
 			printf("usage: unknown attempt %s\n", argv[i]);
 			return 2;

@@ -3,22 +3,178 @@
  * arrive first); an unlisted port, an unlisted literal, the metadata
  * address, a listed name that resolves to loopback, a malformed request,
  * another method and a silent client are each refused with their own
- * verdict, and nothing reaches the upstream for any of them. */
+ * verdict, and nothing reaches the upstream for any of them. All of it
+ * under the proxy's seccomp filter, as in a lease; and under that filter
+ * each call the proxy must never make kills the process (SIGSYS), which
+ * the same call without it does not, and a filter that cannot be
+ * installed serves nothing. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <linux/netlink.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/egress/egress_proxy.h"
 #include "common/base/log.h"
+#include "common/jail/seccomp_policy.h"
 #include "tap.h"
+
+/* A directory of the test's own: the target of the mount and the file
+ * opened for writing, so the calls that succeed without the filter (as
+ * root) touch nothing else; the mount is detached at once. */
+static char scratch[] = "/tmp/egress_proxy_test.XXXXXX";
+static char scratch_file[sizeof scratch + 2];
+
+/* Calls the proxy never makes, each as a raw syscall (the number the
+ * filter sees); under the filter none returns. */
+static void
+do_execve(void)
+{
+	char *const argv[] = { "/bin/true", NULL };
+
+	syscall(SYS_execve, "/bin/true", argv, NULL);
+}
+static void
+do_ptrace(void)
+{
+	syscall(SYS_ptrace, PTRACE_TRACEME, 0, 0, 0);
+}
+static void
+do_mount(void)
+{
+	if (syscall(SYS_mount, "none", scratch, "tmpfs", 0L, NULL) == 0)
+		umount2(scratch, MNT_DETACH);
+}
+static void
+do_unshare(void)
+{
+	syscall(SYS_unshare, CLONE_NEWUSER);
+}
+static void
+do_setns(void)
+{
+	syscall(SYS_setns, 0, CLONE_NEWNET);
+}
+static void
+do_netlink(void)
+{
+	syscall(SYS_socket, AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
+	    NETLINK_ROUTE);
+}
+static void
+do_unix(void)
+{
+	syscall(SYS_socket, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+}
+static void
+do_sctp(void)
+{
+	syscall(SYS_socket, AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 132);
+}
+static void
+do_write_open(void)
+{
+	syscall(SYS_open, scratch_file, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+}
+static void
+do_rdwr_open(void)
+{
+	syscall(SYS_open, scratch_file, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+}
+static void
+do_openat(void)
+{
+	syscall(SYS_openat, AT_FDCWD, "/etc/hosts", O_RDONLY | O_CLOEXEC);
+}
+static void
+do_listen(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	syscall(SYS_listen, fd, 1);
+}
+static void
+do_clone(void)
+{
+	syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+}
+static void
+do_prctl(void)
+{
+	syscall(SYS_prctl, PR_SET_DUMPABLE, 1, 0, 0, 0);
+}
+static void
+do_dupfd(void)
+{
+	syscall(SYS_fcntl, 0, F_DUPFD_CLOEXEC, 10);
+}
+
+static const struct {
+	void (*call)(void);
+	const char *what;
+} denied[] = {
+	{ do_execve, "execve" }, { do_ptrace, "ptrace" },
+	{ do_mount, "mount" }, { do_unshare, "unshare" },
+	{ do_setns, "setns" }, { do_netlink, "socket(AF_NETLINK)" },
+	{ do_unix, "socket(AF_UNIX)" },
+	{ do_sctp, "socket(AF_INET, IPPROTO_SCTP)" },
+	{ do_write_open, "open O_WRONLY|O_CREAT" },
+	{ do_rdwr_open, "open O_RDWR|O_CREAT" }, { do_openat, "openat" },
+	{ do_listen, "listen" }, { do_clone, "clone" },
+	{ do_prctl, "prctl(PR_SET_DUMPABLE)" },
+	{ do_dupfd, "fcntl(F_DUPFD_CLOEXEC)" },
+};
+
+/* Run call in a child, under filter when it is not NULL: its wait
+ * status. */
+static int
+in_child(void (*call)(void), const struct sock_fprog *filter)
+{
+	int st = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (filter && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+		    seccomp_policy_install(filter) != 0))
+			_exit(3);
+		call();
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return st;
+}
+
+/* The Seccomp line of /proc/PID/status: 2 is a filter. */
+static int
+seccomp_mode(pid_t pid)
+{
+	char path[64], line[256];
+	int mode = -1;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, "Seccomp:", 8) == 0)
+			mode = atoi(line + 8);
+	fclose(f);
+	return mode;
+}
 
 static int
 listen_any(uint16_t *port)
@@ -140,7 +296,9 @@ main(void)
 	int up_fd, proxy_fd, cnt[2], fd;
 	pid_t up_pid, proxy_pid;
 	char text[256], out[4096], err[256];
+	struct sock_fprog filter, none = { 0, NULL };
 	size_t n;
+	int st;
 
 	log_init("egress_proxy_test");
 	log_set_level(LOG_ERROR);	/* the verdicts are checked, not read */
@@ -158,8 +316,30 @@ main(void)
 	    "169.254.169.254:80", up_port, up_port);
 	ok(egress_allow_add(&a, text, strlen(text), err, sizeof err) == 0,
 	    "allow list %s", text);
+	if (egress_proxy_filter(&filter, err, sizeof err) != 0) {
+		ok(0, "the proxy's filter compiles: %s", err);
+		return tap_done();
+	}
+	ok(1, "the proxy's filter compiles: %u instructions", filter.len);
+
+	/* fail closed: without no_new_privs, or with no program, nothing
+	 * is accepted and the proxy returns */
+	if ((proxy_pid = fork()) == 0)
+		_exit(egress_proxy_run(proxy_fd, &filter, &a, "t") == -1 &&
+		    errno == EPERM ? 0 : 1);
+	ok(waitpid(proxy_pid, &st, 0) == proxy_pid && WIFEXITED(st) &&
+	    WEXITSTATUS(st) == 0, "without no_new_privs the proxy does not "
+	    "serve (EPERM)");
+	if ((proxy_pid = fork()) == 0)
+		_exit(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+		    egress_proxy_run(proxy_fd, &none, &a, "t") == -1 ? 0 : 1);
+	ok(waitpid(proxy_pid, &st, 0) == proxy_pid && WIFEXITED(st) &&
+	    WEXITSTATUS(st) == 0, "with a filter the kernel refuses the "
+	    "proxy does not serve");
+
 	if ((proxy_pid = fork()) == 0) {
-		egress_proxy_run(proxy_fd, &a, "test-lease");
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
+			egress_proxy_run(proxy_fd, &filter, &a, "test-lease");
 		_exit(1);
 	}
 	close(proxy_fd);
@@ -206,9 +386,32 @@ main(void)
 	ok(upstream_count(cnt[0]) == 0, "no refused request reached the "
 	    "upstream");
 
+	ok(waitpid(proxy_pid, &st, WNOHANG) == 0 && seccomp_mode(proxy_pid)
+	    == 2, "the proxy served all of it under its filter (Seccomp: 2), "
+	    "and lives");
+
 	kill(proxy_pid, SIGKILL);
 	kill(up_pid, SIGKILL);
 	waitpid(proxy_pid, NULL, 0);
 	waitpid(up_pid, NULL, 0);
+
+	if (!mkdtemp(scratch)) {
+		ok(0, "a scratch directory");
+		return tap_done();
+	}
+	snprintf(scratch_file, sizeof scratch_file, "%s/w", scratch);
+	for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++) {
+		int with = in_child(denied[i].call, &filter);
+		int without = in_child(denied[i].call, NULL);
+
+		ok(with != -1 && WIFSIGNALED(with) &&
+		    WTERMSIG(with) == SIGSYS && without != -1 &&
+		    WIFEXITED(without),
+		    "%s: killed by SIGSYS under the filter, returns without it",
+		    denied[i].what);
+	}
+	unlink(scratch_file);
+	rmdir(scratch);
+	seccomp_policy_free(&filter);
 	return tap_done();
 }
