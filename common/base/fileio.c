@@ -277,22 +277,26 @@ file_read_kernel_in(const char *path, size_t cap, char *first,
 	fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || !buf)
 		goto fail;
-	while ((r = read(fd, buf + n, size - n)) != 0) {
+	/* Each read may fill the NUL's byte too: a text that only fills
+	 * the room ends there, one byte past it says more is to come. */
+	while ((r = read(fd, buf + n, size + 1 - n)) != 0) {
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			goto fail;
 		}
 		n += (size_t)r;
-		if (n < size)
+		if (n <= size)
 			continue;
 		if (size == cap) {
 			errno = EFBIG;
 			goto fail;
 		}
+		/* n == size + 1 <= cap: the new room holds it */
 		size = size > cap / 2 ? cap : size * 2;
 		if (buf == first) {
-			/* the caller's buffer is full: on to the heap */
+			/* the text outgrew the caller's buffer: on to the
+			 * heap */
 			if (!(more = malloc(size + 1)))
 				goto fail;
 			memcpy(more, first, n);

@@ -54,8 +54,9 @@ int file_write_str(const char *path, const char *s);
 int file_read_kernel(const char *path, size_t cap, char **buf, size_t *len);
 
 /* file_read_kernel starting in first (first_len bytes, the NUL
- * included), moving to a new buffer only when the text outgrows it: *buf
- * is first, or one the caller frees. */
+ * included), moving to a new buffer only when the text outgrows it (a
+ * text of first_len - 1 bytes stays): *buf is first, or one the caller
+ * frees. */
 int file_read_kernel_in(const char *path, size_t cap, char *first,
     size_t first_len, char **buf, size_t *len);
 
