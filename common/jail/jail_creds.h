@@ -9,8 +9,9 @@
 
 #define JAIL_CAP_BIT(c) (1ull << (c))
 
-/* This process's effective capability set (CapEff of /proc/self/status),
- * 0 when unreadable. */
+/* This process's effective capability set, from capget(2); 0 when it
+ * fails (then callers see no capability: they refuse a mode or keep
+ * less). */
 uint64_t jail_caps_effective(void);
 
 /* Drop every capability: the bounding set and the securebits lock only
