@@ -171,6 +171,13 @@ int
 javacheck_policy_load(struct javacheck_policy *pol, const char *path,
     char *err, size_t errlen)
 {
+	return javacheck_policy_load_text(pol, path, NULL, NULL, err, errlen);
+}
+
+int
+javacheck_policy_load_text(struct javacheck_policy *pol, const char *path,
+    char **text, size_t *text_len, char *err, size_t errlen)
+{
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	char *buf;
 	size_t len = 0;
@@ -213,7 +220,12 @@ javacheck_policy_load(struct javacheck_policy *pol, const char *path,
 		snprintf(tmp, sizeof tmp, "%s", err);
 		snprintf(err, errlen, "%s: %s", path, tmp);
 	}
-	free(buf);
+	/* the bytes just parsed, not a second read a writer could change */
+	if (rc == 0 && text) {
+		*text = buf;
+		*text_len = len;
+	} else
+		free(buf);
 	return rc;
 }
 

@@ -70,6 +70,12 @@ int javacheck_policy_default(struct javacheck_policy *pol, char *err,
 /* Read FILE (at most JAVACHECK_TEXT_MAX bytes) and parse it. */
 int javacheck_policy_load(struct javacheck_policy *pol, const char *path,
     char *err, size_t errlen);
+/* javacheck_policy_load, and on success the very bytes parsed (one read
+ * of FILE) in *text, *text_len of them, a buffer the caller frees; on
+ * failure *text is untouched. */
+int javacheck_policy_load_text(struct javacheck_policy *pol,
+    const char *path, char **text, size_t *text_len, char *err,
+    size_t errlen);
 void javacheck_policy_free(struct javacheck_policy *pol);
 
 enum javacheck_status {

@@ -3,7 +3,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,37 +111,22 @@ java_ro_paths(struct sbx_env *e, const char *java_home)
 	}
 }
 
-/* A custom denylist: parsed here first, then kept as text for the Java
- * stage. */
+/* A custom denylist: parsed here first, then the very text parsed kept
+ * for the Java stage (one read: what runs is what was checked). */
 static enum sbx_env_status
 read_denylist(struct sbx_env *e, const char *path, char *err, size_t errlen)
 {
 	struct javacheck_policy pol;
 	char why[512];
-	int fd;
-	ssize_t n;
 
 	if (!path)
 		return SBX_ENV_OK;
-	if (javacheck_policy_load(&pol, path, why, sizeof why) != 0) {
+	if (javacheck_policy_load_text(&pol, path, &e->deny_text,
+	    &e->deny_len, why, sizeof why) != 0) {
 		snprintf(err, errlen, "--java-denylist: %s", why);
 		return SBX_ENV_BAD_SETUP;
 	}
 	javacheck_policy_free(&pol);
-	if (!(e->deny_text = malloc(JAVACHECK_TEXT_MAX + 1))) {
-		snprintf(err, errlen, "out of memory");
-		return SBX_ENV_SYSTEM;
-	}
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 ||
-	    (n = read(fd, e->deny_text, JAVACHECK_TEXT_MAX + 1)) < 0) {
-		snprintf(err, errlen, "--java-denylist %s: %s", path,
-		    strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return SBX_ENV_BAD_SETUP;
-	}
-	close(fd);
-	e->deny_len = (size_t)n;
 	return SBX_ENV_OK;
 }
 

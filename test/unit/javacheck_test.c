@@ -270,6 +270,8 @@ test_load(void)
 	char d[] = "/tmp/javacheck-load.XXXXXX", path[512], err[512],
 	    want[600];
 	struct javacheck_policy p;
+	char *got = NULL;
+	size_t got_len = 0;
 	FILE *f;
 
 	if (!mkdtemp(d)) {
@@ -292,6 +294,13 @@ test_load(void)
 	ok(javacheck_policy_load(&p, path, err, sizeof err) == 0 && p.n == 1,
 	    "a file of exactly %u bytes is read", JAVACHECK_TEXT_MAX);
 	javacheck_policy_free(&p);
+	ok(javacheck_policy_load_text(&p, path, &got, &got_len, err,
+	    sizeof err) == 0 && p.n == 1 && got_len == JAVACHECK_TEXT_MAX &&
+	    memcmp(got, text, got_len) == 0,
+	    "load_text hands back the bytes it parsed");
+	javacheck_policy_free(&p);
+	free(got);
+	got = NULL;
 	f = fopen(path, "a");
 	fputc('#', f);
 	fclose(f);
@@ -299,6 +308,8 @@ test_load(void)
 	    snprintf(want, sizeof want, "%s: over %u bytes", path,
 	    JAVACHECK_TEXT_MAX) > 0 && strcmp(err, want) == 0,
 	    "one byte more is refused: %s", err);
+	ok(javacheck_policy_load_text(&p, path, &got, &got_len, err,
+	    sizeof err) == -1 && got == NULL, "... and no text handed back");
 	f = fopen(path, "w");
 	fputs("any a/b r\nany a//b r\n", f);
 	fclose(f);
@@ -306,6 +317,9 @@ test_load(void)
 	    snprintf(want, sizeof want, "%s: line 2: ", path) > 0 &&
 	    strncmp(err, want, strlen(want)) == 0, "a parse error names the "
 	    "file and the line: %s", err);
+	ok(javacheck_policy_load_text(&p, path, &got, &got_len, err,
+	    sizeof err) == -1 && got == NULL,
+	    "... and load_text hands back no text for it");
 	unlink(path);
 	rmdir(d);
 }

@@ -2,12 +2,17 @@
  * need no root: the disk rule, the jail configuration the options name,
  * finding the JDK from javac on PATH, and the start-up refusals that come
  * before any jail is built (a bad denylist, a state directory that cannot
- * be made), each naming what to fix. */
+ * be made), each naming what to fix; and that the denylist text kept
+ * for the Java stage is the text that was parsed, read once. */
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/sandbox/sbx_env.h"
@@ -110,6 +115,72 @@ test_refusals(const char *dir)
 	free(e.deny_text);
 }
 
+/* Serve the FIFO at path: checked to its first reader, then, once that
+ * reader has closed it (inotify), unchecked to every later one, until
+ * killed. */
+static pid_t
+serve_twice(const char *path, const char *checked, const char *unchecked)
+{
+	struct inotify_event ev;
+	pid_t pid = fork();
+	int in, fd;
+
+	if (pid != 0)
+		return pid;
+	signal(SIGPIPE, SIG_IGN);
+	if ((in = inotify_init1(IN_CLOEXEC)) < 0 ||
+	    inotify_add_watch(in, path, IN_CLOSE_NOWRITE) < 0 ||
+	    (fd = open(path, O_WRONLY)) < 0 ||
+	    write(fd, checked, strlen(checked)) != (ssize_t)strlen(checked) ||
+	    close(fd) != 0 || read(in, &ev, sizeof ev) != sizeof ev)
+		_exit(1);
+	while ((fd = open(path, O_WRONLY)) >= 0) {
+		if (write(fd, unchecked, strlen(unchecked)) < 0)
+			_exit(1);
+		close(fd);
+	}
+	_exit(1);
+}
+
+/* A denylist that says one thing when parsed and another when read
+ * again (a FIFO: each open is a new text): the text kept is the one
+ * parsed. */
+static void
+test_denylist_once(const char *dir)
+{
+	static struct sbx_env e;
+	static const char checked[] = "any a/b checked\n";
+	struct sbx_jail_opts o = { .mode = JAIL_NONE, .uid_first = 7000,
+		.uid_last = 7099, .python = "/usr/bin/python3" };
+	struct sbx_limits max = { 1000, 1000, 64u << 20, 1u << 20, 16 };
+	char deny[256], state[256], err[1024];
+	enum sbx_env_status st;
+	pid_t pid;
+
+	snprintf(deny, sizeof deny, "%s/deny-fifo", dir);
+	snprintf(state, sizeof state, "%s/state", dir);
+	if (mkfifo(deny, 0600) != 0 || (pid = serve_twice(deny, checked,
+	    "nonsense never checked\n")) < 0) {
+		ok(0, "denylist FIFO fixture");
+		return;
+	}
+	o.state_dir = state;
+	o.denylist = deny;
+	st = sbx_env_init(&e, &o, &max, 1u << 20, -1, 0, 1, NULL, err,
+	    sizeof err);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	ok(st == SBX_ENV_OK, "a denylist FIFO is read at start ('%s')",
+	    st == SBX_ENV_OK ? "" : err);
+	ok(e.deny_text && e.deny_len == sizeof checked - 1 &&
+	    memcmp(e.deny_text, checked, e.deny_len) == 0 &&
+	    e.exec.deny_text == e.deny_text &&
+	    e.exec.deny_len == e.deny_len,
+	    "the text kept for the Java stage is the one parsed (%zu bytes "
+	    "kept, %zu parsed)", e.deny_len, sizeof checked - 1);
+	free(e.deny_text);
+}
+
 int
 main(void)
 {
@@ -124,6 +195,7 @@ main(void)
 	}
 	test_java_home(dir);
 	test_refusals(dir);
+	test_denylist_once(dir);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd) != 0)
 		ok(0, "cleanup");
