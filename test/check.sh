@@ -74,7 +74,15 @@ for f in test/*.test; do
 	wanted "$f" || continue
 	[ -f "$f" ] || continue
 	echo "== $f"
-	(. test/testing.sh && . "$f")
+	# a test file that ends before its end (an unset variable under
+	# set -u, an exit out of a case) has run only some of its cases: a
+	# failure of its own. Its last line or a return reaches the marker.
+	rm -f "$TESTDIR/ran-to-end"
+	(. test/testing.sh && . "$f"; : >"$TESTDIR/ran-to-end")
+	if [ ! -f "$TESTDIR/ran-to-end" ]; then
+		echo "FAIL: $f: ended early: the cases after its last line above did not run"
+		echo FAIL >>"$RESULTS"
+	fi
 done
 
 passed=$(grep -c '^PASS' "$RESULTS")

@@ -147,7 +147,10 @@ wait_for() {
 	done
 }
 
-gone() { ! kill -0 "$1" 2>/dev/null; }
+# gone PID: PID has ended. No pid is not "gone": a process the test
+# never learnt of fails the case (under set -u an unset $1 would end the
+# whole test silently).
+gone() { [ -n "${1:-}" ] && ! kill -0 "$1" 2>/dev/null; }
 
 HELD_STDIN=$TESTDIR/held-stdin
 export HELD_STDIN
@@ -155,7 +158,7 @@ export HELD_STDIN
 exec 5<>"$HELD_STDIN"
 
 alive() {
-	al_st=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)
+	al_st=$(cut -d' ' -f3 "/proc/${1:-none}/stat" 2>/dev/null)
 	[ -n "$al_st" ] && [ "$al_st" != Z ] && [ "$al_st" != X ]
 }
 
