@@ -689,6 +689,11 @@ keeper_serve(struct sbx_server *s, int ctl, unsigned lang)
 		rc = handler_serve(s, conn, &m.u.conn, ctl, peer, m.conn_key,
 		    sigfd);
 		secure_wipe(&m, sizeof m);
+		/* a request refused (a budget, a bad request, an upload too
+		 * slow) or whose client left before its turn never took the
+		 * slot: destroyed here as a used one is (its cgroups, its
+		 * uid's entry), not left to the process's exit */
+		sbx_exec_warm_discard();
 		return rc;
 	}
 	if (conn >= 0)
