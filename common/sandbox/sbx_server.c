@@ -152,6 +152,10 @@ on_ctl(void *ctx, void *handler)
 		start_queued(s);
 		break;
 	case SBX_ADMISSION_NONE:
+		/* queued: a handler given a warm slot is told, so that it
+		 * does not hold the slot's jail while it waits */
+		if (m.type == CTLMSG_ADMIT && h->admitted && h->warm_given_at)
+			service_verdict(h->sv.ctl, SERVICE_VERDICT_QUEUED);
 		break;
 	}
 }
@@ -353,6 +357,14 @@ conn_admit(struct conn *c, uint64_t cpu_ms)
 {
 	int rc = service_admit(c->ctl, c->req.tenant, cpu_ms, &c->ch);
 
+	/* queued: a warm slot held while the request waits would be a
+	 * prepared jail (a JVM in a Java slot) per queue place, where a
+	 * cold one holds only the request: destroyed now, the execution
+	 * starts cold at its turn */
+	if (rc == (int)SERVICE_VERDICT_QUEUED) {
+		sbx_exec_warm_discard();
+		rc = service_admit_wait(c->ctl, &c->ch);
+	}
 	if (rc == -3) {
 		conn_error(c, SBX_ERR_PROTOCOL, "a frame other than PING "
 		    "while the request waited for its turn: after STDIN_EOF "
@@ -587,6 +599,7 @@ handler_serve(struct sbx_server *s, int fd, struct noise_transport *t,
 		return EXIT_SOFTWARE;
 	out = (struct sbx_output){ &c, conn_emit, conn_room, c.ch.fd,
 		conn_events, conn_ready };
+	slot = sbx_exec_warm_slot();	/* none: destroyed while queued */
 	c.warm = slot && sbx_warm_fits(slot, &job);
 	if (slot)
 		metric_add(M_SBX_WARM_STARTS, c.warm ? 0 : 1, 1);

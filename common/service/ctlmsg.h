@@ -15,7 +15,8 @@
  *   ADMIT    handler -> supervisor    admit my request:
  *            cpu_ms:u64 tenant_len:u8 tenant[64] (zero padded)
  *   VERDICT  supervisor -> handler    code:u16 (0: go ahead, else the
- *            applet's refusal code)
+ *            applet's refusal code; SERVICE_VERDICT_QUEUED, 0xffff: the
+ *            request waits its turn, the verdict follows)
  *   DONE     handler -> supervisor    my request is over but for its final
  *            frame; stop counting it: cpu_used_ms:u64
  *   READY    pre-auth -> supervisor   confined and serving (no payload);

@@ -205,7 +205,6 @@ service_admit(int ctl, const char *tenant, uint64_t cpu_ms,
     struct channel *watch)
 {
 	struct ctlmsg m;
-	int fd;
 
 	memset(&m, 0, sizeof m);
 	m.type = CTLMSG_ADMIT;
@@ -213,6 +212,15 @@ service_admit(int ctl, const char *tenant, uint64_t cpu_ms,
 	snprintf(m.u.admit.tenant, sizeof m.u.admit.tenant, "%s", tenant);
 	if (ctlmsg_send(ctl, &m, -1, 0) != CTLMSG_OK)
 		return -2;
+	return service_admit_wait(ctl, watch);
+}
+
+int
+service_admit_wait(int ctl, struct channel *watch)
+{
+	struct ctlmsg m;
+	int fd;
+
 	for (;;) {
 		struct pollfd pf[2] = { { ctl, POLLIN, 0 },
 			{ watch ? watch->fd : -1, POLLIN, 0 } };

@@ -88,14 +88,24 @@ int service_answer_pings(struct channel *ch, int wait_ms);
  * still sending cannot reset the connection before it reads why. */
 void service_refuse(struct channel *ch, unsigned code, const char *msg);
 
+/* A VERDICT that is no verdict yet: the request waits its turn, the real
+ * one follows (sandbox serve tells a handler holding a warm slot, which
+ * must not hold it while it waits). */
+#define SERVICE_VERDICT_QUEUED 0xffffu
+
 /* Handler side: ask the supervisor to admit tenant, wait for its VERDICT
- * and return its code (0: go ahead). With watch, keep that channel alive
+ * and return its code (0: go ahead; SERVICE_VERDICT_QUEUED: wait for the
+ * next with service_admit_wait). With watch, keep that channel alive
  * meanwhile: PINGs are answered; its end, or a PONG it does not take,
  * gives -1 (the peer left); any other frame -3 (the peer broke the
  * protocol: the caller says so before it closes). -2 when the supervisor
  * is gone or answered nonsense. */
 int service_admit(int ctl, const char *tenant, uint64_t cpu_ms,
     struct channel *watch);
+
+/* The next VERDICT of an admission already asked for, as service_admit
+ * waits for it. */
+int service_admit_wait(int ctl, struct channel *watch);
 
 /* Handler side: the request is over but for its final frame. */
 void service_done(int ctl, uint64_t cpu_used_ms);
