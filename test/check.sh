@@ -20,7 +20,9 @@ RESULTS=$TESTDIR/results
 : >"$RESULTS"
 PACKAGES_LIST=$top/scripts/packages.list
 export AIRLOCK TESTDIR TESTROOT RESULTS PACKAGES_LIST
-trap 'rm -rf "$TESTDIR"' EXIT INT TERM
+trap 'rm -rf "$TESTDIR"' EXIT
+# interrupted: stop here (a trap on INT alone would go on to the next file)
+trap 'exit 130' INT TERM
 
 # run_tap NAME CMD...: one PASS/FAIL/SKIP per TAP line; a missing plan or a
 # non-zero exit without a "not ok" (a crash) is a failure of its own.
