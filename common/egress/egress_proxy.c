@@ -24,23 +24,11 @@
 #include "common/jail/seccomp_policy.h"
 #include "common/service/metrics.h"
 
-#define NOCOND { -1, SECCOMP_CMP_NONE, 0, 0 }
-#define ALLOW(n) { #n, SECCOMP_KIND_ALLOW, 0, { NOCOND, NOCOND }, NULL, NULL, \
-	SECCOMP_IN_ALL }
-#define IS(arg, v) { (arg), SECCOMP_CMP_EQ, (v), 0 }
-/* n allowed when argument a0 is v0 (and a1 is v1: ONLY2) */
-#define ONLY(n, a0, v0, w) { #n, SECCOMP_KIND_ARG_ALLOW, 0, \
-	{ IS(a0, v0), NOCOND }, (w), NULL, SECCOMP_IN_ALL }
-#define ONLY2(n, a0, v0, a1, v1, w) { #n, SECCOMP_KIND_ARG_ALLOW, 0, \
-	{ IS(a0, v0), IS(a1, v1) }, (w), NULL, SECCOMP_IN_ALL }
-#define NO_EXEC(n) { #n, SECCOMP_KIND_ARG_ALLOW, 0, { { 2, \
-	SECCOMP_CMP_MASKED_EQ, PROT_EXEC, 0 }, NOCOND }, "not PROT_EXEC", \
-	NULL, SECCOMP_IN_ALL }
 /* the two families the proxy speaks, with the protocols it (TCP) and
  * musl's resolver (0 for its queries, UDP for RFC 6724 sorting) pass:
  * nothing that loads a module (SCTP, UDP-Lite) or reads the host
  * (netlink, packet, unix) */
-#define SOCKET(fam, proto) ONLY2(socket, 0, fam, 2, proto, \
+#define SOCKET(fam, proto) SECCOMP_OWN_ONLY2(socket, 0, fam, 2, proto, \
 	#fam " with protocol " #proto)
 
 /* The egress proxy's allowlist, measured with strace -f on real leases
@@ -56,26 +44,38 @@
  * getsockname). Anything else kills the process (SIGSYS): no exec, no
  * ptrace, no mount, no namespaces, no open for writing, no listen. */
 static const struct seccomp_rule proxy_rules[] = {
-	ALLOW(accept4), ALLOW(bind), ALLOW(brk), ALLOW(clock_gettime),
-	ALLOW(close), ALLOW(connect), ALLOW(exit_group),
-	ONLY(fcntl, 1, F_GETFL, "F_GETFL"), ONLY(fcntl, 1, F_SETFL, "F_SETFL"),
-	ONLY(fcntl, 1, F_SETFD, "F_SETFD"),
-	ALLOW(fork), ALLOW(getppid), ALLOW(getsockname),
-	ONLY2(getsockopt, 1, SOL_SOCKET, 2, SO_ERROR, "SO_ERROR"),
-	ALLOW(gettid), ALLOW(madvise), NO_EXEC(mmap), NO_EXEC(mprotect),
-	ALLOW(munmap),
-	ONLY(open, 1, O_RDONLY | O_LARGEFILE | O_CLOEXEC, "read-only"),
-	ALLOW(poll), ONLY(prctl, 0, PR_SET_PDEATHSIG, "PR_SET_PDEATHSIG"),
-	ALLOW(read), ALLOW(recvfrom), ALLOW(restart_syscall),
-	ALLOW(rt_sigaction), ALLOW(rt_sigprocmask), ALLOW(rt_sigreturn),
-	ALLOW(sendto), ONLY(setitimer, 0, ITIMER_REAL, "ITIMER_REAL (alarm)"),
-	ONLY2(setsockopt, 1, IPPROTO_TCP, 2, TCP_NODELAY, "TCP_NODELAY"),
-	ONLY2(setsockopt, 1, IPPROTO_IPV6, 2, IPV6_V6ONLY, "IPV6_V6ONLY"),
-	ALLOW(shutdown),
-	SOCKET(AF_INET, 0), SOCKET(AF_INET, IPPROTO_TCP),
-	SOCKET(AF_INET, IPPROTO_UDP), SOCKET(AF_INET6, 0),
-	SOCKET(AF_INET6, IPPROTO_TCP), SOCKET(AF_INET6, IPPROTO_UDP),
-	ALLOW(wait4), ALLOW(write),
+	SECCOMP_OWN_ALLOW(accept4), SECCOMP_OWN_ALLOW(bind),
+	SECCOMP_OWN_ALLOW(brk), SECCOMP_OWN_ALLOW(clock_gettime),
+	SECCOMP_OWN_ALLOW(close), SECCOMP_OWN_ALLOW(connect),
+	SECCOMP_OWN_ALLOW(exit_group),
+	SECCOMP_OWN_ONLY(fcntl, 1, F_GETFL, "F_GETFL"),
+	SECCOMP_OWN_ONLY(fcntl, 1, F_SETFL, "F_SETFL"),
+	SECCOMP_OWN_ONLY(fcntl, 1, F_SETFD, "F_SETFD"),
+	SECCOMP_OWN_ALLOW(fork), SECCOMP_OWN_ALLOW(getppid),
+	SECCOMP_OWN_ALLOW(getsockname),
+	SECCOMP_OWN_ONLY2(getsockopt, 1, SOL_SOCKET, 2, SO_ERROR,
+	    "SO_ERROR"),
+	SECCOMP_OWN_ALLOW(gettid), SECCOMP_OWN_ALLOW(madvise),
+	SECCOMP_OWN_NO_EXEC(mmap), SECCOMP_OWN_NO_EXEC(mprotect),
+	SECCOMP_OWN_ALLOW(munmap),
+	SECCOMP_OWN_ONLY(open, 1, O_RDONLY | O_LARGEFILE | O_CLOEXEC,
+	    "read-only"),
+	SECCOMP_OWN_ALLOW(poll),
+	SECCOMP_OWN_ONLY(prctl, 0, PR_SET_PDEATHSIG, "PR_SET_PDEATHSIG"),
+	SECCOMP_OWN_ALLOW(read), SECCOMP_OWN_ALLOW(recvfrom),
+	SECCOMP_OWN_ALLOW(restart_syscall), SECCOMP_OWN_ALLOW(rt_sigaction),
+	SECCOMP_OWN_ALLOW(rt_sigprocmask), SECCOMP_OWN_ALLOW(rt_sigreturn),
+	SECCOMP_OWN_ALLOW(sendto),
+	SECCOMP_OWN_ONLY(setitimer, 0, ITIMER_REAL, "ITIMER_REAL (alarm)"),
+	SECCOMP_OWN_ONLY2(setsockopt, 1, IPPROTO_TCP, 2, TCP_NODELAY,
+	    "TCP_NODELAY"),
+	SECCOMP_OWN_ONLY2(setsockopt, 1, IPPROTO_IPV6, 2, IPV6_V6ONLY,
+	    "IPV6_V6ONLY"),
+	SECCOMP_OWN_ALLOW(shutdown), SOCKET(AF_INET, 0),
+	SOCKET(AF_INET, IPPROTO_TCP), SOCKET(AF_INET, IPPROTO_UDP),
+	SOCKET(AF_INET6, 0), SOCKET(AF_INET6, IPPROTO_TCP),
+	SOCKET(AF_INET6, IPPROTO_UDP), SECCOMP_OWN_ALLOW(wait4),
+	SECCOMP_OWN_ALLOW(write),
 };
 
 int

@@ -19,8 +19,6 @@
 #include "common/base/errbuf.h"
 #include "common/base/json.h"
 
-#define NOCOND { -1, SECCOMP_CMP_NONE, 0, 0 }
-
 /* (policy.h includes errno.h, sched.h, sys/ioctl.h and sys/socket.h;
  * they are included above, so inside the table they are no-ops.) */
 
@@ -28,7 +26,7 @@
  * policy.h sets SECCOMP_IN per group of rules. */
 const struct seccomp_rule seccomp_policy[] = {
 #define SECCOMP_DENY(n, e, r) \
-	{ #n, SECCOMP_KIND_DENY, (e), { NOCOND, NOCOND }, NULL, (r), \
+	{ #n, SECCOMP_KIND_DENY, (e), { SECCOMP_NOCOND, SECCOMP_NOCOND }, NULL, (r), \
 	  SECCOMP_IN },
 #define SECCOMP_ARG_ALLOW(n, c0, c1, w) \
 	{ #n, SECCOMP_KIND_ARG_ALLOW, 0, { c0, c1 }, (w), NULL, SECCOMP_IN },
@@ -36,14 +34,16 @@ const struct seccomp_rule seccomp_policy[] = {
 	{ #n, SECCOMP_KIND_ARG_DENY, (e), { c0, c1 }, (w), (r), SECCOMP_IN },
 #define SECCOMP_ARG_OTHERS(n, i, w) \
 	{ #n, SECCOMP_KIND_ARG_OTHERS, 0, \
-	  { { (i), SECCOMP_CMP_NONE, 0, 0 }, NOCOND }, (w), NULL, SECCOMP_IN },
+	  { { (i), SECCOMP_CMP_NONE, 0, 0 }, SECCOMP_NOCOND }, (w), NULL, \
+	  SECCOMP_IN },
 #define SECCOMP_OMIT(n, r) \
-	{ #n, SECCOMP_KIND_OMIT, 0, { NOCOND, NOCOND }, NULL, (r), SECCOMP_IN },
+	{ #n, SECCOMP_KIND_OMIT, 0, { SECCOMP_NOCOND, SECCOMP_NOCOND }, NULL, \
+	  (r), SECCOMP_IN },
 #define SECCOMP_ALLOW(n) \
-	{ #n, SECCOMP_KIND_ALLOW, 0, { NOCOND, NOCOND }, NULL, NULL, \
+	{ #n, SECCOMP_KIND_ALLOW, 0, { SECCOMP_NOCOND, SECCOMP_NOCOND }, NULL, NULL, \
 	  SECCOMP_IN },
 #define SECCOMP_ALLOW_FOR(n, r) \
-	{ #n, SECCOMP_KIND_ALLOW, 0, { NOCOND, NOCOND }, NULL, (r), \
+	{ #n, SECCOMP_KIND_ALLOW, 0, { SECCOMP_NOCOND, SECCOMP_NOCOND }, NULL, (r), \
 	  SECCOMP_IN },
 #include "seccomp/policy.h"
 };

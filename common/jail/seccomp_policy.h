@@ -77,6 +77,25 @@ struct seccomp_rule {
 	unsigned in;		/* SECCOMP_IN_* bits: its programs */
 };
 
+/* Rules of a process's own allowlist (the pre-auth process's, the
+ * egress proxy's), compiled with seccomp_policy_compile{,_as}: */
+#define SECCOMP_NOCOND { -1, SECCOMP_CMP_NONE, 0, 0 }
+/* n allowed */
+#define SECCOMP_OWN_ALLOW(n) { #n, SECCOMP_KIND_ALLOW, 0, \
+	{ SECCOMP_NOCOND, SECCOMP_NOCOND }, NULL, NULL, SECCOMP_IN_ALL }
+/* n (mmap, mprotect) allowed when its protection, argument 2, holds no
+ * PROT_EXEC (sys/mman.h where it is used) */
+#define SECCOMP_OWN_NO_EXEC(n) { #n, SECCOMP_KIND_ARG_ALLOW, 0, \
+	{ { 2, SECCOMP_CMP_MASKED_EQ, PROT_EXEC, 0 }, SECCOMP_NOCOND }, \
+	"not PROT_EXEC", NULL, SECCOMP_IN_ALL }
+/* n allowed when argument a0 is v0 (and a1 is v1: _ONLY2); w says so */
+#define SECCOMP_OWN_ONLY(n, a0, v0, w) { #n, SECCOMP_KIND_ARG_ALLOW, 0, \
+	{ { (a0), SECCOMP_CMP_EQ, (v0), 0 }, SECCOMP_NOCOND }, (w), NULL, \
+	SECCOMP_IN_ALL }
+#define SECCOMP_OWN_ONLY2(n, a0, v0, a1, v1, w) { #n, \
+	SECCOMP_KIND_ARG_ALLOW, 0, { { (a0), SECCOMP_CMP_EQ, (v0), 0 }, \
+	{ (a1), SECCOMP_CMP_EQ, (v1), 0 } }, (w), NULL, SECCOMP_IN_ALL }
+
 /* The policy of seccomp/policy.h, in its order: every program's rules. */
 extern const struct seccomp_rule seccomp_policy[];
 extern const size_t seccomp_policy_len;

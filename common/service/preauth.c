@@ -33,23 +33,20 @@
 #define SAY(...) (snprintf(err, errlen, __VA_ARGS__), -1)
 #define ACCEPT_BURST 64		/* accepts per listener per wake-up */
 
-#define ALLOW(n) { #n, SECCOMP_KIND_ALLOW, 0, { NOCOND, NOCOND }, NULL, NULL, \
-	SECCOMP_IN_ALL }
-#define NOCOND { -1, SECCOMP_CMP_NONE, 0, 0 }
-#define NO_EXEC(n, arg) { #n, SECCOMP_KIND_ARG_ALLOW, 0, { { (arg), \
-	SECCOMP_CMP_MASKED_EQ, PROT_EXEC, 0 }, NOCOND }, "not PROT_EXEC", NULL, \
-	SECCOMP_IN_ALL }
-
 /* What the loop and musl's malloc and stdio need; everything else (open,
  * socket, connect, fork, exec, ptrace, ...) fails with ENOSYS. */
 static const struct seccomp_rule rules[] = {
-	ALLOW(accept4), ALLOW(brk), ALLOW(clock_gettime), ALLOW(close),
-	ALLOW(exit), ALLOW(exit_group), ALLOW(getrandom), ALLOW(getsockname),
-	ALLOW(getsockopt),
-	ALLOW(madvise), NO_EXEC(mmap, 2), NO_EXEC(mprotect, 2),
-	ALLOW(munmap), ALLOW(poll), ALLOW(read), ALLOW(recvfrom),
-	ALLOW(restart_syscall), ALLOW(rt_sigreturn), ALLOW(sendmsg),
-	ALLOW(write), ALLOW(writev),
+	SECCOMP_OWN_ALLOW(accept4), SECCOMP_OWN_ALLOW(brk),
+	SECCOMP_OWN_ALLOW(clock_gettime), SECCOMP_OWN_ALLOW(close),
+	SECCOMP_OWN_ALLOW(exit), SECCOMP_OWN_ALLOW(exit_group),
+	SECCOMP_OWN_ALLOW(getrandom), SECCOMP_OWN_ALLOW(getsockname),
+	SECCOMP_OWN_ALLOW(getsockopt), SECCOMP_OWN_ALLOW(madvise),
+	SECCOMP_OWN_NO_EXEC(mmap), SECCOMP_OWN_NO_EXEC(mprotect),
+	SECCOMP_OWN_ALLOW(munmap), SECCOMP_OWN_ALLOW(poll),
+	SECCOMP_OWN_ALLOW(read), SECCOMP_OWN_ALLOW(recvfrom),
+	SECCOMP_OWN_ALLOW(restart_syscall), SECCOMP_OWN_ALLOW(rt_sigreturn),
+	SECCOMP_OWN_ALLOW(sendmsg), SECCOMP_OWN_ALLOW(write),
+	SECCOMP_OWN_ALLOW(writev),
 };
 
 int
